@@ -1,0 +1,7 @@
+//! bao-zero: a rules engine, a reinforcement-learning environment, self-play training and
+//! players for Bao la Kiswahili and the Bao family of four-row mancala games.
+//!
+//! The `rules` and `notation` modules depend on no ML crate; everything else builds on them.
+
+pub mod notation;
+pub mod rules;

@@ -1,0 +1,386 @@
+//! Playing one move: planting, lifting, sowing, relays, captures, the house, the end of a move.
+//!
+//! The sowing is deterministic once the move's choices are made, so a move is simulated on a
+//! copy of the position. A never-ending move is found exactly: the state at each relay (the whole
+//! board, the pit about to be lifted, the rotation, the house flags) is compared with a saved one
+//! by Brent's cycle detection, which needs no memory beyond one saved state.
+
+use super::pit::{Dir, Pit, Rotation, Side};
+use super::position::{EndReason, Outcome, Position, Stage, front_empty, kichwa_rotation};
+use super::trace::{Event, Observer, StopReason};
+use super::variant::{CapturedSowing, House, InfiniteMoves, Rules};
+
+/// How a move begins; decided by the move generator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Start {
+    /// Planting stage takata: a seed from store into `pit`, then the pit (or 2 seeds of a taxed
+    /// house) sown toward `dir`.
+    Plant { pit: Pit, dir: Dir, tax: bool },
+    /// Planting stage capture: a seed from store into `pit`, the facing pit captured and sown from
+    /// the kichwa `dir` names (`<` left, `>` right).
+    PlantCapture { pit: Pit, dir: Dir },
+    /// Lift `pit` whole and sow toward `dir`; `capturing`: the move may capture.
+    Lift { pit: Pit, dir: Dir, capturing: bool },
+    /// A Malawi advanced opening action (no sowing).
+    Opening,
+}
+
+impl Start {
+    /// Whether the move is a takata (makes no capture).
+    pub(crate) fn is_takata(self) -> bool {
+        match self {
+            Start::Plant { .. } => true,
+            Start::Lift { capturing, .. } => !capturing,
+            Start::PlantCapture { .. } | Start::Opening => false,
+        }
+    }
+}
+
+/// The result of simulating a move.
+pub(crate) struct Sim {
+    /// The position after the move (side to move not yet switched).
+    pub pos: Position,
+    /// The house choice arose (a `+` twin of the move exists).
+    pub house_offered: bool,
+    /// The move never ends and the rules make such a move illegal.
+    pub illegal: bool,
+}
+
+/// The board state at a relay, for cycle detection.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct RelayState {
+    pits: [[u8; 16]; 2],
+    pit: Pit,
+    rotation: Rotation,
+    house: [bool; 2],
+}
+
+/// One move being played.
+pub(crate) struct Mover<'a, O: Observer> {
+    rules: &'a Rules,
+    p: Position,
+    side: Side,
+    me: usize,
+    opp: usize,
+    obs: &'a mut O,
+    /// The move may capture (a capture move, or a variant where any sowing may capture).
+    capturing: bool,
+    /// The mover's stage at the start of the move.
+    mtaji: bool,
+    play_house: bool,
+    house_offered: bool,
+    illegal: bool,
+    sown: u64,
+    relays: u32,
+    saved: Option<RelayState>,
+    power: u32,
+    lambda: u32,
+}
+
+/// What to do after a sowing ends.
+enum Next {
+    /// Sow `seeds` starting at `first` (inclusive) in `rotation`; `lifted_front`: the seeds were
+    /// just lifted from a front pit (the front row may now be empty).
+    Sow { first: Pit, seeds: u32, rotation: Rotation, lifted_front: bool },
+    Stop(StopReason),
+}
+
+impl<'a, O: Observer> Mover<'a, O> {
+    /// Plays `start` on a copy of `pos`. `play_house`: answer to the house choice if it arises.
+    pub(crate) fn run(rules: &'a Rules, pos: &Position, start: Start, play_house: bool, obs: &'a mut O) -> Sim {
+        let side = pos.to_move;
+        let mut m = Mover {
+            rules,
+            p: *pos,
+            side,
+            me: side.index(),
+            opp: side.opponent().index(),
+            obs,
+            capturing: false,
+            mtaji: pos.stage() == Stage::Mtaji,
+            play_house,
+            house_offered: false,
+            illegal: false,
+            sown: 0,
+            relays: 0,
+            saved: None,
+            power: 1,
+            lambda: 0,
+        };
+        let mut next = m.begin(start);
+        while let Next::Sow { first, seeds, rotation, lifted_front } = next {
+            next = match m.sow(first, seeds, rotation, lifted_front) {
+                Some(last) => m.after_sowing(last, rotation),
+                None => Next::Stop(StopReason::FrontRowEmpty),
+            };
+        }
+        if let Next::Stop(reason) = next {
+            if O::ENABLED {
+                m.obs.event(Event::Stop { reason });
+            }
+        }
+        Sim { pos: m.p, house_offered: m.house_offered, illegal: m.illegal }
+    }
+
+    fn begin(&mut self, start: Start) -> Next {
+        match start {
+            Start::Opening => Next::Stop(StopReason::EmptyPit),
+            Start::Plant { pit, dir, tax } => {
+                self.plant(pit);
+                let seeds = if tax { 2 } else { self.p.pits[self.me][pit.index()] as u32 };
+                if tax && O::ENABLED {
+                    self.obs.event(Event::Tax { side: self.side });
+                }
+                self.lift(pit, seeds, pit.rotation(dir))
+            }
+            Start::PlantCapture { pit, dir } => {
+                self.plant(pit);
+                self.capturing = true;
+                let kichwa = if dir == Dir::Left { Pit::LEFT_KICHWA } else { Pit::RIGHT_KICHWA };
+                self.capture(pit, Some(kichwa), kichwa_rotation(kichwa))
+            }
+            Start::Lift { pit, dir, capturing } => {
+                self.capturing = capturing;
+                let seeds = self.p.pits[self.me][pit.index()] as u32;
+                self.lift(pit, seeds, pit.rotation(dir))
+            }
+        }
+    }
+
+    fn plant(&mut self, pit: Pit) {
+        self.p.store[self.me] -= 1;
+        self.p.pits[self.me][pit.index()] += 1;
+        if O::ENABLED {
+            self.obs.event(Event::Plant { side: self.side, pit });
+        }
+    }
+
+    /// Takes `seeds` seeds out of `pit` to sow from the next pit. Emptying the house loses it.
+    fn lift(&mut self, pit: Pit, seeds: u32, rotation: Rotation) -> Next {
+        let cell = &mut self.p.pits[self.me][pit.index()];
+        *cell -= seeds as u8;
+        let emptied = *cell == 0;
+        if O::ENABLED {
+            self.obs.event(Event::Lift { side: self.side, pit, seeds });
+        }
+        if emptied && pit == Pit::HOUSE && self.p.house[self.me] {
+            self.lose_house(self.me);
+        }
+        Next::Sow { first: pit.step(rotation), seeds, rotation, lifted_front: pit.is_front() }
+    }
+
+    fn lose_house(&mut self, side: usize) {
+        self.p.house[side] = false;
+        if O::ENABLED {
+            self.obs.event(Event::HouseLost { side: Side::BOTH[side] });
+        }
+    }
+
+    /// Drops `seeds` seeds one by one from `first`; returns the last pit, or `None` if the mover's
+    /// front row is left empty by the lift and the first seed falls in the back row (a loss).
+    fn sow(&mut self, first: Pit, seeds: u32, rotation: Rotation, lifted_front: bool) -> Option<Pit> {
+        let me = self.me;
+        if lifted_front
+            && self.rules.empty_front_row_loses
+            && !first.is_front()
+            && front_empty(&self.p.pits[me])
+        {
+            // The first seed empties nothing back: the mover's front row is empty and the game is
+            // over. The seeds still in hand are kept in the store, so that no seed leaves the game.
+            self.p.pits[me][first.index()] += 1;
+            self.p.store[me] += (seeds - 1) as u8;
+            self.lose(self.side, EndReason::FrontRowEmpty);
+            return None;
+        }
+        let step = rotation.step() as usize;
+        let pits = &mut self.p.pits[me];
+        let laps = (seeds / 16) as u8;
+        if laps > 0 {
+            pits.iter_mut().for_each(|n| *n += laps);
+        }
+        let mut pit = first.index();
+        for _ in 0..seeds % 16 {
+            pits[pit] += 1;
+            pit = (pit + step) & 15;
+        }
+        let last = Pit::new(((first.index() + (seeds as usize - 1) * step) & 15) as u8)?;
+        self.sown += seeds as u64;
+        if O::ENABLED {
+            self.obs.event(Event::Sow { side: self.side, first, last, seeds, rotation });
+        }
+        Some(last)
+    }
+
+    fn lose(&mut self, loser: Side, reason: EndReason) {
+        self.p.result = Some(Outcome { winner: Some(loser.opponent()), reason });
+    }
+
+    /// Decides what follows a sowing that ended in `last`.
+    fn after_sowing(&mut self, last: Pit, rotation: Rotation) -> Next {
+        let (me, opp) = (self.me, self.opp);
+        let seeds = self.p.pits[me][last.index()];
+        if self.capturing
+            && last.is_front()
+            && seeds > 1
+            && self.p.pits[opp][last.opposite().index()] > 0
+        {
+            return self.capture(last, None, rotation);
+        }
+        if seeds == 1 {
+            return Next::Stop(StopReason::EmptyPit);
+        }
+        if self.p.blocked == Some(last) {
+            return Next::Stop(StopReason::Blocked);
+        }
+        if last == Pit::HOUSE && self.p.house[me] {
+            match self.house_rule(seeds) {
+                HouseRule::Ordinary => {}
+                HouseRule::Stop => return Next::Stop(StopReason::House),
+                HouseRule::Choice => {
+                    self.house_offered = true;
+                    if !self.play_house {
+                        return Next::Stop(StopReason::House);
+                    }
+                    if O::ENABLED {
+                        self.obs.event(Event::HousePlayed { side: self.side });
+                    }
+                }
+            }
+        }
+        if let Some(stop) = self.never_ending(last, rotation) {
+            return stop;
+        }
+        self.relays += 1;
+        self.lift(last, seeds as u32, rotation)
+    }
+
+    /// The house rule for a sowing that ends in the mover's owned house holding `seeds`.
+    fn house_rule(&self, seeds: u8) -> HouseRule {
+        let namua = !self.mtaji;
+        match &self.rules.house {
+            House::None => HouseRule::Ordinary,
+            House::Nyumba(h) => {
+                let active = namua || (h.in_mtaji && !self.p.mtaji_captured);
+                if !active || seeds < h.valid_from {
+                    HouseRule::Ordinary
+                } else if !self.capturing {
+                    HouseRule::Stop
+                } else if h.play_mandatory {
+                    HouseRule::Ordinary
+                } else {
+                    HouseRule::Choice
+                }
+            }
+            House::Kuu if namua => {
+                if self.capturing { HouseRule::Choice } else { HouseRule::Stop }
+            }
+            House::Kuu => HouseRule::Ordinary,
+        }
+    }
+
+    /// Captures the opponent pit facing `pit` (the mover's front pit where a sowing ended) and
+    /// says where the captured seeds are sown. `kichwa`: a kichwa already chosen (planting stage).
+    fn capture(&mut self, pit: Pit, kichwa: Option<Pit>, rotation: Rotation) -> Next {
+        let (me, opp) = (self.me, self.opp);
+        let target = pit.opposite();
+        let mut seeds = std::mem::take(&mut self.p.pits[opp][target.index()]) as u32;
+        if self.rules.capture_back_row {
+            seeds += std::mem::take(&mut self.p.pits[opp][target.behind().index()]) as u32;
+        }
+        if O::ENABLED {
+            self.obs.event(Event::Capture { side: self.side.opponent(), pit: target, seeds });
+        }
+        if target == Pit::HOUSE && self.p.house[opp] {
+            self.lose_house(opp);
+        }
+        if self.mtaji {
+            self.p.mtaji_captured = true;
+            if matches!(&self.rules.house, House::Nyumba(h) if h.in_mtaji) {
+                for side in [me, opp] {
+                    if self.p.house[side] {
+                        self.lose_house(side);
+                    }
+                }
+            }
+        }
+        if self.rules.empty_front_row_loses && front_empty(&self.p.pits[opp]) {
+            // The game ends on the spot; the captured seeds stay in the capturer's hand, which
+            // the position keeps in its store so that no seed leaves the game.
+            self.p.store[me] += seeds as u8;
+            self.lose(self.side.opponent(), EndReason::FrontRowEmpty);
+            return Next::Stop(StopReason::FrontRowEmpty);
+        }
+        match self.rules.captured_sowing {
+            CapturedSowing::Kichwa => {
+                let kichwa = kichwa.unwrap_or(if self.rules.kimbi && pit.is_kimbi() {
+                    pit.nearest_kichwa()
+                } else if rotation == Rotation::Clockwise {
+                    Pit::LEFT_KICHWA
+                } else {
+                    Pit::RIGHT_KICHWA
+                });
+                Next::Sow { first: kichwa, seeds, rotation: kichwa_rotation(kichwa), lifted_front: false }
+            }
+            CapturedSowing::CapturingPit => {
+                Next::Sow { first: pit, seeds, rotation, lifted_front: false }
+            }
+            CapturedSowing::NextPit => {
+                Next::Sow { first: pit.step(rotation), seeds, rotation, lifted_front: false }
+            }
+            CapturedSowing::NextPitWithOwn => {
+                let own = std::mem::take(&mut self.p.pits[me][pit.index()]) as u32;
+                if O::ENABLED {
+                    self.obs.event(Event::Lift { side: self.side, pit, seeds: own });
+                }
+                if pit == Pit::HOUSE && self.p.house[me] {
+                    self.lose_house(me);
+                }
+                Next::Sow { first: pit.step(rotation), seeds: seeds + own, rotation, lifted_front: true }
+            }
+        }
+    }
+
+    /// At a relay from `pit`: whether the move is proven never-ending (or over the bounds), and if
+    /// so what the rules make of it.
+    fn never_ending(&mut self, pit: Pit, rotation: Rotation) -> Option<Next> {
+        let rules = self.rules;
+        let over_bound = self.sown > rules.max_sown as u64
+            || rules.lap_limit.is_some_and(|laps| self.sown > 16 * laps as u64);
+        // Brent's cycle detection; most moves are short, so start after a few relays.
+        let mut cycle = false;
+        if self.relays >= 8 {
+            let state = RelayState { pits: self.p.pits, pit, rotation, house: self.p.house };
+            if self.saved == Some(state) {
+                cycle = true;
+            } else {
+                self.lambda += 1;
+                if self.saved.is_none() || self.lambda == self.power {
+                    self.saved = Some(state);
+                    self.power = self.power.saturating_mul(2);
+                    self.lambda = 0;
+                }
+            }
+        }
+        if !(cycle || over_bound) {
+            return None;
+        }
+        match rules.infinite_moves {
+            InfiniteMoves::Illegal => self.illegal = true,
+            InfiniteMoves::MoverLoses => self.lose(self.side, EndReason::NeverEndingMove),
+            InfiniteMoves::Void => {
+                self.p.result = Some(Outcome { winner: None, reason: EndReason::NeverEndingMove })
+            }
+            InfiniteMoves::Stop => {}
+        }
+        Some(Next::Stop(StopReason::NeverEnding))
+    }
+}
+
+enum HouseRule {
+    /// An ordinary pit here: relay.
+    Ordinary,
+    /// The move stops in the house.
+    Stop,
+    /// The mover chooses: stop, or play the house (`+`).
+    Choice,
+}

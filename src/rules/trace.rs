@@ -1,0 +1,68 @@
+//! What a move did, step by step: for display, debugging and tests.
+
+use super::pit::{Pit, Rotation, Side};
+use serde::{Deserialize, Serialize};
+
+/// Why a move stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StopReason {
+    /// The last seed fell into an empty pit.
+    EmptyPit,
+    /// The last seed fell into the house and the move stopped there (rule or choice).
+    House,
+    /// The last seed fell into the pit blocked by takasia.
+    Blocked,
+    /// A front row became empty: the game is over.
+    FrontRowEmpty,
+    /// The move never ends (a repeated state, or over the configured bound).
+    NeverEnding,
+}
+
+/// One step of a move, in the order it happened. Pits belong to `side`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "kebab-case")]
+pub enum Event {
+    /// A seed from store planted into a pit.
+    Plant { side: Side, pit: Pit },
+    /// Seeds taken up from a pit to be sown (a start, a relay, or a 2-seed tax of the house).
+    Lift { side: Side, pit: Pit, seeds: u32 },
+    /// A sowing: `seeds` seeds dropped one by one from `first` to `last`.
+    Sow { side: Side, first: Pit, last: Pit, seeds: u32, rotation: Rotation },
+    /// Seeds captured from the opponent's pit (and, in Hus, the pit behind it).
+    Capture { side: Side, pit: Pit, seeds: u32 },
+    /// The house was taxed: two seeds sown, the rest stays.
+    Tax { side: Side },
+    /// The mover chose to play (relay-sow) the house, losing it.
+    HousePlayed { side: Side },
+    /// A house lost its privileges (emptied or captured).
+    HouseLost { side: Side },
+    /// A Malawi advanced opening placement or capture.
+    Place { side: Side, pit: Pit },
+    /// The move stopped.
+    Stop { reason: StopReason },
+    /// After the move, takasia blocks this pit of `side` for its next move.
+    Block { side: Side, pit: Pit },
+}
+
+/// Receives the events of a move. The no-op implementation for `()` compiles away, so the
+/// move generator pays nothing for tracing.
+pub trait Observer {
+    /// Whether events are wanted at all.
+    const ENABLED: bool;
+    /// One event.
+    fn event(&mut self, e: Event);
+}
+
+impl Observer for () {
+    const ENABLED: bool = false;
+    #[inline(always)]
+    fn event(&mut self, _: Event) {}
+}
+
+impl Observer for Vec<Event> {
+    const ENABLED: bool = true;
+    fn event(&mut self, e: Event) {
+        self.push(e);
+    }
+}
