@@ -3,5 +3,8 @@
 //!
 //! The `rules` and `notation` modules depend on no ML crate; everything else builds on them.
 
+pub mod bench;
+pub mod cli;
 pub mod notation;
 pub mod rules;
+pub mod util;

@@ -1,1 +1,73 @@
-fn main() {}
+//! `bao`: the command line of bao-zero.
+
+use bao_zero::cli::rules_cmds::{self, MovesArgs, PerftArgs, RandomArgs, ShowArgs};
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "bao", version, about = "Bao la Kiswahili and relatives: rules, players, self-play training")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Legal moves along games read from stdin (one game per line), as JSON lines.
+    Moves(MovesArgs),
+    /// Count move sequences of exactly N plies.
+    Perft(PerftArgs),
+    /// Show the board after some moves.
+    Show(ShowArgs),
+    /// Play random games and print statistics.
+    Random(RandomArgs),
+    /// Measure speed: `rules` (default).
+    Bench(BenchArgs),
+}
+
+#[derive(clap::Args)]
+struct BenchArgs {
+    /// What to measure.
+    #[arg(default_value = "rules")]
+    what: String,
+    /// Seconds per run.
+    #[arg(long, default_value_t = 2.0)]
+    seconds: f64,
+    /// Runs (the median is reported).
+    #[arg(long, default_value_t = 5)]
+    runs: usize,
+}
+
+fn bench(args: BenchArgs) -> anyhow::Result<()> {
+    match args.what.as_str() {
+        "rules" => {
+            let r = bao_zero::bench::bench_default(args.seconds, args.runs);
+            println!(
+                "rules (kiswahili, random play, legal moves every ply, 1 thread): {:.0} plies/s, {:.0} games/s (median of {} runs: {:?})",
+                r.plies_per_sec,
+                r.games_per_sec,
+                r.runs.len(),
+                r.runs.iter().map(|x| format!("{:.0}", x)).collect::<Vec<_>>()
+            );
+            Ok(())
+        }
+        other => anyhow::bail!("unknown benchmark `{other}`; known: rules"),
+    }
+}
+
+fn main() -> std::process::ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Moves(a) => rules_cmds::run_moves(a),
+        Command::Perft(a) => rules_cmds::run_perft(a),
+        Command::Show(a) => rules_cmds::run_show(a),
+        Command::Random(a) => rules_cmds::run_random(a),
+        Command::Bench(a) => bench(a),
+    };
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}

@@ -540,3 +540,24 @@ mod tests {
         assert_eq!(Rules { takasia: Takasia::Kiswahili, ..step }, Variant::Kiswahili.rules());
     }
 }
+
+/// A preset with options overridden by a TOML table, e.g. `takasia = "none"` or
+/// `[house.nyumba]\ntax = "always"`. Unknown options are rejected by name.
+pub fn rules_with_overrides(variant: Variant, toml_text: &str) -> Result<Rules, String> {
+    let overrides: toml::Table = toml::from_str(toml_text).map_err(|e| e.to_string())?;
+    let mut base = toml::Table::try_from(variant.rules()).map_err(|e| e.to_string())?;
+    merge(&mut base, overrides);
+    toml::Value::Table(base).try_into().map_err(|e: toml::de::Error| e.to_string())
+}
+
+/// Merges `over` into `base`, table by table.
+fn merge(base: &mut toml::Table, over: toml::Table) {
+    for (k, v) in over {
+        match (base.get_mut(&k), v) {
+            (Some(toml::Value::Table(b)), toml::Value::Table(o)) => merge(b, o),
+            (_, v) => {
+                base.insert(k, v);
+            }
+        }
+    }
+}

@@ -1,0 +1,53 @@
+//! The `bao` command line: one file per group of subcommands, all thin over the library.
+
+pub mod rules_cmds;
+
+use crate::rules::{Position, Rules, Variant};
+use anyhow::{Context, bail};
+
+/// Options that pick a rule set and an optional starting position.
+#[derive(clap::Args, Clone, Debug)]
+pub struct GameArgs {
+    /// Variant preset: kiswahili (default), kujifunza, malawi-basic, malawi-intermediate,
+    /// malawi-advanced, kimasai, hus, katra-fandatsaka, or a ladder-* step.
+    #[arg(long, short = 'v', default_value = "kiswahili")]
+    pub variant: String,
+    /// A TOML file of rule options overriding the preset (see docs/RULES.md).
+    #[arg(long)]
+    pub rules: Option<std::path::PathBuf>,
+    /// Start from this position (one-line format) instead of the variant's start.
+    #[arg(long)]
+    pub position: Option<String>,
+}
+
+impl GameArgs {
+    /// The rule set: the preset, with the options of `--rules` applied.
+    pub fn rules(&self) -> anyhow::Result<Rules> {
+        let variant: Variant = self.variant.parse()?;
+        let rules = match &self.rules {
+            None => variant.rules(),
+            Some(path) => {
+                let text = std::fs::read_to_string(path)
+                    .with_context(|| format!("cannot read rules file {}", path.display()))?;
+                crate::rules::variant::rules_with_overrides(variant, &text)
+                    .map_err(|e| anyhow::anyhow!("bad rules file {}: {e}", path.display()))?
+            }
+        };
+        rules.validate().map_err(anyhow::Error::msg).context("inconsistent rule options")?;
+        Ok(rules)
+    }
+
+    /// The starting position: `--position`, validated against the rules, or the start.
+    pub fn start(&self, rules: &Rules) -> anyhow::Result<Position> {
+        match &self.position {
+            None => Ok(Position::start(rules)),
+            Some(text) => {
+                let pos: Position = text.parse()?;
+                if let Err(why) = pos.validate(rules) {
+                    bail!("position does not fit variant {}: {why}", self.variant);
+                }
+                Ok(pos)
+            }
+        }
+    }
+}
