@@ -5,6 +5,7 @@
 
 pub mod bench;
 pub mod cli;
+pub mod mcts;
 pub mod notation;
 pub mod rules;
 pub mod util;

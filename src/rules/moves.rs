@@ -69,6 +69,12 @@ impl Default for MoveList {
     }
 }
 
+impl std::fmt::Debug for MoveList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.moves()).finish()
+    }
+}
+
 impl MoveList {
     /// An empty list.
     pub fn new() -> MoveList {

@@ -1,0 +1,157 @@
+//! Monte Carlo tree search guided by a policy/value evaluator (PUCT, as in AlphaZero).
+//!
+//! The tree works on engine positions and moves; an [`Evaluator`] turns a batch of positions into
+//! move priors and values, so the network (or a uniform stand-in) is one implementation among
+//! others and many games can share one batched evaluation (see `selfplay`).
+
+mod tree;
+
+pub use tree::{Leaf, Tree};
+
+use crate::rules::{Move, Position, Rules};
+use serde::{Deserialize, Serialize};
+
+/// Search settings. Every field has a default, so a config may give only some.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MctsConfig {
+    /// Simulations per move (a full search).
+    pub sims: u32,
+    /// Exploration constant of PUCT.
+    pub c_puct: f32,
+    /// Dirichlet noise at the root: concentration (0 disables the noise).
+    pub dirichlet_alpha: f32,
+    /// Dirichlet noise at the root: weight of the noise in the priors.
+    pub dirichlet_epsilon: f32,
+    /// First-play urgency: an unvisited child is valued at the parent's network value minus this.
+    pub fpu_reduction: f32,
+    /// Plies from the start during which moves are sampled in proportion to visits^(1/T).
+    pub temperature_plies: u32,
+    /// The temperature T of that sampling.
+    pub temperature: f32,
+    /// Playout cap randomization (KataGo): the chance that a move gets a full search (with noise)
+    /// and becomes a training target; other moves get `fast_sims` and no target. 1.0 disables it.
+    pub full_search_prob: f32,
+    /// Simulations of a fast search.
+    pub fast_sims: u32,
+    /// Keep the subtree of the chosen move for the next search.
+    pub reuse_tree: bool,
+}
+
+impl Default for MctsConfig {
+    fn default() -> Self {
+        MctsConfig {
+            sims: 200,
+            c_puct: 1.5,
+            dirichlet_alpha: 0.3,
+            dirichlet_epsilon: 0.25,
+            fpu_reduction: 0.2,
+            temperature_plies: 12,
+            temperature: 1.0,
+            full_search_prob: 1.0,
+            fast_sims: 50,
+            reuse_tree: true,
+        }
+    }
+}
+
+/// One position to evaluate, with its legal moves.
+#[derive(Clone, Copy, Debug)]
+pub struct EvalRequest<'a> {
+    /// The position (not terminal).
+    pub pos: &'a Position,
+    /// Its legal moves, in the order the priors are wanted.
+    pub moves: &'a [Move],
+}
+
+/// Turns positions into priors over their legal moves and values for the player to move.
+pub trait Evaluator: Send + Sync {
+    /// Appends to `priors` one probability per legal move of each request (in request order,
+    /// each request's priors summing to 1) and to `values` one expected score in [-1, 1] for the
+    /// player to move of each request.
+    fn evaluate(&self, rules: &Rules, batch: &[EvalRequest<'_>], priors: &mut Vec<f32>, values: &mut Vec<f32>);
+}
+
+/// Uniform priors and value 0: pure search, for tests and as a baseline.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct UniformEvaluator;
+
+impl Evaluator for UniformEvaluator {
+    fn evaluate(&self, _: &Rules, batch: &[EvalRequest<'_>], priors: &mut Vec<f32>, values: &mut Vec<f32>) {
+        for r in batch {
+            let p = 1.0 / r.moves.len().max(1) as f32;
+            priors.extend(std::iter::repeat_n(p, r.moves.len()));
+            values.push(0.0);
+        }
+    }
+}
+
+/// Runs a whole search on one tree with batch size 1 (for players; self-play batches many trees).
+pub fn search(tree: &mut Tree, rules: &Rules, eval: &dyn Evaluator, cfg: &MctsConfig, sims: u32, rng: &mut impl rand::Rng) {
+    let (mut priors, mut values) = (Vec::new(), Vec::new());
+    let mut noised = false;
+    while tree.root_visits() < sims.max(1) {
+        match tree.select(rules, cfg) {
+            Leaf::Done => {}
+            Leaf::Eval(leaf) => {
+                priors.clear();
+                values.clear();
+                let pos = *tree.position(leaf);
+                let req = EvalRequest { pos: &pos, moves: tree.child_moves(leaf) };
+                eval.evaluate(rules, &[req], &mut priors, &mut values);
+                tree.expand(leaf, &priors, values[0]);
+            }
+        }
+        if !noised && tree.root_expanded() {
+            tree.add_root_noise(cfg, rng);
+            noised = true;
+        }
+        if tree.root_is_terminal() {
+            break;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Side, Variant};
+    use rand::SeedableRng;
+
+    #[test]
+    fn uniform_search_finds_the_capture_that_wins_at_once() {
+        // Captures made optional, so that a non-winning move exists: A3< captures North's last
+        // front seed (a8) and wins; A3> is a takata.
+        let rules = Rules { mandatory_capture: false, ..Variant::Kujifunza.rules() };
+        let pos: Position =
+            "0,0,0,0,0,0,0,5/1,0,0,0,0,0,0,0/1,0,2,0,0,0,0,0/0,0,0,0,0,0,2,0 S 0,0 - - - 40".parse().unwrap();
+        let mut list = crate::rules::MoveList::new();
+        pos.legal_moves(&rules, &mut list);
+        assert_eq!(crate::notation::legal_strings(&list, pos.side_to_move()), ["A3<", "A3>"]);
+        let mut tree = Tree::new(pos);
+        let cfg = MctsConfig { dirichlet_epsilon: 0.0, ..MctsConfig::default() };
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        search(&mut tree, &rules, &UniformEvaluator, &cfg, 200, &mut rng);
+        assert_eq!(crate::notation::move_text(tree.best_move().unwrap(), pos.side_to_move()), "A3<");
+        assert!(tree.root_value() > 0.9, "root value {}", tree.root_value());
+    }
+
+    #[test]
+    fn values_are_backed_up_with_the_right_sign_for_each_player() {
+        // North to move in the mirror of the position above: the winning capture is a3<.
+        let rules = Rules { mandatory_capture: false, ..Variant::Kujifunza.rules() };
+        let pos: Position =
+            "0,2,0,0,0,0,0,0/0,0,0,0,0,2,0,1/0,0,0,0,0,0,0,1/5,0,0,0,0,0,0,0 N 0,0 - - - 41".parse().unwrap();
+        let mut tree = Tree::new(pos);
+        let cfg = MctsConfig { dirichlet_epsilon: 0.0, ..MctsConfig::default() };
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2);
+        search(&mut tree, &rules, &UniformEvaluator, &cfg, 200, &mut rng);
+        assert_eq!(crate::notation::move_text(tree.best_move().unwrap(), Side::North), "a3<");
+        assert!(tree.root_value() > 0.9);
+        // Re-rooting keeps the subtree; the new root is the terminal child.
+        let mv = tree.best_move().unwrap();
+        let next = pos.play(&rules, mv).unwrap();
+        tree.advance(mv, &next);
+        assert_eq!(*tree.root(), next);
+    }
+}
