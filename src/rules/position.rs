@@ -163,6 +163,30 @@ impl Position {
         self.hand
     }
 
+    /// The Malawi advanced opening phase (0 when there is none or it is over).
+    #[inline]
+    pub fn opening_phase(&self) -> u8 {
+        self.opening
+    }
+
+    /// A position from its fields (for compact storage formats; no check is made: see
+    /// [`Position::validate`]).
+    #[allow(clippy::too_many_arguments)]
+    pub fn from_parts(
+        pits: [[u8; 16]; 2],
+        store: [u8; 2],
+        house: [bool; 2],
+        to_move: Side,
+        ply: u16,
+        blocked: Option<Pit>,
+        target: Option<Pit>,
+        hand: u8,
+        opening: u8,
+        mtaji_captured: bool,
+    ) -> Position {
+        Position { pits, store, house, to_move, ply, blocked, target, hand, opening, mtaji_captured, result: None }
+    }
+
     /// Whether a capture has been made in the mtaji stage.
     #[inline]
     pub fn mtaji_captured(&self) -> bool {

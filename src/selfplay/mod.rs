@@ -1,0 +1,273 @@
+//! Self-play: many games at once, each with its own search tree; every round each game picks a
+//! leaf and one batched evaluation serves them all, so the network is the bottleneck.
+
+mod replay;
+mod sample;
+
+pub use replay::ReplayBuffer;
+pub use sample::{MAX_TARGETS, Sample};
+
+use crate::mcts::{EvalRequest, Evaluator, Leaf, MctsConfig, Tree};
+use crate::rules::{Move, MoveList, Position, Rules, Side};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+/// Self-play settings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SelfPlayConfig {
+    /// Games played per training iteration.
+    pub games_per_iteration: usize,
+    /// Games in flight per worker thread: the batch size of the evaluations.
+    pub concurrent_games: usize,
+    /// Worker threads (each with its own batches).
+    pub threads: usize,
+    /// A game still going after this many plies is stopped and scored as a draw.
+    pub max_plies: u32,
+    /// The search.
+    pub mcts: MctsConfig,
+}
+
+impl Default for SelfPlayConfig {
+    fn default() -> Self {
+        SelfPlayConfig { games_per_iteration: 128, concurrent_games: 32, threads: 2, max_plies: 400, mcts: MctsConfig::default() }
+    }
+}
+
+/// What a batch of self-play games produced.
+#[derive(Clone, Debug, Default)]
+pub struct SelfPlayResult {
+    /// Training samples (full searches only), outcomes filled in.
+    pub samples: Vec<Sample>,
+    /// Games finished, and how: South wins, North wins, draws (including stopped games).
+    pub games: usize,
+    pub south_wins: usize,
+    pub north_wins: usize,
+    pub draws: usize,
+    /// Plies played.
+    pub plies: u64,
+    /// Simulations run (evaluator calls plus terminal visits).
+    pub simulations: u64,
+    /// Positions evaluated by the evaluator.
+    pub evaluations: u64,
+}
+
+impl SelfPlayResult {
+    fn merge(mut self, o: SelfPlayResult) -> SelfPlayResult {
+        self.samples.extend(o.samples);
+        self.games += o.games;
+        self.south_wins += o.south_wins;
+        self.north_wins += o.north_wins;
+        self.draws += o.draws;
+        self.plies += o.plies;
+        self.simulations += o.simulations;
+        self.evaluations += o.evaluations;
+        self
+    }
+}
+
+/// One game in flight.
+struct Slot {
+    rng: ChaCha8Rng,
+    tree: Tree,
+    ply: u32,
+    /// Simulations the current move's search must reach at the root.
+    target: u32,
+    full: bool,
+    noised: bool,
+    pending: Vec<(Sample, Side)>,
+}
+
+impl Slot {
+    fn new(rules: &Rules, seed: u64, cfg: &MctsConfig) -> Slot {
+        let mut s = Slot {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            tree: Tree::new(Position::start(rules)),
+            ply: 0,
+            target: 0,
+            full: true,
+            noised: false,
+            pending: Vec::new(),
+        };
+        s.plan_search(cfg);
+        s
+    }
+
+    /// Playout cap randomization: a full search (with noise, recorded) or a fast one.
+    fn plan_search(&mut self, cfg: &MctsConfig) {
+        self.full = cfg.full_search_prob >= 1.0 || self.rng.random::<f32>() < cfg.full_search_prob;
+        self.target = if self.full { cfg.sims } else { cfg.fast_sims.min(cfg.sims) }.max(1);
+        self.noised = false;
+    }
+}
+
+/// Plays the games whose seeds are given, spread over `cfg.threads` workers; calls `progress`
+/// with the number of games finished so far after each game.
+pub fn play(
+    rules: &Rules,
+    eval: &dyn Evaluator,
+    cfg: &SelfPlayConfig,
+    game_seeds: &[u64],
+    progress: &(dyn Fn(usize) + Sync),
+) -> SelfPlayResult {
+    use rayon::prelude::*;
+    let threads = cfg.threads.max(1);
+    // A fixed split of the games over workers keeps the run reproducible.
+    let chunks: Vec<&[u64]> = game_seeds.chunks(game_seeds.len().div_ceil(threads).max(1)).collect();
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let tick = || progress(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1);
+    chunks
+        .par_iter()
+        .map(|seeds| play_worker(rules, eval, cfg, seeds, &tick))
+        .reduce(SelfPlayResult::default, SelfPlayResult::merge)
+}
+
+/// One worker: up to `cfg.concurrent_games` games at once, one batched evaluation per round.
+fn play_worker(rules: &Rules, eval: &dyn Evaluator, cfg: &SelfPlayConfig, seeds: &[u64], tick: &(dyn Fn() + Sync)) -> SelfPlayResult {
+    let mcts = &cfg.mcts;
+    let mut out = SelfPlayResult::default();
+    let mut queue = seeds.iter().copied();
+    let mut slots: Vec<Slot> = queue.by_ref().take(cfg.concurrent_games.max(1)).map(|s| Slot::new(rules, s, mcts)).collect();
+    let mut leaves: Vec<(usize, u32)> = Vec::new();
+    let mut positions: Vec<Position> = Vec::new();
+    let mut moves: Vec<Move> = Vec::new();
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    let (mut priors, mut values) = (Vec::new(), Vec::new());
+    let mut list = MoveList::new();
+    while !slots.is_empty() {
+        // Each game descends to one leaf (terminal leaves are backed up on the spot).
+        leaves.clear();
+        for (i, slot) in slots.iter_mut().enumerate() {
+            while slot.tree.root_visits() < slot.target && !slot.tree.root_is_terminal() {
+                out.simulations += 1;
+                if let Leaf::Eval(id) = slot.tree.select(rules, mcts) {
+                    leaves.push((i, id));
+                    break;
+                }
+            }
+        }
+        // One evaluation for all of them.
+        if !leaves.is_empty() {
+            positions.clear();
+            moves.clear();
+            spans.clear();
+            for &(i, id) in &leaves {
+                positions.push(*slots[i].tree.position(id));
+                let start = moves.len();
+                moves.extend_from_slice(slots[i].tree.child_moves(id));
+                spans.push((start, moves.len()));
+            }
+            let batch: Vec<EvalRequest> = positions
+                .iter()
+                .zip(&spans)
+                .map(|(pos, &(a, b))| EvalRequest { pos, moves: &moves[a..b] })
+                .collect();
+            priors.clear();
+            values.clear();
+            eval.evaluate(rules, &batch, &mut priors, &mut values);
+            out.evaluations += leaves.len() as u64;
+            let mut offset = 0;
+            for (k, &(i, id)) in leaves.iter().enumerate() {
+                let n = spans[k].1 - spans[k].0;
+                slots[i].tree.expand(id, &priors[offset..offset + n], values[k]);
+                offset += n;
+            }
+        }
+        // Noise once a full search's root has priors; moves for games whose search is done.
+        let mut i = 0;
+        while i < slots.len() {
+            let slot = &mut slots[i];
+            if slot.full && !slot.noised && slot.tree.root_expanded() {
+                slot.tree.add_root_noise(mcts, &mut slot.rng);
+                slot.noised = true;
+            }
+            let searched = slot.tree.root_visits() >= slot.target || slot.tree.root_is_terminal();
+            if searched && finish_move(rules, cfg, slot, &mut list, &mut out) {
+                tick();
+                match queue.next() {
+                    Some(seed) => slots[i] = Slot::new(rules, seed, mcts),
+                    None => {
+                        slots.swap_remove(i);
+                        continue;
+                    }
+                }
+            }
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Plays the searched move of a game; returns true when the game is over (its samples are then
+/// scored and moved to `out`).
+fn finish_move(rules: &Rules, cfg: &SelfPlayConfig, slot: &mut Slot, list: &mut MoveList, out: &mut SelfPlayResult) -> bool {
+    let mcts = &cfg.mcts;
+    let root = *slot.tree.root();
+    root.legal_moves(rules, list);
+    let outcome = root.outcome_given(list);
+    if outcome.is_none() && slot.ply < cfg.max_plies {
+        if slot.full {
+            let by_move = slot.tree.root_visits_by_move();
+            let visits: Vec<u32> = list.moves().iter().map(|m| by_move.iter().find(|(mv, _)| mv == m).map_or(0, |x| x.1)).collect();
+            slot.pending.push((Sample::new(root, &visits), root.side_to_move()));
+        }
+        let temperature = if slot.ply < mcts.temperature_plies { mcts.temperature } else { 0.0 };
+        let mv = slot.tree.sample_move(temperature, &mut slot.rng).or_else(|| list.moves().first().copied());
+        let Some(mv) = mv else { return true };
+        let next = *list.find(mv).expect("a root move is legal");
+        if mcts.reuse_tree {
+            slot.tree.advance(mv, &next);
+        } else {
+            slot.tree.reset(next);
+        }
+        slot.ply += 1;
+        out.plies += 1;
+        slot.plan_search(mcts);
+        return false;
+    }
+    let winner = outcome.and_then(|o| o.winner);
+    match winner {
+        Some(Side::South) => out.south_wins += 1,
+        Some(Side::North) => out.north_wins += 1,
+        None => out.draws += 1,
+    }
+    out.games += 1;
+    for (mut s, side) in slot.pending.drain(..) {
+        s.outcome = match winner {
+            None => 0,
+            Some(w) if w == side => 1,
+            Some(_) => -1,
+        };
+        out.samples.push(s);
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mcts::UniformEvaluator;
+    use crate::rules::Variant;
+
+    #[test]
+    fn self_play_with_a_uniform_evaluator_is_reproducible_and_scores_every_sample() {
+        let rules = Variant::Kujifunza.rules();
+        let cfg = SelfPlayConfig {
+            games_per_iteration: 6,
+            concurrent_games: 3,
+            threads: 2,
+            max_plies: 300,
+            mcts: MctsConfig { sims: 16, ..MctsConfig::default() },
+        };
+        let seeds: Vec<u64> = (0..6).collect();
+        let a = play(&rules, &UniformEvaluator, &cfg, &seeds, &|_| {});
+        let b = play(&rules, &UniformEvaluator, &cfg, &seeds, &|_| {});
+        assert_eq!(a.games, 6);
+        assert_eq!(a.south_wins + a.north_wins + a.draws, 6);
+        assert_eq!(a.samples, b.samples);
+        assert_eq!(a.samples.len() as u64, a.plies);
+        // Outcomes alternate in sign with the mover within a decided game.
+        assert!(a.samples.iter().all(|s| s.len > 0 && (-1..=1).contains(&s.outcome)));
+    }
+}
