@@ -8,4 +8,5 @@ pub mod cli;
 pub mod mcts;
 pub mod notation;
 pub mod rules;
+pub mod selfplay;
 pub mod util;
