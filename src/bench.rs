@@ -52,7 +52,11 @@ pub fn bench_rules(rules: &Rules, seconds: f64, runs: usize, seed: u64) -> Rules
         ply_rates.push(plies as f64 / secs);
         game_rates.push(games as f64 / secs);
     }
-    RulesBench { plies_per_sec: median(&ply_rates), games_per_sec: median(&game_rates), runs: ply_rates }
+    RulesBench {
+        plies_per_sec: median(&ply_rates),
+        games_per_sec: median(&game_rates),
+        runs: ply_rates,
+    }
 }
 
 /// Benchmarks the default game.

@@ -4,7 +4,11 @@ use bao_zero::cli::rules_cmds::{self, MovesArgs, PerftArgs, RandomArgs, ShowArgs
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "bao", version, about = "Bao la Kiswahili and relatives: rules, players, self-play training")]
+#[command(
+    name = "bao",
+    version,
+    about = "Bao la Kiswahili and relatives: rules, players, self-play training"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -46,7 +50,10 @@ fn bench(args: BenchArgs) -> anyhow::Result<()> {
                 r.plies_per_sec,
                 r.games_per_sec,
                 r.runs.len(),
-                r.runs.iter().map(|x| format!("{:.0}", x)).collect::<Vec<_>>()
+                r.runs
+                    .iter()
+                    .map(|x| format!("{:.0}", x))
+                    .collect::<Vec<_>>()
             );
             Ok(())
         }

@@ -12,12 +12,18 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     }
     let tmp = path.with_extension(format!(
         "{}tmp",
-        path.extension().map(|e| format!("{}.", e.to_string_lossy())).unwrap_or_default()
+        path.extension()
+            .map(|e| format!("{}.", e.to_string_lossy()))
+            .unwrap_or_default()
     ));
-    let mut f = std::fs::File::create(&tmp).with_context(|| format!("cannot write {}", tmp.display()))?;
-    f.write_all(bytes).with_context(|| format!("cannot write {}", tmp.display()))?;
-    f.sync_all().with_context(|| format!("cannot sync {}", tmp.display()))?;
+    let mut f =
+        std::fs::File::create(&tmp).with_context(|| format!("cannot write {}", tmp.display()))?;
+    f.write_all(bytes)
+        .with_context(|| format!("cannot write {}", tmp.display()))?;
+    f.sync_all()
+        .with_context(|| format!("cannot sync {}", tmp.display()))?;
     drop(f);
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot rename {} to {}", tmp.display(), path.display()))?;
+    std::fs::rename(&tmp, path)
+        .with_context(|| format!("cannot rename {} to {}", tmp.display(), path.display()))?;
     Ok(())
 }

@@ -17,10 +17,18 @@ fn random_games(variant: Variant, games: usize, seed: u64) {
         let mut pos = start;
         let mut moves = Vec::new();
         loop {
-            assert_eq!(pos.total_seeds(), total, "{variant} game {g}: seeds not conserved at {pos}");
+            assert_eq!(
+                pos.total_seeds(),
+                total,
+                "{variant} game {g}: seeds not conserved at {pos}"
+            );
             // The position format round-trips exactly.
             let text = pos.to_string();
-            assert_eq!(text.parse::<Position>().unwrap(), pos, "{variant}: position text {text}");
+            assert_eq!(
+                text.parse::<Position>().unwrap(),
+                pos,
+                "{variant}: position text {text}"
+            );
             pos.validate(&rules).unwrap();
             pos.legal_moves(&rules, &mut list);
             if pos.outcome_given(&list).is_some() {
@@ -32,7 +40,11 @@ fn random_games(variant: Variant, games: usize, seed: u64) {
                 // Every legal move prints canonically, reads back as itself, and plays the same.
                 let text = MoveText { mv, side }.to_string();
                 let spec = MoveSpec::parse(&text, side).unwrap();
-                assert_eq!(spec.resolve(&text, &pos, &list).unwrap(), mv, "{variant}: {text}");
+                assert_eq!(
+                    spec.resolve(&text, &pos, &list).unwrap(),
+                    mv,
+                    "{variant}: {text}"
+                );
                 let (_, again) = parse_and_play(&rules, &pos, &text).unwrap();
                 assert_eq!(&again, child);
             }
@@ -69,7 +81,10 @@ fn random_play_of_the_eight_games_in_bulk() {
 #[test]
 #[ignore = "long soak: run with --ignored, or scripts/soak.sh"]
 fn soak_random_play_many_games() {
-    let n: usize = std::env::var("BAO_SOAK_GAMES").ok().and_then(|s| s.parse().ok()).unwrap_or(100_000);
+    let n: usize = std::env::var("BAO_SOAK_GAMES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(100_000);
     for (i, v) in Variant::ALL.into_iter().enumerate() {
         random_games(v, n, 1000 + i as u64);
     }
@@ -97,18 +112,37 @@ fn bad_positions_are_rejected_with_a_reason() {
     let bad = [
         ("", "at least 7 fields"),
         ("0/0/0/0 S 0,0 - - - 0", "expected 8"),
-        ("0,0,0,0,0,0,0,0/0,2,2,6,0,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0 X 22,22 Hh - - 0", "S or N"),
-        ("0,0,0,0,0,0,0,0/0,2,2,6,0,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,x S 22,22 Hh - - 0", "not a seed count"),
-        ("0,0,0,0,0,0,0,0/0,2,2,6,0,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0 S 22,22 Hh B3 - 0", "blocked pit"),
-        ("0,0,0,0,0,0,0,0/0,2,2,6,0,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0 S 22,22 Hh - - 0 foo=1", "unknown extra"),
+        (
+            "0,0,0,0,0,0,0,0/0,2,2,6,0,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0 X 22,22 Hh - - 0",
+            "S or N",
+        ),
+        (
+            "0,0,0,0,0,0,0,0/0,2,2,6,0,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,x S 22,22 Hh - - 0",
+            "not a seed count",
+        ),
+        (
+            "0,0,0,0,0,0,0,0/0,2,2,6,0,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0 S 22,22 Hh B3 - 0",
+            "blocked pit",
+        ),
+        (
+            "0,0,0,0,0,0,0,0/0,2,2,6,0,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0 S 22,22 Hh - - 0 foo=1",
+            "unknown extra",
+        ),
     ];
     for (text, why) in bad {
         let err = text.parse::<Position>().unwrap_err().to_string();
         assert!(err.contains(why), "{text:?}: {err}");
     }
     let wrong_total: Position =
-        "0,0,0,0,0,0,0,0/0,2,2,6,0,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0 S 21,22 Hh - - 0".parse().unwrap();
-    assert!(wrong_total.validate(&rules).unwrap_err().contains("63 seeds"));
+        "0,0,0,0,0,0,0,0/0,2,2,6,0,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0 S 21,22 Hh - - 0"
+            .parse()
+            .unwrap();
+    assert!(
+        wrong_total
+            .validate(&rules)
+            .unwrap_err()
+            .contains("63 seeds")
+    );
 }
 
 #[test]
@@ -122,7 +156,10 @@ fn bad_moves_are_errors_that_name_the_problem() {
     assert!(err("A6<<").contains("unexpected"));
     // Illegal: the house may not start a takata here; the message lists the legal moves.
     let e = err("A5<");
-    assert!(e.contains("illegal") && e.contains("A6< A6> A7< A7>"), "{e}");
+    assert!(
+        e.contains("illegal") && e.contains("A6< A6> A7< A7>"),
+        "{e}"
+    );
     // Row omitted in the planting stage and markers accepted.
     assert!(parse_and_play(&rules, &start, "6<*").is_ok());
     assert!(err("6").contains("ambiguous"));

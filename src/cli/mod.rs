@@ -33,7 +33,10 @@ impl GameArgs {
                     .map_err(|e| anyhow::anyhow!("bad rules file {}: {e}", path.display()))?
             }
         };
-        rules.validate().map_err(anyhow::Error::msg).context("inconsistent rule options")?;
+        rules
+            .validate()
+            .map_err(anyhow::Error::msg)
+            .context("inconsistent rule options")?;
         Ok(rules)
     }
 

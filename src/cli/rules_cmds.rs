@@ -53,8 +53,15 @@ pub fn moves_line(rules: &Rules, start: &Position, line: &str) -> (serde_json::V
         pos.legal_moves(rules, &mut list);
         legal.push(legal_strings(&list, pos.side_to_move()));
     }
-    let result = if failed { None } else { pos.outcome_given(&list) };
-    (json!({ "legal": legal, "result": outcome_json(result), "error": error }), failed)
+    let result = if failed {
+        None
+    } else {
+        pos.outcome_given(&list)
+    };
+    (
+        json!({ "legal": legal, "result": outcome_json(result), "error": error }),
+        failed,
+    )
 }
 
 /// Runs `bao moves`.
@@ -71,7 +78,9 @@ pub fn run_moves(args: MovesArgs) -> anyhow::Result<()> {
     }
     out.flush()?;
     if errors > 0 {
-        bail!("{errors} input line(s) had an illegal or unreadable move (see the \"error\" fields)");
+        bail!(
+            "{errors} input line(s) had an illegal or unreadable move (see the \"error\" fields)"
+        );
     }
     Ok(())
 }
@@ -130,20 +139,36 @@ pub fn run_show(args: ShowArgs) -> anyhow::Result<()> {
     let mut pos = args.game.start(&rules)?;
     let mut list = MoveList::new();
     let mut last_events = Vec::new();
-    for (i, text) in args.moves.iter().flat_map(|m| m.split_whitespace()).enumerate() {
+    for (i, text) in args
+        .moves
+        .iter()
+        .flat_map(|m| m.split_whitespace())
+        .enumerate()
+    {
         pos.legal_moves(&rules, &mut list);
         let spec = MoveSpec::parse(text, pos.side_to_move())
             .map_err(|e| anyhow::anyhow!("move {}: {e}", i + 1))?;
-        let mv = spec.resolve(text, &pos, &list).map_err(|e| anyhow::anyhow!("move {}: {e}", i + 1))?;
+        let mv = spec
+            .resolve(text, &pos, &list)
+            .map_err(|e| anyhow::anyhow!("move {}: {e}", i + 1))?;
         let (next, events) = pos.play_traced(&rules, mv)?;
         last_events = events;
         pos = next;
     }
-    println!("{}", Diagram { pos: &pos, rules: &rules });
+    println!(
+        "{}",
+        Diagram {
+            pos: &pos,
+            rules: &rules
+        }
+    );
     println!("position: {pos}");
     pos.legal_moves(&rules, &mut list);
     if !list.is_empty() {
-        println!("legal: {}", legal_strings(&list, pos.side_to_move()).join(" "));
+        println!(
+            "legal: {}",
+            legal_strings(&list, pos.side_to_move()).join(" ")
+        );
     }
     if args.trace {
         for e in &last_events {

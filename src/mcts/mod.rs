@@ -69,7 +69,13 @@ pub trait Evaluator: Send + Sync {
     /// Appends to `priors` one probability per legal move of each request (in request order,
     /// each request's priors summing to 1) and to `values` one expected score in [-1, 1] for the
     /// player to move of each request.
-    fn evaluate(&self, rules: &Rules, batch: &[EvalRequest<'_>], priors: &mut Vec<f32>, values: &mut Vec<f32>);
+    fn evaluate(
+        &self,
+        rules: &Rules,
+        batch: &[EvalRequest<'_>],
+        priors: &mut Vec<f32>,
+        values: &mut Vec<f32>,
+    );
 }
 
 /// Uniform priors and value 0: pure search, for tests and as a baseline.
@@ -77,7 +83,13 @@ pub trait Evaluator: Send + Sync {
 pub struct UniformEvaluator;
 
 impl Evaluator for UniformEvaluator {
-    fn evaluate(&self, _: &Rules, batch: &[EvalRequest<'_>], priors: &mut Vec<f32>, values: &mut Vec<f32>) {
+    fn evaluate(
+        &self,
+        _: &Rules,
+        batch: &[EvalRequest<'_>],
+        priors: &mut Vec<f32>,
+        values: &mut Vec<f32>,
+    ) {
         for r in batch {
             let p = 1.0 / r.moves.len().max(1) as f32;
             priors.extend(std::iter::repeat_n(p, r.moves.len()));
@@ -87,7 +99,14 @@ impl Evaluator for UniformEvaluator {
 }
 
 /// Runs a whole search on one tree with batch size 1 (for players; self-play batches many trees).
-pub fn search(tree: &mut Tree, rules: &Rules, eval: &dyn Evaluator, cfg: &MctsConfig, sims: u32, rng: &mut impl rand::Rng) {
+pub fn search(
+    tree: &mut Tree,
+    rules: &Rules,
+    eval: &dyn Evaluator,
+    cfg: &MctsConfig,
+    sims: u32,
+    rng: &mut impl rand::Rng,
+) {
     let (mut priors, mut values) = (Vec::new(), Vec::new());
     let mut noised = false;
     while tree.root_visits() < sims.max(1) {
@@ -97,7 +116,10 @@ pub fn search(tree: &mut Tree, rules: &Rules, eval: &dyn Evaluator, cfg: &MctsCo
                 priors.clear();
                 values.clear();
                 let pos = *tree.position(leaf);
-                let req = EvalRequest { pos: &pos, moves: tree.child_moves(leaf) };
+                let req = EvalRequest {
+                    pos: &pos,
+                    moves: tree.child_moves(leaf),
+                };
                 eval.evaluate(rules, &[req], &mut priors, &mut values);
                 tree.expand(leaf, &priors, values[0]);
             }
@@ -122,31 +144,56 @@ mod tests {
     fn uniform_search_finds_the_capture_that_wins_at_once() {
         // Captures made optional, so that a non-winning move exists: A3< captures North's last
         // front seed (a8) and wins; A3> is a takata.
-        let rules = Rules { mandatory_capture: false, ..Variant::Kujifunza.rules() };
+        let rules = Rules {
+            mandatory_capture: false,
+            ..Variant::Kujifunza.rules()
+        };
         let pos: Position =
-            "0,0,0,0,0,0,0,5/1,0,0,0,0,0,0,0/1,0,2,0,0,0,0,0/0,0,0,0,0,0,2,0 S 0,0 - - - 40".parse().unwrap();
+            "0,0,0,0,0,0,0,5/1,0,0,0,0,0,0,0/1,0,2,0,0,0,0,0/0,0,0,0,0,0,2,0 S 0,0 - - - 40"
+                .parse()
+                .unwrap();
         let mut list = crate::rules::MoveList::new();
         pos.legal_moves(&rules, &mut list);
-        assert_eq!(crate::notation::legal_strings(&list, pos.side_to_move()), ["A3<", "A3>"]);
+        assert_eq!(
+            crate::notation::legal_strings(&list, pos.side_to_move()),
+            ["A3<", "A3>"]
+        );
         let mut tree = Tree::new(pos);
-        let cfg = MctsConfig { dirichlet_epsilon: 0.0, ..MctsConfig::default() };
+        let cfg = MctsConfig {
+            dirichlet_epsilon: 0.0,
+            ..MctsConfig::default()
+        };
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
         search(&mut tree, &rules, &UniformEvaluator, &cfg, 200, &mut rng);
-        assert_eq!(crate::notation::move_text(tree.best_move().unwrap(), pos.side_to_move()), "A3<");
+        assert_eq!(
+            crate::notation::move_text(tree.best_move().unwrap(), pos.side_to_move()),
+            "A3<"
+        );
         assert!(tree.root_value() > 0.9, "root value {}", tree.root_value());
     }
 
     #[test]
     fn values_are_backed_up_with_the_right_sign_for_each_player() {
         // North to move in the mirror of the position above: the winning capture is a3<.
-        let rules = Rules { mandatory_capture: false, ..Variant::Kujifunza.rules() };
+        let rules = Rules {
+            mandatory_capture: false,
+            ..Variant::Kujifunza.rules()
+        };
         let pos: Position =
-            "0,2,0,0,0,0,0,0/0,0,0,0,0,2,0,1/0,0,0,0,0,0,0,1/5,0,0,0,0,0,0,0 N 0,0 - - - 41".parse().unwrap();
+            "0,2,0,0,0,0,0,0/0,0,0,0,0,2,0,1/0,0,0,0,0,0,0,1/5,0,0,0,0,0,0,0 N 0,0 - - - 41"
+                .parse()
+                .unwrap();
         let mut tree = Tree::new(pos);
-        let cfg = MctsConfig { dirichlet_epsilon: 0.0, ..MctsConfig::default() };
+        let cfg = MctsConfig {
+            dirichlet_epsilon: 0.0,
+            ..MctsConfig::default()
+        };
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2);
         search(&mut tree, &rules, &UniformEvaluator, &cfg, 200, &mut rng);
-        assert_eq!(crate::notation::move_text(tree.best_move().unwrap(), Side::North), "a3<");
+        assert_eq!(
+            crate::notation::move_text(tree.best_move().unwrap(), Side::North),
+            "a3<"
+        );
         assert!(tree.root_value() > 0.9);
         // Re-rooting keeps the subtree; the new root is the terminal child.
         let mv = tree.best_move().unwrap();

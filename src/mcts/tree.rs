@@ -46,7 +46,12 @@ pub struct Tree {
 impl Tree {
     /// A tree holding only `pos`.
     pub fn new(pos: Position) -> Tree {
-        let mut t = Tree { nodes: Vec::with_capacity(1024), path: Vec::new(), moves: Vec::new(), list: Box::default() };
+        let mut t = Tree {
+            nodes: Vec::with_capacity(1024),
+            path: Vec::new(),
+            moves: Vec::new(),
+            list: Box::default(),
+        };
         t.reset(pos);
         t
     }
@@ -54,7 +59,8 @@ impl Tree {
     /// Drops everything and starts again from `pos`.
     pub fn reset(&mut self, pos: Position) {
         self.nodes.clear();
-        self.nodes.push(Node::new(pos, Move::sow(Pit::HOUSE, Dir::Left), 1.0));
+        self.nodes
+            .push(Node::new(pos, Move::sow(Pit::HOUSE, Dir::Left), 1.0));
     }
 
     /// The root position.
@@ -92,7 +98,11 @@ impl Tree {
         let n = self.nodes[id as usize];
         self.moves.clear();
         let first = n.first_child as usize;
-        self.moves.extend(self.nodes[first..first + n.num_children as usize].iter().map(|c| c.mv));
+        self.moves.extend(
+            self.nodes[first..first + n.num_children as usize]
+                .iter()
+                .map(|c| c.mv),
+        );
         &self.moves
     }
 
@@ -146,7 +156,10 @@ impl Tree {
     pub fn expand(&mut self, id: u32, priors: &[f32], value: f32) {
         let node = self.nodes[id as usize];
         let first = node.first_child as usize;
-        for (child, &p) in self.nodes[first..first + node.num_children as usize].iter_mut().zip(priors) {
+        for (child, &p) in self.nodes[first..first + node.num_children as usize]
+            .iter_mut()
+            .zip(priors)
+        {
             child.prior = p;
         }
         let n = &mut self.nodes[id as usize];
@@ -159,7 +172,11 @@ impl Tree {
     fn backup(&mut self, value: f32, side: Side) {
         let root_mover = self.nodes[0].pos.side_to_move();
         for i in 0..self.path.len() {
-            let chooser = if i == 0 { root_mover } else { self.nodes[self.path[i - 1] as usize].pos.side_to_move() };
+            let chooser = if i == 0 {
+                root_mover
+            } else {
+                self.nodes[self.path[i - 1] as usize].pos.side_to_move()
+            };
             let node = &mut self.nodes[self.path[i] as usize];
             node.visits += 1;
             node.value_sum += if chooser == side { value } else { -value };
@@ -173,8 +190,15 @@ impl Tree {
         let first = node.first_child as usize;
         let mut best = first;
         let mut best_score = f32::NEG_INFINITY;
-        for (i, c) in self.nodes[first..first + node.num_children as usize].iter().enumerate() {
-            let q = if c.visits > 0 { c.value_sum / c.visits as f32 } else { fpu };
+        for (i, c) in self.nodes[first..first + node.num_children as usize]
+            .iter()
+            .enumerate()
+        {
+            let q = if c.visits > 0 {
+                c.value_sum / c.visits as f32
+            } else {
+                fpu
+            };
             let score = q + c_puct * c.prior * sqrt_n / (1.0 + c.visits as f32);
             if score > best_score {
                 best_score = score;
@@ -192,11 +216,15 @@ impl Tree {
         }
         let first = root.first_child as usize;
         let children = &mut self.nodes[first..first + root.num_children as usize];
-        let noise: Vec<f32> = children.iter().map(|_| gamma(cfg.dirichlet_alpha as f64, rng) as f32).collect();
+        let noise: Vec<f32> = children
+            .iter()
+            .map(|_| gamma(cfg.dirichlet_alpha as f64, rng) as f32)
+            .collect();
         let total: f32 = noise.iter().sum();
         if total > 0.0 {
             for (c, n) in children.iter_mut().zip(noise) {
-                c.prior = (1.0 - cfg.dirichlet_epsilon) * c.prior + cfg.dirichlet_epsilon * n / total;
+                c.prior =
+                    (1.0 - cfg.dirichlet_epsilon) * c.prior + cfg.dirichlet_epsilon * n / total;
             }
         }
     }
@@ -205,7 +233,10 @@ impl Tree {
     pub fn root_visits_by_move(&self) -> Vec<(Move, u32)> {
         let root = &self.nodes[0];
         let first = root.first_child as usize;
-        self.nodes[first..first + root.num_children as usize].iter().map(|c| (c.mv, c.visits)).collect()
+        self.nodes[first..first + root.num_children as usize]
+            .iter()
+            .map(|c| (c.mv, c.visits))
+            .collect()
     }
 
     /// The root's value for its mover: the mean of the backed-up values of its children, weighted
@@ -215,7 +246,11 @@ impl Tree {
         let first = root.first_child as usize;
         let kids = &self.nodes[first..first + root.num_children as usize];
         let n: u32 = kids.iter().map(|c| c.visits).sum();
-        if n == 0 { root.value } else { kids.iter().map(|c| c.value_sum).sum::<f32>() / n as f32 }
+        if n == 0 {
+            root.value
+        } else {
+            kids.iter().map(|c| c.value_sum).sum::<f32>() / n as f32
+        }
     }
 
     /// The most visited move (ties: the higher prior), or `None` at a terminal root.
@@ -260,7 +295,10 @@ impl Tree {
             return self.best_move();
         }
         let visits = self.root_visits_by_move();
-        let weights: Vec<f64> = visits.iter().map(|&(_, n)| (n as f64).powf(1.0 / temperature as f64)).collect();
+        let weights: Vec<f64> = visits
+            .iter()
+            .map(|&(_, n)| (n as f64).powf(1.0 / temperature as f64))
+            .collect();
         let total: f64 = weights.iter().sum();
         if total <= 0.0 {
             return self.best_move();
@@ -281,7 +319,10 @@ impl Tree {
         let root = self.nodes[0];
         let first = root.first_child as usize;
         let found = (root.state == EXPANDED)
-            .then(|| (first..first + root.num_children as usize).find(|&i| self.nodes[i].mv == mv && self.nodes[i].pos == *next))
+            .then(|| {
+                (first..first + root.num_children as usize)
+                    .find(|&i| self.nodes[i].mv == mv && self.nodes[i].pos == *next)
+            })
             .flatten();
         let Some(child) = found else {
             self.reset(*next);
@@ -309,7 +350,17 @@ impl Tree {
 
 impl Node {
     fn new(pos: Position, mv: Move, prior: f32) -> Node {
-        Node { pos, mv, prior, visits: 0, value_sum: 0.0, value: 0.0, first_child: 0, num_children: 0, state: UNEXPANDED }
+        Node {
+            pos,
+            mv,
+            prior,
+            visits: 0,
+            value_sum: 0.0,
+            value: 0.0,
+            first_child: 0,
+            num_children: 0,
+            state: UNEXPANDED,
+        }
     }
 }
 

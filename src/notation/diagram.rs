@@ -43,18 +43,36 @@ impl fmt::Display for Diagram<'_> {
             }
         };
         writeln!(f, "       8    7    6    5    4    3    2    1")?;
-        writeln!(f, "  b  {}   North store {:>2}{}", line(Side::North, Row::Back, true), p.store(Side::North), house(Side::North))?;
+        writeln!(
+            f,
+            "  b  {}   North store {:>2}{}",
+            line(Side::North, Row::Back, true),
+            p.store(Side::North),
+            house(Side::North)
+        )?;
         writeln!(f, "  a  {}", line(Side::North, Row::Front, true))?;
         writeln!(f, "     {}", "-".repeat(39))?;
         writeln!(f, "  A  {}", line(Side::South, Row::Front, false))?;
-        writeln!(f, "  B  {}   South store {:>2}{}", line(Side::South, Row::Back, false), p.store(Side::South), house(Side::South))?;
+        writeln!(
+            f,
+            "  B  {}   South store {:>2}{}",
+            line(Side::South, Row::Back, false),
+            p.store(Side::South),
+            house(Side::South)
+        )?;
         writeln!(f, "       1    2    3    4    5    6    7    8")?;
         let stage = match p.stage() {
             Stage::Opening => format!("opening ({} seeds to place)", p.hand()),
             Stage::Namua => "namua (planting) stage".to_string(),
             Stage::Mtaji => "mtaji stage".to_string(),
         };
-        write!(f, "{} to move, {}, ply {}", p.side_to_move(), stage, p.ply())?;
+        write!(
+            f,
+            "{} to move, {}, ply {}",
+            p.side_to_move(),
+            stage,
+            p.ply()
+        )?;
         if let Some(b) = p.blocked() {
             write!(f, ", {} blocked (takasia)", b.name(p.side_to_move()))?;
         }

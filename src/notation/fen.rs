@@ -46,7 +46,10 @@ impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let row = |side: Side, row: Row, reversed: bool| {
             let mut v: Vec<String> = (1..=8)
-                .map(|n| self.seeds(side, Pit::at(row, n).expect("1..=8")).to_string())
+                .map(|n| {
+                    self.seeds(side, Pit::at(row, n).expect("1..=8"))
+                        .to_string()
+                })
                 .collect();
             if reversed {
                 v.reverse();
@@ -90,7 +93,9 @@ impl fmt::Display for Position {
             f.write_str(" mtaji-captured=1")?;
         }
         if let Some(o) = self.result {
-            let who = o.winner.map_or("draw", |s| if s == Side::South { "S" } else { "N" });
+            let who = o
+                .winner
+                .map_or("draw", |s| if s == Side::South { "S" } else { "N" });
             write!(f, " over={who}/{}", reason_name(o.reason))?;
         }
         Ok(())
@@ -101,7 +106,10 @@ impl FromStr for Position {
     type Err = FenError;
 
     fn from_str(text: &str) -> Result<Position, FenError> {
-        let err = |why: String| FenError { text: text.to_string(), why };
+        let err = |why: String| FenError {
+            text: text.to_string(),
+            why,
+        };
         let fields: Vec<&str> = text.split_whitespace().collect();
         if fields.len() < 7 {
             return Err(err(format!(
@@ -112,7 +120,10 @@ impl FromStr for Position {
         let mut p = Position::EMPTY;
         let rows: Vec<&str> = fields[0].split('/').collect();
         if rows.len() != 4 {
-            return Err(err(format!("the board has {} rows separated by `/`; expected 4", rows.len())));
+            return Err(err(format!(
+                "the board has {} rows separated by `/`; expected 4",
+                rows.len()
+            )));
         }
         let layout = [
             (Side::North, Row::Back, true),
@@ -123,12 +134,20 @@ impl FromStr for Position {
         for (i, (&(side, row, reversed), text_row)) in layout.iter().zip(&rows).enumerate() {
             let counts: Vec<&str> = text_row.split(',').collect();
             if counts.len() != 8 {
-                return Err(err(format!("board row {} has {} pits; expected 8", i + 1, counts.len())));
+                return Err(err(format!(
+                    "board row {} has {} pits; expected 8",
+                    i + 1,
+                    counts.len()
+                )));
             }
             for (j, c) in counts.iter().enumerate() {
-                let n: u8 = c
-                    .parse()
-                    .map_err(|_| err(format!("board row {}, pit {}: `{c}` is not a seed count", i + 1, j + 1)))?;
+                let n: u8 = c.parse().map_err(|_| {
+                    err(format!(
+                        "board row {}, pit {}: `{c}` is not a seed count",
+                        i + 1,
+                        j + 1
+                    ))
+                })?;
                 let number = if reversed { 8 - j as u8 } else { j as u8 + 1 };
                 p.pits[side.index()][Pit::at(row, number).expect("1..=8").index()] = n;
             }
@@ -140,10 +159,15 @@ impl FromStr for Position {
         };
         let stores: Vec<&str> = fields[2].split(',').collect();
         if stores.len() != 2 {
-            return Err(err(format!("stores `{}` must be two counts, as 22,22", fields[2])));
+            return Err(err(format!(
+                "stores `{}` must be two counts, as 22,22",
+                fields[2]
+            )));
         }
         for (i, s) in stores.iter().enumerate() {
-            p.store[i] = s.parse().map_err(|_| err(format!("store `{s}` is not a seed count")))?;
+            p.store[i] = s
+                .parse()
+                .map_err(|_| err(format!("store `{s}` is not a seed count")))?;
         }
         p.house = match fields[3] {
             "Hh" => [true, true],
@@ -158,22 +182,35 @@ impl FromStr for Position {
             }
             match parse_pit(f) {
                 Some((side, pit)) if side == owner && pit.is_front() => Ok(Some(pit)),
-                _ => Err(err(format!("{what} `{f}` must be a front pit of {owner} (or -)"))),
+                _ => Err(err(format!(
+                    "{what} `{f}` must be a front pit of {owner} (or -)"
+                ))),
             }
         };
         p.blocked = pit_field(fields[4], p.to_move, "blocked pit")?;
         p.target = pit_field(fields[5], p.to_move.opponent(), "takasia target")?;
-        p.ply = fields[6].parse().map_err(|_| err(format!("ply `{}` is not a number", fields[6])))?;
+        p.ply = fields[6]
+            .parse()
+            .map_err(|_| err(format!("ply `{}` is not a number", fields[6])))?;
         for extra in &fields[7..] {
             let (key, value) = extra
                 .split_once('=')
                 .ok_or_else(|| err(format!("extra field `{extra}` must be key=value")))?;
-            let number = || value.parse::<u8>().map_err(|_| err(format!("`{extra}`: not a number")));
+            let number = || {
+                value
+                    .parse::<u8>()
+                    .map_err(|_| err(format!("`{extra}`: not a number")))
+            };
             match key {
                 "hand" => p.hand = number()?,
                 "opening" if number()? <= 3 => p.opening = number()?,
                 "mtaji-captured" if value == "1" => p.mtaji_captured = true,
-                "over" => p.result = Some(parse_over(value).ok_or_else(|| err(format!("`{extra}`: expected over=S|N|draw/REASON")))?),
+                "over" => {
+                    p.result =
+                        Some(parse_over(value).ok_or_else(|| {
+                            err(format!("`{extra}`: expected over=S|N|draw/REASON"))
+                        })?)
+                }
                 _ => return Err(err(format!("unknown extra field `{extra}`"))),
             }
         }
@@ -189,9 +226,13 @@ fn parse_over(v: &str) -> Option<Outcome> {
         "draw" => None,
         _ => return None,
     };
-    let reason = [EndReason::FrontRowEmpty, EndReason::NoMoves, EndReason::NeverEndingMove]
-        .into_iter()
-        .find(|&r| reason_name(r) == reason)?;
+    let reason = [
+        EndReason::FrontRowEmpty,
+        EndReason::NoMoves,
+        EndReason::NeverEndingMove,
+    ]
+    .into_iter()
+    .find(|&r| reason_name(r) == reason)?;
     Some(Outcome { winner, reason })
 }
 
@@ -201,7 +242,10 @@ impl Position {
     pub fn validate(&self, rules: &crate::rules::Rules) -> Result<(), String> {
         let total = self.total_seeds();
         if total != rules.total_seeds() {
-            return Err(format!("the position has {total} seeds; this variant has {}", rules.total_seeds()));
+            return Err(format!(
+                "the position has {total} seeds; this variant has {}",
+                rules.total_seeds()
+            ));
         }
         if !rules.has_house() && (self.house[0] || self.house[1]) {
             return Err("this variant has no house, but the position owns one".into());

@@ -30,7 +30,12 @@ pub struct MoveText {
 
 impl fmt::Display for MoveText {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let Move { pit, dir, house, kind } = self.mv;
+        let Move {
+            pit,
+            dir,
+            house,
+            kind,
+        } = self.mv;
         match kind {
             MoveKind::Sow => {
                 write!(f, "{}{}", pit.name(self.side), dir.sign())?;
@@ -68,10 +73,18 @@ pub enum MoveError {
     Syntax { text: String, why: String },
     /// A pit of the wrong player.
     #[error("move `{text}` names a pit of {owner}, but {mover} is to move")]
-    WrongSide { text: String, owner: Side, mover: Side },
+    WrongSide {
+        text: String,
+        owner: Side,
+        mover: Side,
+    },
     /// No legal move matches.
     #[error("illegal move `{text}` for {side}; legal moves: {legal}")]
-    Illegal { text: String, side: Side, legal: String },
+    Illegal {
+        text: String,
+        side: Side,
+        legal: String,
+    },
     /// More than one legal move matches (a part was left out that is needed).
     #[error("ambiguous move `{text}`: it could be {candidates}")]
     Ambiguous { text: String, candidates: String },
@@ -83,7 +96,10 @@ pub enum MoveError {
 impl MoveSpec {
     /// Reads a move as written by `mover`.
     pub fn parse(text: &str, mover: Side) -> Result<MoveSpec, MoveError> {
-        let syntax = |why: &str| MoveError::Syntax { text: text.to_string(), why: why.to_string() };
+        let syntax = |why: &str| MoveError::Syntax {
+            text: text.to_string(),
+            why: why.to_string(),
+        };
         let mut s = text.trim();
         if s.is_empty() {
             return Err(syntax("empty move"));
@@ -131,11 +147,19 @@ impl MoveSpec {
             }
         }
         // An opening capture names the opponent's hole; everything else the mover's own pit.
-        let owner = if kind == MoveKind::OpeningCapture { mover.opponent() } else { mover };
-        if let Some(side) = letter_side {
-            if side != owner {
-                return Err(MoveError::WrongSide { text: text.to_string(), owner: side, mover });
-            }
+        let owner = if kind == MoveKind::OpeningCapture {
+            mover.opponent()
+        } else {
+            mover
+        };
+        if let Some(side) = letter_side
+            && side != owner
+        {
+            return Err(MoveError::WrongSide {
+                text: text.to_string(),
+                owner: side,
+                mover,
+            });
         }
         if kind != MoveKind::Sow && row.is_none() {
             return Err(syntax("an opening action names its row, as in @B3 or xA4"));
@@ -143,7 +167,13 @@ impl MoveSpec {
         if kind == MoveKind::OpeningCapture && row != Some(Row::Front) {
             return Err(syntax("an opening capture takes a front-row hole"));
         }
-        Ok(MoveSpec { kind, row, number, dir, house })
+        Ok(MoveSpec {
+            kind,
+            row,
+            number,
+            dir,
+            house,
+        })
     }
 
     /// Whether `mv` fits what was written.
@@ -162,10 +192,17 @@ impl MoveSpec {
     /// The one legal move that fits, from a generated list.
     pub fn resolve(&self, text: &str, pos: &Position, list: &MoveList) -> Result<Move, MoveError> {
         let side = pos.side_to_move();
-        let fits: Vec<Move> = list.moves().iter().copied().filter(|&m| self.matches(m)).collect();
+        let fits: Vec<Move> = list
+            .moves()
+            .iter()
+            .copied()
+            .filter(|&m| self.matches(m))
+            .collect();
         match fits.as_slice() {
             [mv] => Ok(*mv),
-            [] if list.is_empty() => Err(MoveError::GameOver { text: text.to_string() }),
+            [] if list.is_empty() => Err(MoveError::GameOver {
+                text: text.to_string(),
+            }),
             [] => Err(MoveError::Illegal {
                 text: text.to_string(),
                 side,
@@ -173,7 +210,11 @@ impl MoveSpec {
             }),
             many => Err(MoveError::Ambiguous {
                 text: text.to_string(),
-                candidates: many.iter().map(|&mv| MoveText { mv, side }.to_string()).collect::<Vec<_>>().join(" or "),
+                candidates: many
+                    .iter()
+                    .map(|&mv| MoveText { mv, side }.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" or "),
             }),
         }
     }
@@ -181,18 +222,28 @@ impl MoveSpec {
 
 /// The legal moves in canonical notation, sorted by string.
 pub fn legal_strings(list: &MoveList, side: Side) -> Vec<String> {
-    let mut v: Vec<String> = list.moves().iter().map(|&mv| MoveText { mv, side }.to_string()).collect();
+    let mut v: Vec<String> = list
+        .moves()
+        .iter()
+        .map(|&mv| MoveText { mv, side }.to_string())
+        .collect();
     v.sort();
     v
 }
 
 /// Reads `text` as a move in `pos` and returns it with the position it leads to.
-pub fn parse_and_play(rules: &Rules, pos: &Position, text: &str) -> Result<(Move, Position), MoveError> {
+pub fn parse_and_play(
+    rules: &Rules,
+    pos: &Position,
+    text: &str,
+) -> Result<(Move, Position), MoveError> {
     let spec = MoveSpec::parse(text, pos.side_to_move())?;
     let mut list = MoveList::new();
     pos.legal_moves(rules, &mut list);
     if list.is_empty() {
-        return Err(MoveError::GameOver { text: text.to_string() });
+        return Err(MoveError::GameOver {
+            text: text.to_string(),
+        });
     }
     let mv = spec.resolve(text, pos, &list)?;
     let child = *list.find(mv).expect("resolved from the list");

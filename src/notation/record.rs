@@ -33,12 +33,20 @@ pub enum RecordError {
     Syntax { line: usize, why: String },
     /// A move that is not legal when replayed.
     #[error("record move {ply} (turn {turn}): {source}")]
-    Move { turn: usize, ply: usize, source: MoveError },
+    Move {
+        turn: usize,
+        ply: usize,
+        source: MoveError,
+    },
 }
 
 impl Record {
     /// The record of `moves` played from `start`.
-    pub fn from_game(rules: &Rules, start: &Position, moves: &[Move]) -> Result<Record, RecordError> {
+    pub fn from_game(
+        rules: &Rules,
+        start: &Position,
+        moves: &[Move],
+    ) -> Result<Record, RecordError> {
         let mut rec = Record::default();
         let mut pos = *start;
         let mut last_side: Option<Side> = None;
@@ -48,7 +56,11 @@ impl Record {
             pos = pos.play(rules, mv).map_err(|e| RecordError::Move {
                 turn: rec.turns.len() + 1,
                 ply: i + 1,
-                source: MoveError::Illegal { text, side, legal: e.legal.join(" ") },
+                source: MoveError::Illegal {
+                    text,
+                    side,
+                    legal: e.legal.join(" "),
+                },
             })?;
             let text = MoveText { mv, side }.to_string();
             match rec.turns.last_mut() {
@@ -62,7 +74,10 @@ impl Record {
 
     /// The value of a tag.
     pub fn tag(&self, key: &str) -> Option<&str> {
-        self.tags.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+        self.tags
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
     }
 
     /// Sets (or adds) a tag.
@@ -75,14 +90,22 @@ impl Record {
     }
 
     /// Replays the record from `start`: the moves and every position (the first is `start`).
-    pub fn replay(&self, rules: &Rules, start: &Position) -> Result<(Vec<Move>, Vec<Position>), RecordError> {
+    pub fn replay(
+        &self,
+        rules: &Rules,
+        start: &Position,
+    ) -> Result<(Vec<Move>, Vec<Position>), RecordError> {
         let mut positions = vec![*start];
         let mut moves = Vec::new();
         let mut list = MoveList::new();
         for (t, turn) in self.turns.iter().enumerate() {
             for text in turn {
                 let pos = *positions.last().expect("starts non-empty");
-                let err = |source| RecordError::Move { turn: t + 1, ply: moves.len() + 1, source };
+                let err = |source| RecordError::Move {
+                    turn: t + 1,
+                    ply: moves.len() + 1,
+                    source,
+                };
                 let spec = MoveSpec::parse(text, pos.side_to_move()).map_err(err)?;
                 pos.legal_moves(rules, &mut list);
                 let mv = spec.resolve(text, &pos, &list).map_err(err)?;
@@ -114,13 +137,20 @@ impl FromStr for Record {
         let mut rec = Record::default();
         for (i, raw) in text.lines().enumerate() {
             let line = raw.trim();
-            let syntax = |why: &str| RecordError::Syntax { line: i + 1, why: why.to_string() };
+            let syntax = |why: &str| RecordError::Syntax {
+                line: i + 1,
+                why: why.to_string(),
+            };
             if line.is_empty() {
                 continue;
             }
             if let Some(tag) = line.strip_prefix('[') {
-                let tag = tag.strip_suffix(']').ok_or_else(|| syntax("a tag ends with ]"))?;
-                let (key, value) = tag.split_once(' ').ok_or_else(|| syntax("a tag is [Key \"value\"]"))?;
+                let tag = tag
+                    .strip_suffix(']')
+                    .ok_or_else(|| syntax("a tag ends with ]"))?;
+                let (key, value) = tag
+                    .split_once(' ')
+                    .ok_or_else(|| syntax("a tag is [Key \"value\"]"))?;
                 let value = value.trim().trim_matches('"');
                 rec.tags.push((key.to_string(), value.to_string()));
                 continue;
@@ -133,7 +163,12 @@ impl FromStr for Record {
                 None => body,
             };
             for turn in body.split_whitespace() {
-                rec.turns.push(turn.split(',').filter(|s| !s.is_empty()).map(str::to_string).collect());
+                rec.turns.push(
+                    turn.split(',')
+                        .filter(|s| !s.is_empty())
+                        .map(str::to_string)
+                        .collect(),
+                );
             }
         }
         Ok(rec)

@@ -34,17 +34,32 @@ pub struct Move {
 impl Move {
     /// An ordinary move without playing the house.
     pub const fn sow(pit: Pit, dir: Dir) -> Move {
-        Move { pit, dir, house: false, kind: MoveKind::Sow }
+        Move {
+            pit,
+            dir,
+            house: false,
+            kind: MoveKind::Sow,
+        }
     }
 
     /// An opening placement.
     pub const fn place(pit: Pit) -> Move {
-        Move { pit, dir: Dir::Left, house: false, kind: MoveKind::Place }
+        Move {
+            pit,
+            dir: Dir::Left,
+            house: false,
+            kind: MoveKind::Place,
+        }
     }
 
     /// An opening capture of the hole facing `pit`.
     pub const fn opening_capture(pit: Pit) -> Move {
-        Move { pit, dir: Dir::Left, house: false, kind: MoveKind::OpeningCapture }
+        Move {
+            pit,
+            dir: Dir::Left,
+            house: false,
+            kind: MoveKind::OpeningCapture,
+        }
     }
 }
 
@@ -118,7 +133,10 @@ impl MoveList {
 
     /// The child position of `mv`, if `mv` is in the list.
     pub fn find(&self, mv: Move) -> Option<&Position> {
-        self.moves().iter().position(|&m| m == mv).map(|i| &self.children[i])
+        self.moves()
+            .iter()
+            .position(|&m| m == mv)
+            .map(|i| &self.children[i])
     }
 
     #[inline]

@@ -15,12 +15,17 @@ pub fn perft(rules: &Rules, pos: &Position, depth: u32) -> u64 {
     if depth == 1 {
         return list.len() as u64;
     }
-    list.children().iter().map(|child| perft(rules, child, depth - 1)).sum()
+    list.children()
+        .iter()
+        .map(|child| perft(rules, child, depth - 1))
+        .sum()
 }
 
 /// Perft split by first move: (move, count) for each legal move.
 pub fn divide(rules: &Rules, pos: &Position, depth: u32) -> Vec<(super::Move, u64)> {
     let mut list = MoveList::new();
     pos.legal_moves(rules, &mut list);
-    list.iter().map(|(mv, child)| (mv, perft(rules, child, depth.saturating_sub(1)))).collect()
+    list.iter()
+        .map(|(mv, child)| (mv, perft(rules, child, depth.saturating_sub(1))))
+        .collect()
 }

@@ -194,7 +194,11 @@ impl Pit {
     /// The kichwa nearest to a front pit (A1 for A1..A4, A8 for A5..A8).
     #[inline]
     pub const fn nearest_kichwa(self) -> Pit {
-        if self.0 < 4 { Pit::LEFT_KICHWA } else { Pit::RIGHT_KICHWA }
+        if self.0 < 4 {
+            Pit::LEFT_KICHWA
+        } else {
+            Pit::RIGHT_KICHWA
+        }
     }
 
     /// The next pit in `rotation`.

@@ -184,7 +184,19 @@ impl Position {
         opening: u8,
         mtaji_captured: bool,
     ) -> Position {
-        Position { pits, store, house, to_move, ply, blocked, target, hand, opening, mtaji_captured, result: None }
+        Position {
+            pits,
+            store,
+            house,
+            to_move,
+            ply,
+            blocked,
+            target,
+            hand,
+            opening,
+            mtaji_captured,
+            result: None,
+        }
     }
 
     /// Whether a capture has been made in the mtaji stage.
@@ -237,7 +249,10 @@ impl Position {
         if self.result.is_some() {
             self.result
         } else if list.is_empty() {
-            Some(Outcome { winner: Some(self.to_move.opponent()), reason: EndReason::NoMoves })
+            Some(Outcome {
+                winner: Some(self.to_move.opponent()),
+                reason: EndReason::NoMoves,
+            })
         } else {
             None
         }
@@ -247,7 +262,9 @@ impl Position {
     pub fn play(&self, rules: &Rules, mv: Move) -> Result<Position, IllegalMove> {
         let mut list = MoveList::new();
         self.legal_moves(rules, &mut list);
-        list.find(mv).copied().ok_or_else(|| IllegalMove::new(self, mv, &list))
+        list.find(mv)
+            .copied()
+            .ok_or_else(|| IllegalMove::new(self, mv, &list))
     }
 
     /// Plays `mv` and returns what it did, step by step.
@@ -263,7 +280,10 @@ impl Position {
         let sim = Mover::run(rules, self, start, mv.house, &mut events);
         let mut replayed = self.finish(rules, mv, start, sim.pos);
         if let Some(pit) = replayed.blocked {
-            events.push(Event::Block { side: replayed.to_move, pit });
+            events.push(Event::Block {
+                side: replayed.to_move,
+                pit,
+            });
         }
         replayed.result = replayed.result.or(child.result);
         debug_assert_eq!(replayed, child);
@@ -290,7 +310,9 @@ impl Position {
     /// The rotations a move from `pit` toward each direction would sow, as allowed by the rules.
     #[inline]
     fn dirs(rules: &Rules, pit: Pit) -> impl Iterator<Item = Dir> {
-        Dir::BOTH.into_iter().filter(move |&d| rotation_allowed(rules, pit.rotation(d)))
+        Dir::BOTH
+            .into_iter()
+            .filter(move |&d| rotation_allowed(rules, pit.rotation(d)))
     }
 
     /// Whether a takata from `pit` toward `dir` is the forbidden lone-kichwa move.
@@ -371,7 +393,10 @@ impl Position {
     /// Whether `side`, if it were to move now, would have a capture move (by the first sowing or
     /// planting, as its stage has it).
     pub(crate) fn has_capture(&self, rules: &Rules, side: Side) -> bool {
-        let (mine, theirs) = (&self.pits[side.index()], &self.pits[side.opponent().index()]);
+        let (mine, theirs) = (
+            &self.pits[side.index()],
+            &self.pits[side.opponent().index()],
+        );
         if self.store[side.index()] > 0 {
             return rules.planting.captures
                 && Pit::front().any(|r| {
@@ -382,7 +407,8 @@ impl Position {
         }
         rules.captures
             && Pit::all().any(|pit| {
-                Self::dirs(rules, pit).any(|d| self.first_sowing_captures(rules, side, pit, d).is_some())
+                Self::dirs(rules, pit)
+                    .any(|d| self.first_sowing_captures(rules, side, pit, d).is_some())
             })
     }
 
@@ -419,7 +445,11 @@ impl Position {
         if !end.is_front() {
             return None;
         }
-        let after = if end == pit { n / 16 } else { mine[end.index()] as u32 + n / 16 + 1 };
+        let after = if end == pit {
+            n / 16
+        } else {
+            mine[end.index()] as u32 + n / 16 + 1
+        };
         let target = end.opposite();
         (after > 1 && self.pits[side.opponent().index()][target.index()] > 0).then_some(target)
     }
@@ -444,7 +474,11 @@ impl Position {
         if !rules.planting.first_move_plants && self.ply == 0 {
             for pit in Pit::all().filter(|p| mine[p.index()] > 0) {
                 for dir in Self::dirs(rules, pit) {
-                    let start = Start::Lift { pit, dir, capturing: false };
+                    let start = Start::Lift {
+                        pit,
+                        dir,
+                        capturing: false,
+                    };
                     self.try_start(rules, Move::sow(pit, dir), start, out);
                 }
             }
@@ -461,14 +495,23 @@ impl Position {
                 }
                 for dir in Dir::BOTH {
                     // The direction names the kichwa; a kimbi capture must use the nearest one.
-                    let kichwa = if dir == Dir::Left { Pit::LEFT_KICHWA } else { Pit::RIGHT_KICHWA };
+                    let kichwa = if dir == Dir::Left {
+                        Pit::LEFT_KICHWA
+                    } else {
+                        Pit::RIGHT_KICHWA
+                    };
                     if rules.kimbi && pit.is_kimbi() && kichwa != pit.nearest_kichwa() {
                         continue;
                     }
                     if !rotation_allowed(rules, kichwa_rotation(kichwa)) {
                         continue;
                     }
-                    self.try_start(rules, Move::sow(pit, dir), Start::PlantCapture { pit, dir }, out);
+                    self.try_start(
+                        rules,
+                        Move::sow(pit, dir),
+                        Start::PlantCapture { pit, dir },
+                        out,
+                    );
                 }
             }
             if !out.is_empty() && rules.mandatory_capture {
@@ -519,7 +562,12 @@ impl Position {
                 if self.lone_kichwa_forbidden(rules, pit, dir) {
                     continue;
                 }
-                self.try_start(rules, Move::sow(pit, dir), Start::Plant { pit, dir, tax }, out);
+                self.try_start(
+                    rules,
+                    Move::sow(pit, dir),
+                    Start::Plant { pit, dir, tax },
+                    out,
+                );
             }
         }
     }
@@ -535,7 +583,11 @@ impl Position {
                     if self.lone_kichwa_forbidden(rules, pit, dir) {
                         continue;
                     }
-                    let start = Start::Lift { pit, dir, capturing: rules.captures };
+                    let start = Start::Lift {
+                        pit,
+                        dir,
+                        capturing: rules.captures,
+                    };
                     self.try_start(rules, Move::sow(pit, dir), start, out);
                 }
             }
@@ -545,7 +597,8 @@ impl Position {
         if rules.captures {
             // A takasia target restricts the captures to those taking it (if any still do).
             let hits_target = |pit, dir| {
-                self.first_sowing_captures(rules, side, pit, dir).is_some_and(|t| Some(t) == self.target)
+                self.first_sowing_captures(rules, side, pit, dir)
+                    .is_some_and(|t| Some(t) == self.target)
             };
             let restrict = self.target.is_some()
                 && Pit::all().any(|p| Self::dirs(rules, p).any(|d| hits_target(p, d)));
@@ -556,7 +609,11 @@ impl Position {
                     {
                         continue;
                     }
-                    let start = Start::Lift { pit, dir, capturing: true };
+                    let start = Start::Lift {
+                        pit,
+                        dir,
+                        capturing: true,
+                    };
                     self.try_start(rules, Move::sow(pit, dir), start, out);
                 }
             }
@@ -568,7 +625,8 @@ impl Position {
         // Takata: which pits may start one.
         let startable = |p: Pit| mine[p.index()] >= rules.min_lift && self.blocked != Some(p);
         let mut starts: u16 = 0;
-        if rules.house == House::Kuu && self.house[me] && mine[Pit::HOUSE.index()] >= rules.min_lift {
+        if rules.house == House::Kuu && self.house[me] && mine[Pit::HOUSE.index()] >= rules.min_lift
+        {
             starts = 1 << Pit::HOUSE.index(); // Malawi: the kuu must be moved on the first takata.
         }
         if starts == 0 {
@@ -580,10 +638,11 @@ impl Position {
                     starts |= 1 << p.index();
                 }
             }
-            if starts == 0 && rules.takasia == Takasia::Malawi {
-                if let Some(b) = self.blocked.filter(|b| mine[b.index()] >= rules.min_lift) {
-                    starts = 1 << b.index();
-                }
+            if starts == 0
+                && rules.takasia == Takasia::Malawi
+                && let Some(b) = self.blocked.filter(|b| mine[b.index()] >= rules.min_lift)
+            {
+                starts = 1 << b.index();
             }
         }
         for pit in Pit::all().filter(|p| starts & (1 << p.index()) != 0) {
@@ -593,7 +652,11 @@ impl Position {
                 {
                     continue; // a capture move (handled above), or forbidden
                 }
-                let start = Start::Lift { pit, dir, capturing: false };
+                let start = Start::Lift {
+                    pit,
+                    dir,
+                    capturing: false,
+                };
                 self.try_start(rules, Move::sow(pit, dir), start, out);
             }
         }
@@ -626,7 +689,8 @@ impl Position {
                     next.pits[1 - me][pit.opposite().index()] = 0;
                     next.hand += facing;
                     next.opening = OPENING_SECOND;
-                    if rules.empty_front_row_loses && next.front_row_empty(self.to_move.opponent()) {
+                    if rules.empty_front_row_loses && next.front_row_empty(self.to_move.opponent())
+                    {
                         next.result = Some(Outcome {
                             winner: Some(self.to_move),
                             reason: EndReason::FrontRowEmpty,
@@ -664,14 +728,21 @@ impl Position {
         match (mv.kind, self.stage()) {
             (MoveKind::Sow, Stage::Namua) => {
                 if !rules.planting.first_move_plants && self.ply == 0 {
-                    return Start::Lift { pit: mv.pit, dir: mv.dir, capturing: false };
+                    return Start::Lift {
+                        pit: mv.pit,
+                        dir: mv.dir,
+                        capturing: false,
+                    };
                 }
                 let capture = rules.planting.captures
                     && mv.pit.is_front()
                     && self.pits[me][mv.pit.index()] > 0
                     && self.pits[1 - me][mv.pit.opposite().index()] > 0;
                 if capture {
-                    return Start::PlantCapture { pit: mv.pit, dir: mv.dir };
+                    return Start::PlantCapture {
+                        pit: mv.pit,
+                        dir: mv.dir,
+                    };
                 }
                 let n = self.pits[me][mv.pit.index()];
                 let tax = mv.pit == Pit::HOUSE
@@ -681,15 +752,24 @@ impl Position {
                         House::Kuu => n != 8,
                         House::None => false,
                     };
-                Start::Plant { pit: mv.pit, dir: mv.dir, tax }
+                Start::Plant {
+                    pit: mv.pit,
+                    dir: mv.dir,
+                    tax,
+                }
             }
             (MoveKind::Sow, _) => {
                 let capturing = if rules.takata {
-                    self.first_sowing_captures(rules, self.to_move, mv.pit, mv.dir).is_some()
+                    self.first_sowing_captures(rules, self.to_move, mv.pit, mv.dir)
+                        .is_some()
                 } else {
                     rules.captures
                 };
-                Start::Lift { pit: mv.pit, dir: mv.dir, capturing }
+                Start::Lift {
+                    pit: mv.pit,
+                    dir: mv.dir,
+                    capturing,
+                }
             }
             _ => Start::Opening,
         }
@@ -710,7 +790,11 @@ fn rotation_allowed(rules: &Rules, rotation: Rotation) -> bool {
 /// the right, so the front row is sown first.
 #[inline]
 pub(crate) fn kichwa_rotation(kichwa: Pit) -> Rotation {
-    if kichwa == Pit::LEFT_KICHWA { Rotation::Clockwise } else { Rotation::Anticlockwise }
+    if kichwa == Pit::LEFT_KICHWA {
+        Rotation::Clockwise
+    } else {
+        Rotation::Anticlockwise
+    }
 }
 
 #[inline]
@@ -736,6 +820,10 @@ impl IllegalMove {
         let name = |m: Move| crate::notation::MoveText { mv: m, side }.to_string();
         let mut legal: Vec<String> = list.moves().iter().map(|&m| name(m)).collect();
         legal.sort();
-        IllegalMove { mv: name(mv), side, legal }
+        IllegalMove {
+            mv: name(mv),
+            side,
+            legal,
+        }
     }
 }

@@ -81,13 +81,24 @@ pub(crate) struct Mover<'a, O: Observer> {
 enum Next {
     /// Sow `seeds` starting at `first` (inclusive) in `rotation`; `lifted_front`: the seeds were
     /// just lifted from a front pit (the front row may now be empty).
-    Sow { first: Pit, seeds: u32, rotation: Rotation, lifted_front: bool },
+    Sow {
+        first: Pit,
+        seeds: u32,
+        rotation: Rotation,
+        lifted_front: bool,
+    },
     Stop(StopReason),
 }
 
 impl<'a, O: Observer> Mover<'a, O> {
     /// Plays `start` on a copy of `pos`. `play_house`: answer to the house choice if it arises.
-    pub(crate) fn run(rules: &'a Rules, pos: &Position, start: Start, play_house: bool, obs: &'a mut O) -> Sim {
+    pub(crate) fn run(
+        rules: &'a Rules,
+        pos: &Position,
+        start: Start,
+        play_house: bool,
+        obs: &'a mut O,
+    ) -> Sim {
         let side = pos.to_move;
         let mut m = Mover {
             rules,
@@ -108,18 +119,28 @@ impl<'a, O: Observer> Mover<'a, O> {
             lambda: 0,
         };
         let mut next = m.begin(start);
-        while let Next::Sow { first, seeds, rotation, lifted_front } = next {
+        while let Next::Sow {
+            first,
+            seeds,
+            rotation,
+            lifted_front,
+        } = next
+        {
             next = match m.sow(first, seeds, rotation, lifted_front) {
                 Some(last) => m.after_sowing(last, rotation),
                 None => Next::Stop(StopReason::FrontRowEmpty),
             };
         }
-        if let Next::Stop(reason) = next {
-            if O::ENABLED {
-                m.obs.event(Event::Stop { reason });
-            }
+        if let Next::Stop(reason) = next
+            && O::ENABLED
+        {
+            m.obs.event(Event::Stop { reason });
         }
-        Sim { pos: m.p, house_offered: m.house_offered, illegal: m.illegal }
+        Sim {
+            pos: m.p,
+            house_offered: m.house_offered,
+            illegal: m.illegal,
+        }
     }
 
     fn begin(&mut self, start: Start) -> Next {
@@ -127,7 +148,11 @@ impl<'a, O: Observer> Mover<'a, O> {
             Start::Opening => Next::Stop(StopReason::EmptyPit),
             Start::Plant { pit, dir, tax } => {
                 self.plant(pit);
-                let seeds = if tax { 2 } else { self.p.pits[self.me][pit.index()] as u32 };
+                let seeds = if tax {
+                    2
+                } else {
+                    self.p.pits[self.me][pit.index()] as u32
+                };
                 if tax && O::ENABLED {
                     self.obs.event(Event::Tax { side: self.side });
                 }
@@ -136,10 +161,18 @@ impl<'a, O: Observer> Mover<'a, O> {
             Start::PlantCapture { pit, dir } => {
                 self.plant(pit);
                 self.capturing = true;
-                let kichwa = if dir == Dir::Left { Pit::LEFT_KICHWA } else { Pit::RIGHT_KICHWA };
+                let kichwa = if dir == Dir::Left {
+                    Pit::LEFT_KICHWA
+                } else {
+                    Pit::RIGHT_KICHWA
+                };
                 self.capture(pit, Some(kichwa), kichwa_rotation(kichwa))
             }
-            Start::Lift { pit, dir, capturing } => {
+            Start::Lift {
+                pit,
+                dir,
+                capturing,
+            } => {
                 self.capturing = capturing;
                 let seeds = self.p.pits[self.me][pit.index()] as u32;
                 self.lift(pit, seeds, pit.rotation(dir))
@@ -151,7 +184,10 @@ impl<'a, O: Observer> Mover<'a, O> {
         self.p.store[self.me] -= 1;
         self.p.pits[self.me][pit.index()] += 1;
         if O::ENABLED {
-            self.obs.event(Event::Plant { side: self.side, pit });
+            self.obs.event(Event::Plant {
+                side: self.side,
+                pit,
+            });
         }
     }
 
@@ -161,24 +197,41 @@ impl<'a, O: Observer> Mover<'a, O> {
         *cell -= seeds as u8;
         let emptied = *cell == 0;
         if O::ENABLED {
-            self.obs.event(Event::Lift { side: self.side, pit, seeds });
+            self.obs.event(Event::Lift {
+                side: self.side,
+                pit,
+                seeds,
+            });
         }
         if emptied && pit == Pit::HOUSE && self.p.house[self.me] {
             self.lose_house(self.me);
         }
-        Next::Sow { first: pit.step(rotation), seeds, rotation, lifted_front: pit.is_front() }
+        Next::Sow {
+            first: pit.step(rotation),
+            seeds,
+            rotation,
+            lifted_front: pit.is_front(),
+        }
     }
 
     fn lose_house(&mut self, side: usize) {
         self.p.house[side] = false;
         if O::ENABLED {
-            self.obs.event(Event::HouseLost { side: Side::BOTH[side] });
+            self.obs.event(Event::HouseLost {
+                side: Side::BOTH[side],
+            });
         }
     }
 
     /// Drops `seeds` seeds one by one from `first`; returns the last pit, or `None` if the mover's
     /// front row is left empty by the lift and the first seed falls in the back row (a loss).
-    fn sow(&mut self, first: Pit, seeds: u32, rotation: Rotation, lifted_front: bool) -> Option<Pit> {
+    fn sow(
+        &mut self,
+        first: Pit,
+        seeds: u32,
+        rotation: Rotation,
+        lifted_front: bool,
+    ) -> Option<Pit> {
         let me = self.me;
         if lifted_front
             && self.rules.empty_front_row_loses
@@ -206,13 +259,22 @@ impl<'a, O: Observer> Mover<'a, O> {
         let last = Pit::new(((first.index() + (seeds as usize - 1) * step) & 15) as u8)?;
         self.sown += seeds as u64;
         if O::ENABLED {
-            self.obs.event(Event::Sow { side: self.side, first, last, seeds, rotation });
+            self.obs.event(Event::Sow {
+                side: self.side,
+                first,
+                last,
+                seeds,
+                rotation,
+            });
         }
         Some(last)
     }
 
     fn lose(&mut self, loser: Side, reason: EndReason) {
-        self.p.result = Some(Outcome { winner: Some(loser.opponent()), reason });
+        self.p.result = Some(Outcome {
+            winner: Some(loser.opponent()),
+            reason,
+        });
     }
 
     /// Decides what follows a sowing that ended in `last`.
@@ -272,7 +334,11 @@ impl<'a, O: Observer> Mover<'a, O> {
                 }
             }
             House::Kuu if namua => {
-                if self.capturing { HouseRule::Choice } else { HouseRule::Stop }
+                if self.capturing {
+                    HouseRule::Choice
+                } else {
+                    HouseRule::Stop
+                }
             }
             House::Kuu => HouseRule::Ordinary,
         }
@@ -288,7 +354,11 @@ impl<'a, O: Observer> Mover<'a, O> {
             seeds += std::mem::take(&mut self.p.pits[opp][target.behind().index()]) as u32;
         }
         if O::ENABLED {
-            self.obs.event(Event::Capture { side: self.side.opponent(), pit: target, seeds });
+            self.obs.event(Event::Capture {
+                side: self.side.opponent(),
+                pit: target,
+                seeds,
+            });
         }
         if target == Pit::HOUSE && self.p.house[opp] {
             self.lose_house(opp);
@@ -319,23 +389,43 @@ impl<'a, O: Observer> Mover<'a, O> {
                 } else {
                     Pit::RIGHT_KICHWA
                 });
-                Next::Sow { first: kichwa, seeds, rotation: kichwa_rotation(kichwa), lifted_front: false }
+                Next::Sow {
+                    first: kichwa,
+                    seeds,
+                    rotation: kichwa_rotation(kichwa),
+                    lifted_front: false,
+                }
             }
-            CapturedSowing::CapturingPit => {
-                Next::Sow { first: pit, seeds, rotation, lifted_front: false }
-            }
-            CapturedSowing::NextPit => {
-                Next::Sow { first: pit.step(rotation), seeds, rotation, lifted_front: false }
-            }
+            CapturedSowing::CapturingPit => Next::Sow {
+                first: pit,
+                seeds,
+                rotation,
+                lifted_front: false,
+            },
+            CapturedSowing::NextPit => Next::Sow {
+                first: pit.step(rotation),
+                seeds,
+                rotation,
+                lifted_front: false,
+            },
             CapturedSowing::NextPitWithOwn => {
                 let own = std::mem::take(&mut self.p.pits[me][pit.index()]) as u32;
                 if O::ENABLED {
-                    self.obs.event(Event::Lift { side: self.side, pit, seeds: own });
+                    self.obs.event(Event::Lift {
+                        side: self.side,
+                        pit,
+                        seeds: own,
+                    });
                 }
                 if pit == Pit::HOUSE && self.p.house[me] {
                     self.lose_house(me);
                 }
-                Next::Sow { first: pit.step(rotation), seeds: seeds + own, rotation, lifted_front: true }
+                Next::Sow {
+                    first: pit.step(rotation),
+                    seeds: seeds + own,
+                    rotation,
+                    lifted_front: true,
+                }
             }
         }
     }
@@ -345,11 +435,18 @@ impl<'a, O: Observer> Mover<'a, O> {
     fn never_ending(&mut self, pit: Pit, rotation: Rotation) -> Option<Next> {
         let rules = self.rules;
         let over_bound = self.sown > rules.max_sown as u64
-            || rules.lap_limit.is_some_and(|laps| self.sown > 16 * laps as u64);
+            || rules
+                .lap_limit
+                .is_some_and(|laps| self.sown > 16 * laps as u64);
         // Brent's cycle detection; most moves are short, so start after a few relays.
         let mut cycle = false;
         if self.relays >= 8 {
-            let state = RelayState { pits: self.p.pits, pit, rotation, house: self.p.house };
+            let state = RelayState {
+                pits: self.p.pits,
+                pit,
+                rotation,
+                house: self.p.house,
+            };
             if self.saved == Some(state) {
                 cycle = true;
             } else {
@@ -368,7 +465,10 @@ impl<'a, O: Observer> Mover<'a, O> {
             InfiniteMoves::Illegal => self.illegal = true,
             InfiniteMoves::MoverLoses => self.lose(self.side, EndReason::NeverEndingMove),
             InfiniteMoves::Void => {
-                self.p.result = Some(Outcome { winner: None, reason: EndReason::NeverEndingMove })
+                self.p.result = Some(Outcome {
+                    winner: None,
+                    reason: EndReason::NeverEndingMove,
+                })
             }
             InfiniteMoves::Stop => {}
         }

@@ -28,7 +28,13 @@ pub enum Event {
     /// Seeds taken up from a pit to be sown (a start, a relay, or a 2-seed tax of the house).
     Lift { side: Side, pit: Pit, seeds: u32 },
     /// A sowing: `seeds` seeds dropped one by one from `first` to `last`.
-    Sow { side: Side, first: Pit, last: Pit, seeds: u32, rotation: Rotation },
+    Sow {
+        side: Side,
+        first: Pit,
+        last: Pit,
+        seeds: u32,
+        rotation: Rotation,
+    },
     /// Seeds captured from the opponent's pit (and, in Hus, the pit behind it).
     Capture { side: Side, pit: Pit, seeds: u32 },
     /// The house was taxed: two seeds sown, the rest stays.

@@ -227,7 +227,13 @@ impl Rules {
     /// Total seeds on the board and in the stores at the start.
     pub fn total_seeds(&self) -> u32 {
         let s = &self.setup;
-        2 * (s.front.iter().chain(&s.back).map(|&n| n as u32).sum::<u32>() + s.store as u32)
+        2 * (s
+            .front
+            .iter()
+            .chain(&s.back)
+            .map(|&n| n as u32)
+            .sum::<u32>()
+            + s.store as u32)
     }
 
     /// Whether the rule set has a house (nyumba or kuu).
@@ -264,7 +270,11 @@ impl Rules {
 
     fn kujifunza() -> Rules {
         Rules {
-            setup: Setup { front: [2; 8], back: [2; 8], store: 0 },
+            setup: Setup {
+                front: [2; 8],
+                back: [2; 8],
+                store: 0,
+            },
             sowing: Sowing::Both,
             min_lift: 2,
             captures: true,
@@ -294,7 +304,11 @@ impl Rules {
 
     fn hus() -> Rules {
         Rules {
-            setup: Setup { front: [0, 0, 0, 0, 2, 2, 2, 2], back: [2; 8], store: 0 },
+            setup: Setup {
+                front: [0, 0, 0, 0, 2, 2, 2, 2],
+                back: [2; 8],
+                store: 0,
+            },
             sowing: Sowing::Anticlockwise,
             captures: true,
             capture_back_row: true,
@@ -310,8 +324,11 @@ impl Rules {
         }
     }
 
-    const KISWAHILI_SETUP: Setup =
-        Setup { front: [0, 0, 0, 0, 6, 2, 2, 0], back: [0; 8], store: 22 };
+    const KISWAHILI_SETUP: Setup = Setup {
+        front: [0, 0, 0, 0, 6, 2, 2, 0],
+        back: [0; 8],
+        store: 22,
+    };
 }
 
 /// A named rule set. `Kiswahili` is the default game; the `Ladder*` presets are the steps of
@@ -429,20 +446,36 @@ impl Variant {
                 ..kujifunza
             },
             Kujifunza | LadderKujifunza => kujifunza,
-            MalawiBasic => Rules { lone_kichwa: LoneKichwa::Loses, infinite_moves: InfiniteMoves::Stop, ..kujifunza },
+            MalawiBasic => Rules {
+                lone_kichwa: LoneKichwa::Loses,
+                infinite_moves: InfiniteMoves::Stop,
+                ..kujifunza
+            },
             MalawiIntermediate | MalawiAdvanced => Rules {
-                setup: Setup { front: [0, 0, 0, 0, 8, 2, 2, 0], back: [0; 8], store: 20 },
+                setup: Setup {
+                    front: [0, 0, 0, 0, 8, 2, 2, 0],
+                    back: [0; 8],
+                    store: 20,
+                },
                 house: House::Kuu,
                 planting: Planting {
                     singletons: SingletonPlanting::OnlyIfNoOtherMultiple,
                     ..kujifunza.planting.clone()
                 },
                 takasia: Takasia::Malawi,
-                opening: if self == MalawiAdvanced { Opening::MalawiAdvanced } else { Opening::None },
+                opening: if self == MalawiAdvanced {
+                    Opening::MalawiAdvanced
+                } else {
+                    Opening::None
+                },
                 ..Variant::MalawiBasic.rules()
             },
             Kimasai => Rules {
-                setup: Setup { front: [1; 8], back: [0; 8], store: 24 },
+                setup: Setup {
+                    front: [1; 8],
+                    back: [0; 8],
+                    store: 24,
+                },
                 sowing: Sowing::Clockwise,
                 min_lift: 1,
                 captured_sowing: CapturedSowing::CapturingPit,
@@ -462,29 +495,73 @@ impl Variant {
             },
             Hus => Rules::hus(),
             KatraFandatsaka => Rules {
-                setup: Setup { front: [0, 1, 1, 1, 1, 1, 1, 0], back: [0; 8], store: 26 },
+                setup: Setup {
+                    front: [0, 1, 1, 1, 1, 1, 1, 0],
+                    back: [0; 8],
+                    store: 26,
+                },
                 ..kujifunza
             },
-            LadderOwnSeedsStay => Rules { captured_sowing: CapturedSowing::NextPit, ..Rules::hus() },
-            LadderFrontCapture => Rules { capture_back_row: false, ..LadderOwnSeedsStay.rules() },
-            LadderFrontRowLoss => Rules { empty_front_row_loses: true, ..LadderFrontCapture.rules() },
-            LadderBidirectional => Rules { sowing: Sowing::Both, ..LadderFrontRowLoss.rules() },
-            LadderKichwa => Rules { captured_sowing: CapturedSowing::Kichwa, ..LadderBidirectional.rules() },
-            LadderKimbi => Rules { kimbi: true, ..LadderKichwa.rules() },
-            LadderTakata => Rules { takata: true, max_capture_lift: Some(15), ..LadderKimbi.rules() },
-            LadderMoreSeeds => Rules { setup: kujifunza.setup.clone(), ..LadderTakata.rules() },
+            LadderOwnSeedsStay => Rules {
+                captured_sowing: CapturedSowing::NextPit,
+                ..Rules::hus()
+            },
+            LadderFrontCapture => Rules {
+                capture_back_row: false,
+                ..LadderOwnSeedsStay.rules()
+            },
+            LadderFrontRowLoss => Rules {
+                empty_front_row_loses: true,
+                ..LadderFrontCapture.rules()
+            },
+            LadderBidirectional => Rules {
+                sowing: Sowing::Both,
+                ..LadderFrontRowLoss.rules()
+            },
+            LadderKichwa => Rules {
+                captured_sowing: CapturedSowing::Kichwa,
+                ..LadderBidirectional.rules()
+            },
+            LadderKimbi => Rules {
+                kimbi: true,
+                ..LadderKichwa.rules()
+            },
+            LadderTakata => Rules {
+                takata: true,
+                max_capture_lift: Some(15),
+                ..LadderKimbi.rules()
+            },
+            LadderMoreSeeds => Rules {
+                setup: kujifunza.setup.clone(),
+                ..LadderTakata.rules()
+            },
             LadderPlanting => Rules {
                 setup: Rules::KISWAHILI_SETUP,
-                planting: Planting { captures: false, ..kujifunza.planting.clone() },
+                planting: Planting {
+                    captures: false,
+                    ..kujifunza.planting.clone()
+                },
                 ..kujifunza
             },
-            LadderPlantingCaptures => Rules { setup: Rules::KISWAHILI_SETUP, ..kujifunza },
+            LadderPlantingCaptures => Rules {
+                setup: Rules::KISWAHILI_SETUP,
+                ..kujifunza
+            },
             LadderHouse => Rules {
-                house: House::Nyumba(Nyumba { tax: Tax::Never, ..Rules::KISWAHILI_HOUSE }),
+                house: House::Nyumba(Nyumba {
+                    tax: Tax::Never,
+                    ..Rules::KISWAHILI_HOUSE
+                }),
                 ..LadderPlantingCaptures.rules()
             },
-            LadderTax => Rules { house: kiswahili_house, ..LadderHouse.rules() },
-            LadderSingletons => Rules { takasia: Takasia::None, ..Kiswahili.rules() },
+            LadderTax => Rules {
+                house: kiswahili_house,
+                ..LadderHouse.rules()
+            },
+            LadderSingletons => Rules {
+                takasia: Takasia::None,
+                ..Kiswahili.rules()
+            },
         }
     }
 }
@@ -511,6 +588,29 @@ impl FromStr for Variant {
     }
 }
 
+/// A preset with options overridden by a TOML table, e.g. `takasia = "none"` or
+/// `[house.nyumba]\ntax = "always"`. Unknown options are rejected by name.
+pub fn rules_with_overrides(variant: Variant, toml_text: &str) -> Result<Rules, String> {
+    let overrides: toml::Table = toml::from_str(toml_text).map_err(|e| e.to_string())?;
+    let mut base = toml::Table::try_from(variant.rules()).map_err(|e| e.to_string())?;
+    merge(&mut base, overrides);
+    toml::Value::Table(base)
+        .try_into()
+        .map_err(|e: toml::de::Error| e.to_string())
+}
+
+/// Merges `over` into `base`, table by table.
+fn merge(base: &mut toml::Table, over: toml::Table) {
+    for (k, v) in over {
+        match (base.get_mut(&k), v) {
+            (Some(toml::Value::Table(b)), toml::Value::Table(o)) => merge(b, o),
+            (_, v) => {
+                base.insert(k, v);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -521,7 +621,13 @@ mod tests {
             v.rules().validate().unwrap();
             assert_eq!(v.name().parse::<Variant>().unwrap(), v);
         }
-        assert!("chess".parse::<Variant>().unwrap_err().to_string().contains("kiswahili"));
+        assert!(
+            "chess"
+                .parse::<Variant>()
+                .unwrap_err()
+                .to_string()
+                .contains("kiswahili")
+        );
     }
 
     #[test]
@@ -537,27 +643,31 @@ mod tests {
     #[test]
     fn the_last_ladder_step_plus_takasia_is_kiswahili() {
         let step = Variant::LadderSingletons.rules();
-        assert_eq!(Rules { takasia: Takasia::Kiswahili, ..step }, Variant::Kiswahili.rules());
+        assert_eq!(
+            Rules {
+                takasia: Takasia::Kiswahili,
+                ..step
+            },
+            Variant::Kiswahili.rules()
+        );
     }
-}
 
-/// A preset with options overridden by a TOML table, e.g. `takasia = "none"` or
-/// `[house.nyumba]\ntax = "always"`. Unknown options are rejected by name.
-pub fn rules_with_overrides(variant: Variant, toml_text: &str) -> Result<Rules, String> {
-    let overrides: toml::Table = toml::from_str(toml_text).map_err(|e| e.to_string())?;
-    let mut base = toml::Table::try_from(variant.rules()).map_err(|e| e.to_string())?;
-    merge(&mut base, overrides);
-    toml::Value::Table(base).try_into().map_err(|e: toml::de::Error| e.to_string())
-}
-
-/// Merges `over` into `base`, table by table.
-fn merge(base: &mut toml::Table, over: toml::Table) {
-    for (k, v) in over {
-        match (base.get_mut(&k), v) {
-            (Some(toml::Value::Table(b)), toml::Value::Table(o)) => merge(b, o),
-            (_, v) => {
-                base.insert(k, v);
-            }
-        }
+    #[test]
+    fn options_can_be_overridden_by_name_and_typos_are_rejected() {
+        let r = rules_with_overrides(
+            Variant::Kiswahili,
+            "takasia = \"valid-house-only\"\n[house.nyumba]\ntax = \"always\"",
+        )
+        .unwrap();
+        assert_eq!(r.takasia, Takasia::ValidHouseOnly);
+        assert!(matches!(
+            r.house,
+            House::Nyumba(Nyumba {
+                tax: Tax::Always,
+                ..
+            })
+        ));
+        let err = rules_with_overrides(Variant::Kiswahili, "takasiaa = \"none\"").unwrap_err();
+        assert!(err.contains("takasiaa"), "{err}");
     }
 }

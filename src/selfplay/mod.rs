@@ -31,7 +31,13 @@ pub struct SelfPlayConfig {
 
 impl Default for SelfPlayConfig {
     fn default() -> Self {
-        SelfPlayConfig { games_per_iteration: 128, concurrent_games: 32, threads: 2, max_plies: 400, mcts: MctsConfig::default() }
+        SelfPlayConfig {
+            games_per_iteration: 128,
+            concurrent_games: 32,
+            threads: 2,
+            max_plies: 400,
+            mcts: MctsConfig::default(),
+        }
     }
 }
 
@@ -97,7 +103,12 @@ impl Slot {
     /// Playout cap randomization: a full search (with noise, recorded) or a fast one.
     fn plan_search(&mut self, cfg: &MctsConfig) {
         self.full = cfg.full_search_prob >= 1.0 || self.rng.random::<f32>() < cfg.full_search_prob;
-        self.target = if self.full { cfg.sims } else { cfg.fast_sims.min(cfg.sims) }.max(1);
+        self.target = if self.full {
+            cfg.sims
+        } else {
+            cfg.fast_sims.min(cfg.sims)
+        }
+        .max(1);
         self.noised = false;
     }
 }
@@ -114,7 +125,9 @@ pub fn play(
     use rayon::prelude::*;
     let threads = cfg.threads.max(1);
     // A fixed split of the games over workers keeps the run reproducible.
-    let chunks: Vec<&[u64]> = game_seeds.chunks(game_seeds.len().div_ceil(threads).max(1)).collect();
+    let chunks: Vec<&[u64]> = game_seeds
+        .chunks(game_seeds.len().div_ceil(threads).max(1))
+        .collect();
     let done = std::sync::atomic::AtomicUsize::new(0);
     let tick = || progress(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1);
     chunks
@@ -124,11 +137,21 @@ pub fn play(
 }
 
 /// One worker: up to `cfg.concurrent_games` games at once, one batched evaluation per round.
-fn play_worker(rules: &Rules, eval: &dyn Evaluator, cfg: &SelfPlayConfig, seeds: &[u64], tick: &(dyn Fn() + Sync)) -> SelfPlayResult {
+fn play_worker(
+    rules: &Rules,
+    eval: &dyn Evaluator,
+    cfg: &SelfPlayConfig,
+    seeds: &[u64],
+    tick: &(dyn Fn() + Sync),
+) -> SelfPlayResult {
     let mcts = &cfg.mcts;
     let mut out = SelfPlayResult::default();
     let mut queue = seeds.iter().copied();
-    let mut slots: Vec<Slot> = queue.by_ref().take(cfg.concurrent_games.max(1)).map(|s| Slot::new(rules, s, mcts)).collect();
+    let mut slots: Vec<Slot> = queue
+        .by_ref()
+        .take(cfg.concurrent_games.max(1))
+        .map(|s| Slot::new(rules, s, mcts))
+        .collect();
     let mut leaves: Vec<(usize, u32)> = Vec::new();
     let mut positions: Vec<Position> = Vec::new();
     let mut moves: Vec<Move> = Vec::new();
@@ -161,7 +184,10 @@ fn play_worker(rules: &Rules, eval: &dyn Evaluator, cfg: &SelfPlayConfig, seeds:
             let batch: Vec<EvalRequest> = positions
                 .iter()
                 .zip(&spans)
-                .map(|(pos, &(a, b))| EvalRequest { pos, moves: &moves[a..b] })
+                .map(|(pos, &(a, b))| EvalRequest {
+                    pos,
+                    moves: &moves[a..b],
+                })
                 .collect();
             priors.clear();
             values.clear();
@@ -170,7 +196,9 @@ fn play_worker(rules: &Rules, eval: &dyn Evaluator, cfg: &SelfPlayConfig, seeds:
             let mut offset = 0;
             for (k, &(i, id)) in leaves.iter().enumerate() {
                 let n = spans[k].1 - spans[k].0;
-                slots[i].tree.expand(id, &priors[offset..offset + n], values[k]);
+                slots[i]
+                    .tree
+                    .expand(id, &priors[offset..offset + n], values[k]);
                 offset += n;
             }
         }
@@ -201,7 +229,13 @@ fn play_worker(rules: &Rules, eval: &dyn Evaluator, cfg: &SelfPlayConfig, seeds:
 
 /// Plays the searched move of a game; returns true when the game is over (its samples are then
 /// scored and moved to `out`).
-fn finish_move(rules: &Rules, cfg: &SelfPlayConfig, slot: &mut Slot, list: &mut MoveList, out: &mut SelfPlayResult) -> bool {
+fn finish_move(
+    rules: &Rules,
+    cfg: &SelfPlayConfig,
+    slot: &mut Slot,
+    list: &mut MoveList,
+    out: &mut SelfPlayResult,
+) -> bool {
     let mcts = &cfg.mcts;
     let root = *slot.tree.root();
     root.legal_moves(rules, list);
@@ -209,11 +243,23 @@ fn finish_move(rules: &Rules, cfg: &SelfPlayConfig, slot: &mut Slot, list: &mut 
     if outcome.is_none() && slot.ply < cfg.max_plies {
         if slot.full {
             let by_move = slot.tree.root_visits_by_move();
-            let visits: Vec<u32> = list.moves().iter().map(|m| by_move.iter().find(|(mv, _)| mv == m).map_or(0, |x| x.1)).collect();
-            slot.pending.push((Sample::new(root, &visits), root.side_to_move()));
+            let visits: Vec<u32> = list
+                .moves()
+                .iter()
+                .map(|m| by_move.iter().find(|(mv, _)| mv == m).map_or(0, |x| x.1))
+                .collect();
+            slot.pending
+                .push((Sample::new(root, &visits), root.side_to_move()));
         }
-        let temperature = if slot.ply < mcts.temperature_plies { mcts.temperature } else { 0.0 };
-        let mv = slot.tree.sample_move(temperature, &mut slot.rng).or_else(|| list.moves().first().copied());
+        let temperature = if slot.ply < mcts.temperature_plies {
+            mcts.temperature
+        } else {
+            0.0
+        };
+        let mv = slot
+            .tree
+            .sample_move(temperature, &mut slot.rng)
+            .or_else(|| list.moves().first().copied());
         let Some(mv) = mv else { return true };
         let next = *list.find(mv).expect("a root move is legal");
         if mcts.reuse_tree {
@@ -258,7 +304,10 @@ mod tests {
             concurrent_games: 3,
             threads: 2,
             max_plies: 300,
-            mcts: MctsConfig { sims: 16, ..MctsConfig::default() },
+            mcts: MctsConfig {
+                sims: 16,
+                ..MctsConfig::default()
+            },
         };
         let seeds: Vec<u64> = (0..6).collect();
         let a = play(&rules, &UniformEvaluator, &cfg, &seeds, &|_| {});
@@ -268,6 +317,10 @@ mod tests {
         assert_eq!(a.samples, b.samples);
         assert_eq!(a.samples.len() as u64, a.plies);
         // Outcomes alternate in sign with the mover within a decided game.
-        assert!(a.samples.iter().all(|s| s.len > 0 && (-1..=1).contains(&s.outcome)));
+        assert!(
+            a.samples
+                .iter()
+                .all(|s| s.len > 0 && (-1..=1).contains(&s.outcome))
+        );
     }
 }

@@ -24,7 +24,11 @@ pub struct ReplayBuffer {
 impl ReplayBuffer {
     /// An empty buffer keeping at most `capacity` samples.
     pub fn new(capacity: usize) -> ReplayBuffer {
-        ReplayBuffer { capacity: capacity.max(1), samples: VecDeque::new(), total_added: 0 }
+        ReplayBuffer {
+            capacity: capacity.max(1),
+            samples: VecDeque::new(),
+            total_added: 0,
+        }
     }
 
     /// Number of samples held.
@@ -53,7 +57,9 @@ impl ReplayBuffer {
         if self.samples.is_empty() {
             return Vec::new();
         }
-        (0..n).map(|_| self.samples[rng.random_range(0..self.samples.len())]).collect()
+        (0..n)
+            .map(|_| self.samples[rng.random_range(0..self.samples.len())])
+            .collect()
     }
 
     /// Iterates over the samples, oldest first.
@@ -78,7 +84,8 @@ impl ReplayBuffer {
 
     /// Reads a buffer written by [`ReplayBuffer::save`]; a truncated or damaged file is an error.
     pub fn load(path: &Path) -> anyhow::Result<ReplayBuffer> {
-        let bytes = std::fs::read(path).with_context(|| format!("cannot read replay buffer {}", path.display()))?;
+        let bytes = std::fs::read(path)
+            .with_context(|| format!("cannot read replay buffer {}", path.display()))?;
         let bad = |why: &str| anyhow::anyhow!("replay buffer {} is damaged: {why}", path.display());
         if bytes.len() < 40 || &bytes[..8] != MAGIC {
             return Err(bad("not a bao-zero replay file (wrong header)"));
@@ -90,10 +97,16 @@ impl ReplayBuffer {
         let word = |i: usize| u64::from_le_bytes(body[i..i + 8].try_into().expect("8 bytes"));
         let (capacity, total_added, n) = (word(8) as usize, word(16), word(24) as usize);
         if body.len() != 32 + n * RECORD {
-            bail!(bad(&format!("expected {n} samples, found {} bytes", body.len() - 32)));
+            bail!(bad(&format!(
+                "expected {n} samples, found {} bytes",
+                body.len() - 32
+            )));
         }
         let mut buf = ReplayBuffer::new(capacity);
-        buf.samples = body[32..].chunks_exact(RECORD).map(unpack).collect::<anyhow::Result<_>>()?;
+        buf.samples = body[32..]
+            .chunks_exact(RECORD)
+            .map(unpack)
+            .collect::<anyhow::Result<_>>()?;
         buf.total_added = total_added;
         Ok(buf)
     }
@@ -101,7 +114,9 @@ impl ReplayBuffer {
 
 /// FNV-1a over the bytes: enough to catch truncation and corruption.
 fn checksum(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf29ce484222325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x100000001b3))
+    bytes.iter().fold(0xcbf29ce484222325u64, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x100000001b3)
+    })
 }
 
 fn pack(s: &Sample, out: &mut Vec<u8>) {
@@ -109,14 +124,22 @@ fn pack(s: &Sample, out: &mut Vec<u8>) {
     for side in crate::rules::Side::BOTH {
         out.extend_from_slice(p.pits(side));
     }
-    out.extend_from_slice(&[p.store(crate::rules::Side::South), p.store(crate::rules::Side::North)]);
+    out.extend_from_slice(&[
+        p.store(crate::rules::Side::South),
+        p.store(crate::rules::Side::North),
+    ]);
     let flags = p.house_owned(crate::rules::Side::South) as u8
         | (p.house_owned(crate::rules::Side::North) as u8) << 1
         | (p.side_to_move() as u8) << 2
         | (p.mtaji_captured() as u8) << 3;
     out.extend_from_slice(&[flags, 0]);
     let pit = |x: Option<crate::rules::Pit>| x.map_or(255, |p| p.index() as u8);
-    out.extend_from_slice(&[pit(p.blocked()), pit(p.target()), p.hand(), p.opening_phase()]);
+    out.extend_from_slice(&[
+        pit(p.blocked()),
+        pit(p.target()),
+        p.hand(),
+        p.opening_phase(),
+    ]);
     out.extend_from_slice(&p.ply().to_le_bytes());
     out.extend_from_slice(&[s.outcome as u8, s.len]);
     out.extend_from_slice(&[0, 0]);
@@ -131,12 +154,24 @@ fn unpack(b: &[u8]) -> anyhow::Result<Sample> {
     pits[0].copy_from_slice(&b[0..16]);
     pits[1].copy_from_slice(&b[16..32]);
     let flags = b[34];
-    let pit = |x: u8| if x == 255 { Ok(None) } else { crate::rules::Pit::new(x).map(Some).ok_or_else(|| anyhow::anyhow!("bad pit {x} in replay sample")) };
+    let pit = |x: u8| {
+        if x == 255 {
+            Ok(None)
+        } else {
+            crate::rules::Pit::new(x)
+                .map(Some)
+                .ok_or_else(|| anyhow::anyhow!("bad pit {x} in replay sample"))
+        }
+    };
     let pos = Position::from_parts(
         pits,
         [b[32], b[33]],
         [flags & 1 != 0, flags & 2 != 0],
-        if flags & 4 != 0 { crate::rules::Side::North } else { crate::rules::Side::South },
+        if flags & 4 != 0 {
+            crate::rules::Side::North
+        } else {
+            crate::rules::Side::South
+        },
         u16::from_le_bytes([b[40], b[41]]),
         pit(b[36])?,
         pit(b[37])?,
@@ -144,7 +179,13 @@ fn unpack(b: &[u8]) -> anyhow::Result<Sample> {
         b[39],
         flags & 8 != 0,
     );
-    let mut s = Sample { pos, outcome: b[42] as i8, len: b[43], moves: [0; MAX_TARGETS], visits: [0; MAX_TARGETS] };
+    let mut s = Sample {
+        pos,
+        outcome: b[42] as i8,
+        len: b[43],
+        moves: [0; MAX_TARGETS],
+        visits: [0; MAX_TARGETS],
+    };
     if s.len as usize > MAX_TARGETS || !(-1..=1).contains(&s.outcome) {
         bail!("bad sample in replay file");
     }
@@ -201,11 +242,19 @@ mod tests {
         b.extend(some_samples(60));
         b.save(&path).unwrap();
         let back = ReplayBuffer::load(&path).unwrap();
-        assert_eq!(back.iter().collect::<Vec<_>>(), b.iter().collect::<Vec<_>>());
+        assert_eq!(
+            back.iter().collect::<Vec<_>>(),
+            b.iter().collect::<Vec<_>>()
+        );
         assert_eq!(back.total_added, 60);
         let bytes = std::fs::read(&path).unwrap();
         std::fs::write(&path, &bytes[..bytes.len() - 100]).unwrap();
-        assert!(ReplayBuffer::load(&path).unwrap_err().to_string().contains("damaged"));
+        assert!(
+            ReplayBuffer::load(&path)
+                .unwrap_err()
+                .to_string()
+                .contains("damaged")
+        );
         std::fs::write(&path, b"garbage").unwrap();
         assert!(ReplayBuffer::load(&path).is_err());
         std::fs::remove_dir_all(dir).ok();

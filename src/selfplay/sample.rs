@@ -24,11 +24,19 @@ pub struct Sample {
 impl Sample {
     /// A sample from visit counts in legal-move order; keeps the `MAX_TARGETS` most visited.
     pub fn new(pos: Position, visits_in_order: &[u32]) -> Sample {
-        let mut order: Vec<usize> = (0..visits_in_order.len()).filter(|&i| visits_in_order[i] > 0).collect();
+        let mut order: Vec<usize> = (0..visits_in_order.len())
+            .filter(|&i| visits_in_order[i] > 0)
+            .collect();
         order.sort_by_key(|&i| std::cmp::Reverse(visits_in_order[i]));
         order.truncate(MAX_TARGETS);
         order.sort_unstable();
-        let mut s = Sample { pos, outcome: 0, len: order.len() as u8, moves: [0; MAX_TARGETS], visits: [0; MAX_TARGETS] };
+        let mut s = Sample {
+            pos,
+            outcome: 0,
+            len: order.len() as u8,
+            moves: [0; MAX_TARGETS],
+            visits: [0; MAX_TARGETS],
+        };
         for (k, &i) in order.iter().enumerate() {
             s.moves[k] = i as u8;
             s.visits[k] = visits_in_order[i].min(u16::MAX as u32) as u16;
@@ -40,7 +48,10 @@ impl Sample {
     /// (index into `list`, probability).
     pub fn policy(&self, rules: &Rules, list: &mut MoveList) -> Vec<(usize, f32)> {
         self.pos.legal_moves(rules, list);
-        let total: f32 = self.visits[..self.len as usize].iter().map(|&v| v as f32).sum();
+        let total: f32 = self.visits[..self.len as usize]
+            .iter()
+            .map(|&v| v as f32)
+            .sum();
         self.moves[..self.len as usize]
             .iter()
             .zip(&self.visits)
@@ -56,7 +67,11 @@ mod tests {
 
     #[test]
     fn a_sample_is_at_most_128_bytes() {
-        assert!(std::mem::size_of::<Sample>() <= 128, "{}", std::mem::size_of::<Sample>());
+        assert!(
+            std::mem::size_of::<Sample>() <= 128,
+            "{}",
+            std::mem::size_of::<Sample>()
+        );
     }
 
     #[test]
