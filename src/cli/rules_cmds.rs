@@ -172,7 +172,7 @@ pub fn run_show(args: ShowArgs) -> anyhow::Result<()> {
     }
     if args.trace {
         for e in &last_events {
-            println!("  {}", serde_json::to_string(e)?);
+            println!("  {e}");
         }
     }
     Ok(())

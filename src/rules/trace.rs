@@ -72,3 +72,62 @@ impl Observer for Vec<Event> {
         self.push(e);
     }
 }
+
+impl std::fmt::Display for Event {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Event::Plant { side, pit } => {
+                write!(f, "{side} plants a seed from store in {}", pit.name(side))
+            }
+            Event::Lift { side, pit, seeds } => {
+                write!(f, "{side} lifts {seeds} from {}", pit.name(side))
+            }
+            Event::Sow {
+                side,
+                first,
+                last,
+                seeds,
+                rotation,
+            } => {
+                let way = if rotation == Rotation::Clockwise {
+                    "clockwise"
+                } else {
+                    "anticlockwise"
+                };
+                write!(
+                    f,
+                    "  sows {seeds} {way} from {} to {}",
+                    first.name(side),
+                    last.name(side)
+                )
+            }
+            Event::Capture { side, pit, seeds } => {
+                write!(f, "  captures {seeds} from {}", pit.name(side))
+            }
+            Event::Tax { side } => write!(
+                f,
+                "{side} taxes the house: 2 seeds are sown, the rest stays"
+            ),
+            Event::HousePlayed { side } => write!(f, "  {side} plays the house (+)"),
+            Event::HouseLost { side } => write!(f, "  {side}'s house is lost"),
+            Event::Place { side, pit } => write!(f, "{side} places a seed in {}", pit.name(side)),
+            Event::Stop { reason } => write!(
+                f,
+                "  the move stops: {}",
+                match reason {
+                    StopReason::EmptyPit => "the last seed fell in an empty pit",
+                    StopReason::House => "in the house",
+                    StopReason::Blocked => "in the blocked pit",
+                    StopReason::FrontRowEmpty => "a front row is empty, the game is over",
+                    StopReason::NeverEnding => "the move never ends",
+                }
+            ),
+            Event::Block { side, pit } => write!(
+                f,
+                "takasia: {}'s {} is blocked for its next move",
+                side,
+                pit.name(side)
+            ),
+        }
+    }
+}
