@@ -5,8 +5,13 @@
 
 pub mod bench;
 pub mod cli;
+pub mod env;
 pub mod mcts;
+#[cfg(feature = "ml")]
+pub mod nn;
 pub mod notation;
 pub mod rules;
 pub mod selfplay;
+#[cfg(feature = "ml")]
+pub mod train;
 pub mod util;

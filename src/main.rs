@@ -26,6 +26,9 @@ enum Command {
     Random(RandomArgs),
     /// Measure speed: `rules` (default).
     Bench(BenchArgs),
+    /// Train a player by self-play (default: the built-in configs/default.toml).
+    #[cfg(feature = "ml")]
+    Train(bao_zero::cli::train_cmd::TrainArgs),
 }
 
 #[derive(clap::Args)]
@@ -69,6 +72,8 @@ fn main() -> std::process::ExitCode {
         Command::Show(a) => rules_cmds::run_show(a),
         Command::Random(a) => rules_cmds::run_random(a),
         Command::Bench(a) => bench(a),
+        #[cfg(feature = "ml")]
+        Command::Train(a) => bao_zero::cli::train_cmd::run_train(a),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

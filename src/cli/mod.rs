@@ -1,6 +1,8 @@
 //! The `bao` command line: one file per group of subcommands, all thin over the library.
 
 pub mod rules_cmds;
+#[cfg(feature = "ml")]
+pub mod train_cmd;
 
 use crate::rules::{Position, Rules, Variant};
 use anyhow::{Context, bail};

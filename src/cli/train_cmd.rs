@@ -1,0 +1,77 @@
+//! `bao train`: start or resume a training run.
+
+use crate::train::{self, RunOptions, TrainConfig};
+use anyhow::bail;
+use std::path::PathBuf;
+
+/// The built-in default config (the README's main job).
+pub const DEFAULT_CONFIG: &str = include_str!("../../configs/default.toml");
+
+/// `bao train [--config FILE] [--resume RUN_DIR]`.
+#[derive(clap::Args, Debug)]
+pub struct TrainArgs {
+    /// Run config (TOML); default: the built-in configs/default.toml.
+    #[arg(long, short = 'c')]
+    pub config: Option<PathBuf>,
+    /// Resume the run in this directory after its last complete iteration.
+    #[arg(long, conflicts_with = "config")]
+    pub resume: Option<PathBuf>,
+    /// Override the config's run directory.
+    #[arg(long)]
+    pub run_dir: Option<String>,
+    /// Override the config's seed.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Hide progress bars.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Stop after this many iterations (the run can be resumed later).
+    #[arg(long)]
+    pub iterations: Option<u32>,
+}
+
+/// Runs `bao train`.
+pub fn run_train(args: TrainArgs) -> anyhow::Result<()> {
+    let opts = RunOptions {
+        quiet: args.quiet,
+        max_new_iterations: args.iterations,
+        opponents: crate::train::evaluate::basic_opponent,
+    };
+    let meta = if let Some(dir) = &args.resume {
+        if args.run_dir.is_some() || args.seed.is_some() {
+            bail!(
+                "--resume continues a run with its own config; --run-dir and --seed do not apply"
+            );
+        }
+        train::resume(dir, &opts)?
+    } else {
+        let mut config: TrainConfig = match &args.config {
+            Some(path) => TrainConfig::load(path)?,
+            None => toml::from_str(DEFAULT_CONFIG)?,
+        };
+        if let Some(d) = &args.run_dir {
+            config.run_dir = d.clone();
+        }
+        if let Some(s) = args.seed {
+            config.seed = s;
+        }
+        train::start(config, &opts)?
+    };
+    println!(
+        "run complete to iteration {}: {} games, {} positions, {} training steps",
+        meta.iteration, meta.games, meta.positions, meta.steps
+    );
+    for e in &meta.eval {
+        println!(
+            "  vs {:<12} {:.1}% over {} games, Elo {:+.0} [{:+.0}, {:+.0}] (iteration {})",
+            e.opponent,
+            100.0 * e.score,
+            e.games,
+            e.elo,
+            e.elo_low,
+            e.elo_high,
+            e.iteration
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,72 @@
+//! The network as the search's [`Evaluator`]: one forward pass per batch of positions.
+
+use super::model::{PolicyValueNet, forward_probabilities};
+use crate::env::{ACTIONS, OBS_LEN, encode_observation, move_to_action};
+use crate::mcts::{EvalRequest, Evaluator};
+use crate::rules::Rules;
+use burn::module::Module;
+use burn::tensor::Device;
+
+/// A network ready for inference (no autodiff, batch-norm in evaluation mode).
+#[derive(Debug)]
+pub struct NetEvaluator {
+    net: PolicyValueNet,
+    dev: Device,
+}
+
+impl NetEvaluator {
+    /// Wraps a network for inference on the CPU device.
+    pub fn new(net: PolicyValueNet) -> NetEvaluator {
+        let dev = super::device();
+        NetEvaluator {
+            net: net.valid(),
+            dev,
+        }
+    }
+
+    /// The network.
+    pub fn net(&self) -> &PolicyValueNet {
+        &self.net
+    }
+
+    /// Raw batched inference on encoded observations and masks.
+    pub fn infer(&self, obs: &[f32], masks: &[f32], batch: usize) -> (Vec<f32>, Vec<f32>) {
+        forward_probabilities(&self.net, &self.dev, obs, masks, batch)
+    }
+}
+
+impl Evaluator for NetEvaluator {
+    fn evaluate(
+        &self,
+        rules: &Rules,
+        batch: &[EvalRequest<'_>],
+        priors: &mut Vec<f32>,
+        values: &mut Vec<f32>,
+    ) {
+        let n = batch.len();
+        if n == 0 {
+            return;
+        }
+        let mut obs = vec![0.0f32; n * OBS_LEN];
+        let mut masks = vec![0.0f32; n * ACTIONS];
+        for (i, r) in batch.iter().enumerate() {
+            encode_observation(rules, r.pos, &mut obs[i * OBS_LEN..(i + 1) * OBS_LEN]);
+            for &mv in r.moves {
+                masks[i * ACTIONS + move_to_action(r.pos, mv)] = 1.0;
+            }
+        }
+        let (p, v) = self.infer(&obs, &masks, n);
+        for (i, r) in batch.iter().enumerate() {
+            let row = &p[i * ACTIONS..(i + 1) * ACTIONS];
+            let start = priors.len();
+            priors.extend(r.moves.iter().map(|&mv| row[move_to_action(r.pos, mv)]));
+            // Renormalise (float error; and a zero row falls back to uniform).
+            let total: f32 = priors[start..].iter().sum();
+            let k = r.moves.len().max(1) as f32;
+            for x in &mut priors[start..] {
+                *x = if total > 0.0 { *x / total } else { 1.0 / k };
+            }
+        }
+        values.extend_from_slice(&v[..n]);
+    }
+}

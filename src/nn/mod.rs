@@ -1,0 +1,67 @@
+//! The policy/value network (burn, on the `flex` CPU backend) and everything around it: the
+//! model, batched inference for the search, training steps, checkpoints, TensorBoard logs.
+
+mod evaluator;
+mod model;
+mod tb;
+mod trainer;
+
+pub use evaluator::NetEvaluator;
+pub use model::{PolicyValueNet, forward_probabilities};
+pub use tb::TbLogger;
+pub use trainer::{Losses, Trainer};
+
+use serde::{Deserialize, Serialize};
+
+/// The network's shape.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NetConfig {
+    /// `mlp` or `resnet`.
+    pub kind: NetKind,
+    /// Hidden layer widths of the MLP trunk (kind = "mlp").
+    #[serde(default = "default_hidden")]
+    pub hidden: Vec<usize>,
+    /// Residual blocks of the conv trunk (kind = "resnet").
+    #[serde(default = "default_blocks")]
+    pub blocks: usize,
+    /// Channels of the conv trunk (kind = "resnet").
+    #[serde(default = "default_channels")]
+    pub channels: usize,
+}
+
+/// The trunk of the network.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NetKind {
+    /// Fully connected layers over the flattened observation.
+    Mlp,
+    /// 3x3 convolutions with residual blocks over the 4x8 board.
+    Resnet,
+}
+
+fn default_hidden() -> Vec<usize> {
+    vec![256, 256]
+}
+fn default_blocks() -> usize {
+    3
+}
+fn default_channels() -> usize {
+    32
+}
+
+impl Default for NetConfig {
+    fn default() -> Self {
+        NetConfig {
+            kind: NetKind::Mlp,
+            hidden: default_hidden(),
+            blocks: default_blocks(),
+            channels: default_channels(),
+        }
+    }
+}
+
+/// The CPU device inference and training run on.
+pub fn device() -> burn::tensor::Device {
+    burn::tensor::Device::flex()
+}

@@ -1,0 +1,145 @@
+//! The run configuration: one TOML file drives a whole training run (and is copied into the run
+//! directory, so a run can be resumed or reproduced from its own folder).
+
+use crate::selfplay::SelfPlayConfig;
+use anyhow::Context;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// Everything a training run needs. Unknown fields are rejected, so a typo is an error.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TrainConfig {
+    /// Variant preset (see `bao --help`).
+    pub variant: String,
+    /// Rule options overriding the preset, as in a `--rules` file (optional).
+    #[serde(default)]
+    pub rules: Option<toml::Table>,
+    /// Master seed: every random choice of the run derives from it.
+    pub seed: u64,
+    /// Training iterations (self-play, then training steps, then a checkpoint).
+    pub iterations: u32,
+    /// Where checkpoints, logs and the replay buffer go.
+    pub run_dir: String,
+    /// The network.
+    pub net: crate::nn::NetConfig,
+    /// Self-play.
+    pub selfplay: SelfPlayConfig,
+    /// Optimisation.
+    pub optim: OptimConfig,
+    /// Periodic evaluation.
+    pub eval: EvalConfig,
+}
+
+/// Optimisation settings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct OptimConfig {
+    /// Samples per training step.
+    pub batch_size: usize,
+    /// Training steps per iteration.
+    pub steps_per_iteration: usize,
+    /// Peak learning rate.
+    pub learning_rate: f64,
+    /// The learning rate at the last iteration, as a fraction of the peak (cosine decay).
+    pub final_lr_fraction: f64,
+    /// Iterations of linear warm-up at the start.
+    pub warmup_iterations: u32,
+    /// L2 weight decay.
+    pub weight_decay: f64,
+    /// Replay window: the most recent samples kept.
+    pub replay_window: usize,
+    /// No training until the buffer holds this many samples.
+    pub min_replay: usize,
+}
+
+impl Default for OptimConfig {
+    fn default() -> Self {
+        OptimConfig {
+            batch_size: 256,
+            steps_per_iteration: 100,
+            learning_rate: 1e-3,
+            final_lr_fraction: 0.1,
+            warmup_iterations: 1,
+            weight_decay: 1e-4,
+            replay_window: 100_000,
+            min_replay: 1_000,
+        }
+    }
+}
+
+/// Evaluation during training.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EvalConfig {
+    /// Evaluate every this many iterations (and after the last); 0 never.
+    pub every: u32,
+    /// Games against each opponent (played in pairs with colours swapped).
+    pub games: usize,
+    /// Opponents as player specs (`random`, `greedy`, `ab:depth=2`, ...).
+    pub opponents: Vec<String>,
+    /// Simulations per move of the trained player in evaluation games.
+    pub sims: u32,
+    /// Random plies at the start of each pair of games, for varied openings.
+    pub opening_plies: u32,
+}
+
+impl Default for EvalConfig {
+    fn default() -> Self {
+        EvalConfig {
+            every: 5,
+            games: 40,
+            opponents: vec!["random".into(), "ab:depth=2".into()],
+            sims: 100,
+            opening_plies: 2,
+        }
+    }
+}
+
+impl TrainConfig {
+    /// Reads and checks a config file.
+    pub fn load(path: &Path) -> anyhow::Result<TrainConfig> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read config {}", path.display()))?;
+        let cfg: TrainConfig =
+            toml::from_str(&text).with_context(|| format!("bad config {}", path.display()))?;
+        cfg.rules()
+            .with_context(|| format!("bad rules in config {}", path.display()))?;
+        Ok(cfg)
+    }
+
+    /// The rule set: the variant preset with the config's overrides.
+    pub fn rules(&self) -> anyhow::Result<crate::rules::Rules> {
+        let variant: crate::rules::Variant = self.variant.parse()?;
+        let rules = match &self.rules {
+            None => variant.rules(),
+            Some(t) => crate::rules::variant::rules_with_overrides(variant, &t.to_string())
+                .map_err(anyhow::Error::msg)?,
+        };
+        rules.validate().map_err(anyhow::Error::msg)?;
+        Ok(rules)
+    }
+
+    /// The learning rate at `iteration` (0-based): linear warm-up, then cosine decay.
+    pub fn learning_rate(&self, iteration: u32) -> f64 {
+        let o = &self.optim;
+        if iteration < o.warmup_iterations {
+            return o.learning_rate * (iteration + 1) as f64 / (o.warmup_iterations + 1) as f64;
+        }
+        let span = self.iterations.saturating_sub(o.warmup_iterations).max(1) as f64;
+        let t = ((iteration - o.warmup_iterations) as f64 / span).min(1.0);
+        let floor = o.learning_rate * o.final_lr_fraction;
+        floor + (o.learning_rate - floor) * 0.5 * (1.0 + (std::f64::consts::PI * t).cos())
+    }
+}
+
+/// A seed for one purpose at one iteration, derived from the master seed (SplitMix64), so that a
+/// resumed run makes exactly the choices the uninterrupted run would have made.
+pub fn derive_seed(master: u64, iteration: u32, purpose: u64) -> u64 {
+    let mut z = master
+        ^ (iteration as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ purpose.wrapping_mul(0xD1B5_4A32_D192_ED03);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}

@@ -1,0 +1,328 @@
+//! The training loop: self-play -> training steps -> checkpoint -> evaluation -> logs, repeated.
+//!
+//! Stages meet only through the run directory (`run_dir`), so a run can be stopped at any moment
+//! (even by `kill -9`) and resumed with `bao train --resume RUN_DIR`, continuing at the next
+//! iteration exactly as the uninterrupted run would have (every random choice derives from the
+//! config's seed and the iteration number).
+
+mod batch;
+pub mod config;
+pub mod evaluate;
+mod run_dir;
+
+pub use batch::Batch;
+pub use config::{EvalConfig, OptimConfig, TrainConfig, derive_seed};
+pub use run_dir::{EvalEntry, Meta, RunDir};
+
+use crate::mcts::Evaluator;
+use crate::nn::{NetEvaluator, Trainer};
+use crate::rules::Rules;
+use crate::selfplay::{self, ReplayBuffer};
+use anyhow::{Context, bail};
+use indicatif::{ProgressBar, ProgressStyle};
+use rand::SeedableRng;
+use serde_json::json;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Seed purposes (see [`derive_seed`]).
+const SEED_SELFPLAY: u64 = 1;
+const SEED_BATCHES: u64 = 2;
+const SEED_EVAL: u64 = 3;
+const SEED_INIT: u64 = 4;
+
+/// Options of one `bao train` invocation.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// Hide progress bars (tests, CI).
+    pub quiet: bool,
+    /// Stop after this many iterations of this invocation (for tests of resuming).
+    pub max_new_iterations: Option<u32>,
+    /// Builds the evaluation opponents from their specs.
+    pub opponents: evaluate::OpponentFactory,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            quiet: false,
+            max_new_iterations: None,
+            opponents: evaluate::basic_opponent,
+        }
+    }
+}
+
+/// Starts a new run from `config` in its `run_dir` (which must not hold a run yet).
+pub fn start(config: TrainConfig, opts: &RunOptions) -> anyhow::Result<Meta> {
+    let dir = RunDir::new(&config.run_dir);
+    if RunDir::exists(&dir.path) {
+        bail!(
+            "{} already holds a run; resume it with `bao train --resume {}` or choose another run_dir",
+            dir.path.display(),
+            dir.path.display()
+        );
+    }
+    let rules = config.rules()?;
+    std::fs::create_dir_all(&dir.path)
+        .with_context(|| format!("cannot create {}", dir.path.display()))?;
+    crate::util::write_atomic(&dir.config(), toml::to_string_pretty(&config)?.as_bytes())?;
+    let trainer = Trainer::new(
+        &config.net,
+        config.optim.weight_decay,
+        derive_seed(config.seed, 0, SEED_INIT),
+    )?;
+    let meta = Meta {
+        version: run_dir::VERSION,
+        variant: config.variant.clone(),
+        ..Meta::default()
+    };
+    run(
+        &config,
+        &rules,
+        &dir,
+        trainer,
+        ReplayBuffer::new(config.optim.replay_window),
+        meta,
+        opts,
+    )
+}
+
+/// Resumes the run in `path` after its last complete iteration.
+pub fn resume(path: &Path, opts: &RunOptions) -> anyhow::Result<Meta> {
+    let dir = RunDir::new(path);
+    let meta = dir.read_meta()?;
+    let config = TrainConfig::load(&dir.config())?;
+    let rules = config.rules()?;
+    if meta.variant != config.variant {
+        bail!(
+            "{}: meta.json says variant {}, config.toml says {}",
+            path.display(),
+            meta.variant,
+            config.variant
+        );
+    }
+    let trainer = if meta.iteration == 0 {
+        Trainer::new(
+            &config.net,
+            config.optim.weight_decay,
+            derive_seed(config.seed, 0, SEED_INIT),
+        )?
+    } else {
+        Trainer::load(
+            &config.net,
+            config.optim.weight_decay,
+            &dir.iteration(meta.iteration),
+        )
+        .with_context(|| {
+            format!(
+                "cannot load iteration {} of {}",
+                meta.iteration,
+                path.display()
+            )
+        })?
+    };
+    let replay = if dir.replay().exists() {
+        ReplayBuffer::load(&dir.replay())?
+    } else {
+        ReplayBuffer::new(config.optim.replay_window)
+    };
+    dir.truncate_metrics(meta.iteration)?;
+    run(&config, &rules, &dir, trainer, replay, meta, opts)
+}
+
+fn bar(len: u64, what: &str, quiet: bool) -> ProgressBar {
+    if quiet {
+        return ProgressBar::hidden();
+    }
+    let b = ProgressBar::new(len);
+    b.set_style(
+        ProgressStyle::with_template(
+            "{prefix:>10} [{bar:30}] {pos}/{len} {msg} ({elapsed}, eta {eta})",
+        )
+        .expect("valid template")
+        .progress_chars("=> "),
+    );
+    b.set_prefix(what.to_string());
+    b
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run(
+    config: &TrainConfig,
+    rules: &Rules,
+    dir: &RunDir,
+    mut trainer: Trainer,
+    mut replay: ReplayBuffer,
+    mut meta: Meta,
+    opts: &RunOptions,
+) -> anyhow::Result<Meta> {
+    let mut tb = crate::nn::TbLogger::new(&dir.tensorboard())?;
+    let first = meta.iteration + 1;
+    let last = match opts.max_new_iterations {
+        Some(n) => config.iterations.min(meta.iteration + n),
+        None => config.iterations,
+    };
+    for iteration in first..=last {
+        let t0 = Instant::now();
+        let step = iteration as i64;
+        // 1. Self-play with the current network.
+        let evaluator: Arc<dyn Evaluator> = Arc::new(NetEvaluator::new(trainer.snapshot()));
+        let games = config.selfplay.games_per_iteration;
+        let seeds: Vec<u64> = (0..games as u64)
+            .map(|g| derive_seed(config.seed, iteration, SEED_SELFPLAY).wrapping_add(g))
+            .collect();
+        let pb = bar(games as u64, "self-play", opts.quiet);
+        let sp = selfplay::play(rules, evaluator.as_ref(), &config.selfplay, &seeds, &|n| {
+            pb.set_position(n as u64)
+        });
+        pb.finish_and_clear();
+        let sp_secs = t0.elapsed().as_secs_f64();
+        meta.games += sp.games as u64;
+        meta.positions += sp.samples.len() as u64;
+        replay.extend(sp.samples.iter().copied());
+
+        // 2. Training steps on the replay window.
+        let t1 = Instant::now();
+        let lr = config.learning_rate(iteration - 1);
+        let mut losses = crate::nn::Losses::default();
+        let mut steps_done = 0usize;
+        if replay.len() >= config.optim.min_replay.min(replay.len().max(1))
+            && replay.len() >= config.optim.batch_size.min(config.optim.min_replay)
+        {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(derive_seed(
+                config.seed,
+                iteration,
+                SEED_BATCHES,
+            ));
+            let pb = bar(
+                config.optim.steps_per_iteration as u64,
+                "training",
+                opts.quiet,
+            );
+            for _ in 0..config.optim.steps_per_iteration {
+                let batch =
+                    Batch::from_samples(rules, &replay.sample(config.optim.batch_size, &mut rng));
+                losses.add(&trainer.step(&batch, lr)?);
+                steps_done += 1;
+                pb.inc(1);
+            }
+            pb.finish_and_clear();
+            losses.average(steps_done);
+        }
+        meta.steps += steps_done as u64;
+        let train_secs = t1.elapsed().as_secs_f64();
+
+        // 3. Evaluation against the baselines.
+        let mut evals = Vec::new();
+        if config.eval.every > 0
+            && (iteration % config.eval.every == 0 || iteration == config.iterations)
+        {
+            let snapshot: Arc<dyn Evaluator> = Arc::new(NetEvaluator::new(trainer.snapshot()));
+            for (k, opponent) in config.eval.opponents.iter().enumerate() {
+                let seed = derive_seed(config.seed, iteration, SEED_EVAL).wrapping_add(k as u64);
+                let r = evaluate::evaluate(
+                    rules,
+                    snapshot.clone(),
+                    &config.selfplay.mcts,
+                    config.eval.sims,
+                    opponent,
+                    config.eval.games,
+                    config.eval.opening_plies,
+                    seed,
+                    opts.opponents,
+                )?;
+                evals.push(EvalEntry {
+                    iteration,
+                    opponent: opponent.clone(),
+                    ..r
+                });
+            }
+            meta.eval
+                .retain(|e| !evals.iter().any(|n| n.opponent == e.opponent));
+            meta.eval.extend(evals.iter().cloned());
+        }
+
+        // 4. Checkpoint: the iteration's folder, the replay buffer, then meta.json last.
+        trainer.save(&dir.iteration(iteration))?;
+        replay.save(&dir.replay())?;
+        meta.iteration = iteration;
+        let line = json!({
+            "iteration": iteration,
+            "games": meta.games,
+            "positions": meta.positions,
+            "steps": meta.steps,
+            "replay": replay.len(),
+            "lr": lr,
+            "loss": losses.total, "policy_loss": losses.policy, "value_loss": losses.value,
+            "policy_entropy": losses.entropy, "value_accuracy": losses.value_accuracy,
+            "selfplay_games_per_sec": sp.games as f64 / sp_secs,
+            "selfplay_sims_per_sec": sp.simulations as f64 / sp_secs,
+            "train_samples_per_sec": (steps_done * config.optim.batch_size) as f64 / train_secs.max(1e-9),
+            "south_wins": sp.south_wins, "north_wins": sp.north_wins, "draws": sp.draws,
+            "eval": evals,
+            "seconds": t0.elapsed().as_secs_f64(),
+        });
+        dir.append_metrics(&line)?;
+        for (tag, v) in [
+            ("loss/total", losses.total),
+            ("loss/policy", losses.policy),
+            ("loss/value", losses.value),
+            ("train/policy_entropy", losses.entropy),
+            ("train/value_accuracy", losses.value_accuracy),
+            ("train/learning_rate", lr),
+            (
+                "train/samples_per_sec",
+                (steps_done * config.optim.batch_size) as f64 / train_secs.max(1e-9),
+            ),
+            ("selfplay/games_per_sec", sp.games as f64 / sp_secs),
+            ("selfplay/sims_per_sec", sp.simulations as f64 / sp_secs),
+            (
+                "selfplay/plies_per_game",
+                sp.plies as f64 / sp.games.max(1) as f64,
+            ),
+            ("replay/size", replay.len() as f64),
+        ] {
+            tb.scalar(tag, v as f32, step);
+        }
+        for e in &evals {
+            let name = e.opponent.replace([':', '=', ','], "_");
+            tb.scalar(&format!("eval/score_vs_{name}"), e.score as f32, step);
+            tb.scalar(&format!("eval/elo_vs_{name}"), e.elo as f32, step);
+        }
+        tb.flush();
+        dir.write_meta(&meta)?;
+        let eval_text: String = evals
+            .iter()
+            .map(|e| {
+                format!(
+                    " | vs {} {:.0}% (Elo {:+.0} [{:+.0}, {:+.0}])",
+                    e.opponent,
+                    100.0 * e.score,
+                    e.elo,
+                    e.elo_low,
+                    e.elo_high
+                )
+            })
+            .collect();
+        let summary = format!(
+            "iter {iteration:>3}/{}: {} games ({:.1}/s, {:.0} sims/s), {} positions, loss {:.3} (policy {:.3}, value {:.3}), lr {:.1e}, {:.0}s{eval_text}",
+            config.iterations,
+            sp.games,
+            sp.games as f64 / sp_secs,
+            sp.simulations as f64 / sp_secs,
+            sp.samples.len(),
+            losses.total,
+            losses.policy,
+            losses.value,
+            lr,
+            t0.elapsed().as_secs_f64(),
+        );
+        if opts.quiet {
+            eprintln!("{summary}");
+        } else {
+            println!("{summary}");
+        }
+    }
+    Ok(meta)
+}

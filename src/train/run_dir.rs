@@ -1,0 +1,166 @@
+//! The run directory: where a training run's stages meet on disk.
+//!
+//! ```text
+//! RUN_DIR/config.toml          the config the run uses (written once)
+//! RUN_DIR/meta.json            the last completed iteration and its figures (written last)
+//! RUN_DIR/iter-0007/           model.bpk, optim.bpk: network and optimizer after iteration 7
+//! RUN_DIR/replay.bin           the replay buffer after the last completed iteration
+//! RUN_DIR/metrics.jsonl        one JSON object per iteration
+//! RUN_DIR/tb/                  TensorBoard event files
+//! ```
+//!
+//! Every file is written atomically (temporary file, then rename), and `meta.json` is written only
+//! after everything else of an iteration, so a run killed at any moment resumes from the last
+//! complete iteration.
+
+use anyhow::{Context, bail};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// What `meta.json` records.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Meta {
+    /// Format version of the run directory.
+    pub version: u32,
+    /// The last completed iteration (1-based); 0 before the first.
+    pub iteration: u32,
+    /// Self-play games played so far.
+    pub games: u64,
+    /// Positions (samples) produced so far.
+    pub positions: u64,
+    /// Training steps taken so far.
+    pub steps: u64,
+    /// The variant trained.
+    pub variant: String,
+    /// Latest evaluation results: opponent spec -> (score, elo, elo interval half-width).
+    pub eval: Vec<EvalEntry>,
+}
+
+/// One evaluation result kept in the metadata.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EvalEntry {
+    /// Iteration evaluated.
+    pub iteration: u32,
+    /// Opponent spec.
+    pub opponent: String,
+    /// Games played.
+    pub games: usize,
+    /// Score of the trained player (wins + draws/2) / games.
+    pub score: f64,
+    /// Elo difference and its 95% interval.
+    pub elo: f64,
+    pub elo_low: f64,
+    pub elo_high: f64,
+}
+
+/// The current format version.
+pub const VERSION: u32 = 1;
+
+/// A run directory.
+#[derive(Clone, Debug)]
+pub struct RunDir {
+    /// Its path.
+    pub path: PathBuf,
+}
+
+impl RunDir {
+    /// The directory at `path` (not created yet).
+    pub fn new(path: impl Into<PathBuf>) -> RunDir {
+        RunDir { path: path.into() }
+    }
+
+    /// `config.toml`.
+    pub fn config(&self) -> PathBuf {
+        self.path.join("config.toml")
+    }
+
+    /// `meta.json`.
+    pub fn meta_path(&self) -> PathBuf {
+        self.path.join("meta.json")
+    }
+
+    /// The folder of iteration `i`.
+    pub fn iteration(&self, i: u32) -> PathBuf {
+        self.path.join(format!("iter-{i:04}"))
+    }
+
+    /// `replay.bin`.
+    pub fn replay(&self) -> PathBuf {
+        self.path.join("replay.bin")
+    }
+
+    /// `metrics.jsonl`.
+    pub fn metrics(&self) -> PathBuf {
+        self.path.join("metrics.jsonl")
+    }
+
+    /// `tb/`.
+    pub fn tensorboard(&self) -> PathBuf {
+        self.path.join("tb")
+    }
+
+    /// Reads `meta.json`, checking the version.
+    pub fn read_meta(&self) -> anyhow::Result<Meta> {
+        let path = self.meta_path();
+        let text = std::fs::read_to_string(&path).with_context(|| {
+            format!(
+                "cannot read {} (is {} a run directory?)",
+                path.display(),
+                self.path.display()
+            )
+        })?;
+        let meta: Meta = serde_json::from_str(&text)
+            .with_context(|| format!("{} is damaged", path.display()))?;
+        if meta.version != VERSION {
+            bail!(
+                "{} has run format version {}; this build reads version {VERSION}",
+                path.display(),
+                meta.version
+            );
+        }
+        Ok(meta)
+    }
+
+    /// Writes `meta.json` atomically.
+    pub fn write_meta(&self, meta: &Meta) -> anyhow::Result<()> {
+        crate::util::write_atomic(
+            &self.meta_path(),
+            serde_json::to_string_pretty(meta)?.as_bytes(),
+        )
+    }
+
+    /// Appends one line to `metrics.jsonl` (the file is rewritten atomically, so a crash never
+    /// leaves half a line).
+    pub fn append_metrics(&self, line: &serde_json::Value) -> anyhow::Result<()> {
+        let path = self.metrics();
+        let mut text = std::fs::read_to_string(&path).unwrap_or_default();
+        text.push_str(&line.to_string());
+        text.push('\n');
+        crate::util::write_atomic(&path, text.as_bytes())
+    }
+
+    /// Keeps the metrics of iterations up to `iteration` only (after a resume, lines written by
+    /// an iteration that did not complete are dropped).
+    pub fn truncate_metrics(&self, iteration: u32) -> anyhow::Result<()> {
+        let path = self.metrics();
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            return Ok(());
+        };
+        let kept: String = text
+            .lines()
+            .filter(|l| {
+                serde_json::from_str::<serde_json::Value>(l)
+                    .ok()
+                    .and_then(|v| v.get("iteration").and_then(|i| i.as_u64()))
+                    .is_some_and(|i| i <= iteration as u64)
+            })
+            .map(|l| format!("{l}\n"))
+            .collect();
+        crate::util::write_atomic(&path, kept.as_bytes())
+    }
+
+    /// Whether `path` looks like a run directory.
+    pub fn exists(path: &Path) -> bool {
+        path.join("meta.json").is_file()
+    }
+}
