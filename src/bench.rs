@@ -63,3 +63,90 @@ pub fn bench_rules(rules: &Rules, seconds: f64, runs: usize, seed: u64) -> Rules
 pub fn bench_default(seconds: f64, runs: usize) -> RulesBench {
     bench_rules(&Variant::Kiswahili.rules(), seconds, runs, 1)
 }
+
+/// Self-play simulations per second beside the raw forward throughput of the same network at the
+/// same batch size, both on `threads` threads.
+#[cfg(feature = "ml")]
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct MctsBench {
+    /// Median self-play simulations per second.
+    pub sims_per_sec: f64,
+    /// Median raw forward passes (positions) per second at the same batch size.
+    pub forward_per_sec: f64,
+    /// `sims_per_sec / forward_per_sec`.
+    pub ratio: f64,
+    /// The batch size (concurrent games per worker).
+    pub batch: usize,
+}
+
+/// Raw batched forward throughput of `net` on `threads` threads at `batch`, for `seconds`.
+#[cfg(feature = "ml")]
+pub fn bench_forward(
+    net: &crate::nn::NetConfig,
+    batch: usize,
+    threads: usize,
+    seconds: f64,
+) -> f64 {
+    use crate::env::{ACTIONS, OBS_LEN};
+    let trainer = crate::nn::Trainer::new(net, 0.0, 1).expect("a network");
+    let eval = crate::nn::NetEvaluator::new(trainer.snapshot());
+    let t = Instant::now();
+    let total: usize = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads.max(1))
+            .map(|_| {
+                s.spawn(|| {
+                    let obs = vec![0.25f32; batch * OBS_LEN];
+                    let masks = vec![1.0f32; batch * ACTIONS];
+                    let mut n = 0;
+                    while t.elapsed().as_secs_f64() < seconds {
+                        eval.infer(&obs, &masks, batch);
+                        n += batch;
+                    }
+                    n
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("bench thread"))
+            .sum()
+    });
+    total as f64 / t.elapsed().as_secs_f64()
+}
+
+/// Self-play with the default config's network and search, against raw forward throughput.
+#[cfg(feature = "ml")]
+pub fn bench_mcts(seconds: f64, runs: usize) -> MctsBench {
+    let cfg: crate::train::TrainConfig =
+        toml::from_str(crate::cli::train_cmd::DEFAULT_CONFIG).expect("the built-in config parses");
+    let rules = cfg.rules().expect("the built-in rules");
+    let trainer = crate::nn::Trainer::new(&cfg.net, 0.0, 1).expect("a network");
+    let eval = crate::nn::NetEvaluator::new(trainer.snapshot());
+    let sp = &cfg.selfplay;
+    let (mut sims, mut fwd) = (Vec::new(), Vec::new());
+    for run in 0..runs.max(1) {
+        let t = Instant::now();
+        let mut total = 0u64;
+        let mut seed = run as u64 * 1_000_000;
+        while t.elapsed().as_secs_f64() < seconds {
+            let games = sp.concurrent_games * sp.threads.max(1);
+            let seeds: Vec<u64> = (seed..seed + games as u64).collect();
+            seed += games as u64;
+            total += crate::selfplay::play(&rules, &eval, sp, &seeds, &|_| {}).simulations;
+        }
+        sims.push(total as f64 / t.elapsed().as_secs_f64());
+        fwd.push(bench_forward(
+            &cfg.net,
+            sp.concurrent_games,
+            sp.threads,
+            seconds.min(3.0),
+        ));
+    }
+    let (s, f) = (median(&sims), median(&fwd));
+    MctsBench {
+        sims_per_sec: s,
+        forward_per_sec: f,
+        ratio: s / f,
+        batch: sp.concurrent_games,
+    }
+}

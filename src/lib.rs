@@ -6,6 +6,8 @@
 pub mod bench;
 pub mod cli;
 pub mod env;
+#[cfg(feature = "ml")]
+pub mod export;
 pub mod mcts;
 #[cfg(feature = "ml")]
 pub mod nn;

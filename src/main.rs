@@ -24,7 +24,7 @@ enum Command {
     Show(ShowArgs),
     /// Play random games and print statistics.
     Random(RandomArgs),
-    /// Measure speed: `rules` (default).
+    /// Measure speed: `rules` (default), `mcts`/`net` (self-play against raw network throughput).
     Bench(BenchArgs),
     /// Train a player by self-play (default: the built-in configs/default.toml).
     #[cfg(feature = "ml")]
@@ -60,7 +60,16 @@ fn bench(args: BenchArgs) -> anyhow::Result<()> {
             );
             Ok(())
         }
-        other => anyhow::bail!("unknown benchmark `{other}`; known: rules"),
+        #[cfg(feature = "ml")]
+        "mcts" | "net" => {
+            let r = bao_zero::bench::bench_mcts(args.seconds, args.runs);
+            println!(
+                "self-play (default config, {} concurrent games per worker, 2 workers): {:.0} simulations/s; raw forward of the same net at batch {}: {:.0} positions/s; ratio {:.2}",
+                r.batch, r.sims_per_sec, r.batch, r.forward_per_sec, r.ratio
+            );
+            Ok(())
+        }
+        other => anyhow::bail!("unknown benchmark `{other}`; known: rules, mcts, net"),
     }
 }
 

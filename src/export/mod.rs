@@ -1,0 +1,265 @@
+//! A trained player in one versioned file, and the library API to play with it.
+//!
+//! Layout of a `.bao` player file: the magic line `BAOZERO-PLAYER\n`, the format version (u32
+//! little-endian), a JSON header (u64 length, then the text: variant, full rule options, network
+//! config, search settings, training metadata), the network weights (u64 length, then burnpack
+//! bytes), and an FNV-1a checksum (u64) of everything before it. Loading checks each part and says
+//! what is wrong with a damaged, truncated, foreign or mismatched file.
+
+use crate::mcts::{Evaluator, MctsConfig, Tree, search};
+use crate::nn::{NetConfig, NetEvaluator};
+use crate::rules::{Move, Position, Rules};
+use crate::train::{Meta, RunDir, TrainConfig};
+use anyhow::{Context, bail};
+use rand::SeedableRng;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+use std::sync::Arc;
+
+const MAGIC: &[u8] = b"BAOZERO-PLAYER\n";
+/// The format version this build writes and reads.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// What a player file says about itself.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Header {
+    /// The variant preset's name.
+    pub variant: String,
+    /// The full rule set the player was trained on.
+    pub rules: Rules,
+    /// The network's shape.
+    pub net: NetConfig,
+    /// Search settings used when it plays.
+    pub search: MctsConfig,
+    /// Simulations per move by default.
+    pub sims: u32,
+    /// Where it came from: run directory and iteration.
+    pub source: String,
+    /// Training games, positions, steps and evaluation results at export time.
+    pub training: Meta,
+}
+
+/// A player file in memory.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bundle {
+    /// The header.
+    pub header: Header,
+    /// Network weights (burnpack bytes).
+    pub weights: Vec<u8>,
+}
+
+fn checksum(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf29ce484222325u64, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x100000001b3)
+    })
+}
+
+impl Bundle {
+    /// The player of iteration `iteration` (default: the last complete one) of a training run.
+    pub fn from_run(
+        run_dir: &Path,
+        iteration: Option<u32>,
+        sims: Option<u32>,
+    ) -> anyhow::Result<Bundle> {
+        let dir = RunDir::new(run_dir);
+        let meta = dir.read_meta()?;
+        let config = TrainConfig::load(&dir.config())?;
+        let it = iteration.unwrap_or(meta.iteration);
+        if it == 0 || it > meta.iteration {
+            bail!(
+                "{} has iterations 1..={}; iteration {it} does not exist",
+                run_dir.display(),
+                meta.iteration
+            );
+        }
+        let model = dir.iteration(it).join("model.bpk");
+        let weights =
+            std::fs::read(&model).with_context(|| format!("cannot read {}", model.display()))?;
+        let header = Header {
+            variant: config.variant.clone(),
+            rules: config.rules()?,
+            net: config.net.clone(),
+            search: MctsConfig {
+                dirichlet_epsilon: 0.0,
+                ..config.selfplay.mcts.clone()
+            },
+            sims: sims.unwrap_or(config.eval.sims),
+            source: format!("{} iteration {it}", run_dir.display()),
+            training: Meta {
+                eval: meta
+                    .eval
+                    .iter()
+                    .filter(|e| e.iteration <= it)
+                    .cloned()
+                    .collect(),
+                ..meta
+            },
+        };
+        let bundle = Bundle { header, weights };
+        bundle
+            .evaluator()
+            .context("the checkpoint's network does not load")?;
+        Ok(bundle)
+    }
+
+    /// The file's bytes.
+    pub fn to_bytes(&self) -> anyhow::Result<Vec<u8>> {
+        let header = serde_json::to_vec_pretty(&self.header)?;
+        let mut out = Vec::with_capacity(MAGIC.len() + header.len() + self.weights.len() + 32);
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        out.extend_from_slice(&(header.len() as u64).to_le_bytes());
+        out.extend_from_slice(&header);
+        out.extend_from_slice(&(self.weights.len() as u64).to_le_bytes());
+        out.extend_from_slice(&self.weights);
+        let sum = checksum(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        Ok(out)
+    }
+
+    /// Reads a player file from bytes, checking every part.
+    pub fn from_bytes(bytes: &[u8]) -> anyhow::Result<Bundle> {
+        if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
+            bail!("not a bao-zero player file (the magic line is missing)");
+        }
+        let mut at = MAGIC.len();
+        let mut take = |n: usize, what: &str| -> anyhow::Result<&[u8]> {
+            let end = at
+                .checked_add(n)
+                .filter(|&e| e <= bytes.len())
+                .with_context(|| format!("the file is truncated (in the {what})"))?;
+            let s = &bytes[at..end];
+            at = end;
+            Ok(s)
+        };
+        let version = u32::from_le_bytes(take(4, "version")?.try_into().expect("4 bytes"));
+        if version != FORMAT_VERSION {
+            bail!(
+                "player file format version {version}; this build reads version {FORMAT_VERSION}"
+            );
+        }
+        let hlen =
+            u64::from_le_bytes(take(8, "header length")?.try_into().expect("8 bytes")) as usize;
+        let header_bytes = take(hlen, "header")?.to_vec();
+        let wlen =
+            u64::from_le_bytes(take(8, "weights length")?.try_into().expect("8 bytes")) as usize;
+        let weights = take(wlen, "weights")?.to_vec();
+        let sum = u64::from_le_bytes(take(8, "checksum")?.try_into().expect("8 bytes"));
+        if at != bytes.len() {
+            bail!(
+                "the file has {} unexpected bytes at the end",
+                bytes.len() - at
+            );
+        }
+        if checksum(&bytes[..bytes.len() - 8]) != sum {
+            bail!("the file is damaged (checksum mismatch)");
+        }
+        let header: Header =
+            serde_json::from_slice(&header_bytes).context("the header is not valid")?;
+        header
+            .rules
+            .validate()
+            .map_err(|e| anyhow::anyhow!("the header's rules are inconsistent: {e}"))?;
+        Ok(Bundle { header, weights })
+    }
+
+    /// Writes the file atomically.
+    pub fn write(&self, path: &Path) -> anyhow::Result<()> {
+        crate::util::write_atomic(path, &self.to_bytes()?)
+    }
+
+    /// Reads a player file.
+    pub fn read(path: &Path) -> anyhow::Result<Bundle> {
+        let bytes = std::fs::read(path)
+            .with_context(|| format!("cannot read player file {}", path.display()))?;
+        Bundle::from_bytes(&bytes).with_context(|| format!("bad player file {}", path.display()))
+    }
+
+    /// The network, ready for inference.
+    pub fn evaluator(&self) -> anyhow::Result<NetEvaluator> {
+        // burn loads burnpack from a path: go through a private temporary file.
+        let tmp = std::env::temp_dir().join(format!(
+            "bao-player-{}-{:x}.bpk",
+            std::process::id(),
+            checksum(&self.weights)
+        ));
+        std::fs::write(&tmp, &self.weights)
+            .with_context(|| format!("cannot write {}", tmp.display()))?;
+        let net = crate::nn::load_net(&self.header.net, &crate::nn::device(), &tmp);
+        std::fs::remove_file(&tmp).ok();
+        Ok(NetEvaluator::new(
+            net.context("the weights do not match the network config")?,
+        ))
+    }
+}
+
+/// A loaded player: ask it for moves on any position of its variant.
+pub struct LoadedPlayer {
+    /// The file's header.
+    pub header: Header,
+    eval: Arc<dyn Evaluator>,
+    rng: rand_chacha::ChaCha8Rng,
+}
+
+/// A move with what the search thinks of it.
+#[derive(Clone, Debug)]
+pub struct Decision {
+    /// The move.
+    pub mv: Move,
+    /// Expected score for the mover, in [-1, 1].
+    pub value: f32,
+    /// Principal variation (starting with `mv`).
+    pub pv: Vec<Move>,
+    /// Simulations run.
+    pub sims: u32,
+}
+
+impl LoadedPlayer {
+    /// Loads a player file.
+    pub fn load(path: &Path) -> anyhow::Result<LoadedPlayer> {
+        let bundle = Bundle::read(path)?;
+        Ok(LoadedPlayer {
+            eval: Arc::new(bundle.evaluator()?),
+            header: bundle.header,
+            rng: rand_chacha::ChaCha8Rng::seed_from_u64(0),
+        })
+    }
+
+    /// The rules it plays.
+    pub fn rules(&self) -> &Rules {
+        &self.header.rules
+    }
+
+    /// The evaluator (network) inside.
+    pub fn evaluator(&self) -> Arc<dyn Evaluator> {
+        self.eval.clone()
+    }
+
+    /// Its move in `pos` with `sims` simulations (default: the file's), or an error if the game
+    /// is over or the position does not fit the player's rules.
+    pub fn choose(&mut self, pos: &Position, sims: Option<u32>) -> anyhow::Result<Decision> {
+        pos.validate(&self.header.rules)
+            .map_err(|e| anyhow::anyhow!("the position does not fit this player's variant: {e}"))?;
+        if let Some(o) = pos.outcome(&self.header.rules) {
+            bail!("the game is over ({o:?})");
+        }
+        let sims = sims.unwrap_or(self.header.sims).max(1);
+        let mut tree = Tree::new(*pos);
+        search(
+            &mut tree,
+            &self.header.rules,
+            self.eval.as_ref(),
+            &self.header.search,
+            sims,
+            &mut self.rng,
+        );
+        let mv = tree.best_move().context("no move found")?;
+        Ok(Decision {
+            mv,
+            value: tree.root_value(),
+            pv: tree.pv(12),
+            sims: tree.root_visits(),
+        })
+    }
+}
