@@ -6,6 +6,7 @@
 pub mod bench;
 pub mod cli;
 pub mod env;
+pub mod eval;
 #[cfg(feature = "ml")]
 pub mod export;
 pub mod mcts;
@@ -13,6 +14,7 @@ pub mod mcts;
 pub mod nn;
 pub mod notation;
 pub mod rules;
+pub mod search;
 pub mod selfplay;
 #[cfg(feature = "ml")]
 pub mod train;

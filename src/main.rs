@@ -29,6 +29,15 @@ enum Command {
     /// Train a player by self-play (default: the built-in configs/default.toml).
     #[cfg(feature = "ml")]
     Train(bao_zero::cli::train_cmd::TrainArgs),
+    /// Write a training run's player to one file.
+    #[cfg(feature = "ml")]
+    Export(bao_zero::cli::play_cmd::ExportArgs),
+    /// Play against a trained player in the terminal.
+    #[cfg(feature = "ml")]
+    Play(bao_zero::cli::play_cmd::HumanArgs),
+    /// A line protocol on stdin/stdout for GUIs and scripts.
+    #[cfg(feature = "ml")]
+    Engine(bao_zero::cli::play_cmd::EngineArgs),
 }
 
 #[derive(clap::Args)]
@@ -83,6 +92,12 @@ fn main() -> std::process::ExitCode {
         Command::Bench(a) => bench(a),
         #[cfg(feature = "ml")]
         Command::Train(a) => bao_zero::cli::train_cmd::run_train(a),
+        #[cfg(feature = "ml")]
+        Command::Export(a) => bao_zero::cli::play_cmd::run_export(a),
+        #[cfg(feature = "ml")]
+        Command::Play(a) => bao_zero::cli::play_cmd::run_human(a),
+        #[cfg(feature = "ml")]
+        Command::Engine(a) => bao_zero::cli::play_cmd::run_engine(a),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

@@ -24,7 +24,10 @@ fn cfg_net() -> NetConfig {
 }
 
 fn quiet() -> RunOptions {
-    RunOptions { quiet: true, ..RunOptions::default() }
+    RunOptions {
+        quiet: true,
+        ..RunOptions::default()
+    }
 }
 
 /// A fixed batch of real positions with made-up targets.
@@ -39,7 +42,9 @@ fn fixed_batch() -> Batch {
             pos = Position::start(&rules);
             continue;
         }
-        let visits: Vec<u32> = (0..list.len()).map(|k| if k == i % list.len() { 10 } else { 1 }).collect();
+        let visits: Vec<u32> = (0..list.len())
+            .map(|k| if k == i % list.len() { 10 } else { 1 })
+            .collect();
         let mut s = Sample::new(pos, &visits);
         s.outcome = if i % 3 == 0 { 1 } else { -1 };
         samples.push(s);
@@ -51,7 +56,12 @@ fn fixed_batch() -> Batch {
 #[test]
 fn a_few_training_steps_on_a_fixed_batch_lower_the_loss() {
     for kind in [NetKind::Mlp, NetKind::Resnet] {
-        let cfg = NetConfig { kind, hidden: vec![64], blocks: 1, channels: 8 };
+        let cfg = NetConfig {
+            kind,
+            hidden: vec![64],
+            blocks: 1,
+            channels: 8,
+        };
         let mut t = Trainer::new(&cfg, 0.0, 3).unwrap();
         let batch = fixed_batch();
         let first = t.step(&batch, 3e-3).unwrap().total;
@@ -65,17 +75,29 @@ fn a_few_training_steps_on_a_fixed_batch_lower_the_loss() {
 
 #[test]
 fn save_and_load_give_identical_outputs_and_bad_files_are_errors() {
-    let cfg = NetConfig { hidden: vec![32], ..NetConfig::default() };
+    let cfg = NetConfig {
+        hidden: vec![32],
+        ..NetConfig::default()
+    };
     let mut t = Trainer::new(&cfg, 1e-4, 5).unwrap();
     let batch = fixed_batch();
     t.step(&batch, 1e-3).unwrap();
     let dir = tmp("ckpt");
     t.save(&dir).unwrap();
     let back = Trainer::load(&cfg, 1e-4, &dir).unwrap();
-    let (a, b) = (NetEvaluator::new(t.snapshot()), NetEvaluator::new(back.snapshot()));
-    assert_eq!(a.infer(&batch.obs, &batch.masks, batch.size), b.infer(&batch.obs, &batch.masks, batch.size));
+    let (a, b) = (
+        NetEvaluator::new(t.snapshot()),
+        NetEvaluator::new(back.snapshot()),
+    );
+    assert_eq!(
+        a.infer(&batch.obs, &batch.masks, batch.size),
+        b.infer(&batch.obs, &batch.masks, batch.size)
+    );
     // A wrong shape, a truncated file, garbage, a missing file: errors that say so.
-    let other = NetConfig { hidden: vec![48], ..NetConfig::default() };
+    let other = NetConfig {
+        hidden: vec![48],
+        ..NetConfig::default()
+    };
     assert!(Trainer::load(&other, 1e-4, &dir).is_err());
     let model = dir.join("model.bpk");
     let bytes = std::fs::read(&model).unwrap();
@@ -99,7 +121,10 @@ fn the_smoke_run_ends_and_beats_random_and_resuming_continues_where_it_stopped()
     assert!(random.score > 0.5, "smoke run vs random: {random:?}");
     // The same run stopped after one iteration and resumed.
     let parts = tmp("parts");
-    let opts = RunOptions { max_new_iterations: Some(1), ..quiet() };
+    let opts = RunOptions {
+        max_new_iterations: Some(1),
+        ..quiet()
+    };
     let first = train::start(smoke(parts.to_str().unwrap()), &opts).unwrap();
     assert_eq!(first.iteration, 1);
     let replay_after_one = ReplayBuffer::load(&parts.join("replay.bin")).unwrap();

@@ -1,5 +1,7 @@
 //! The `bao` command line: one file per group of subcommands, all thin over the library.
 
+#[cfg(feature = "ml")]
+pub mod play_cmd;
 pub mod rules_cmds;
 #[cfg(feature = "ml")]
 pub mod train_cmd;

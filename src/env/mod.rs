@@ -1,8 +1,27 @@
-//! The reinforcement-learning face of the engine: a fixed action space with legal-move masks and
-//! an observation tensor, for every preset (see `docs/ENV.md`).
+//! The reinforcement-learning face of the engine, for every preset (see `docs/ENV.md`):
+//! a fixed action space of 64 ids with legal masks ([`action`]), an observation tensor
+//! `[OBS_CHANNELS, 4, 8]` seen from the mover ([`observation`]), a Gym-like [`Env`], a batched
+//! [`VecEnv`] stepped with rayon, baseline [`agents`], a benchmark ([`bench`]) and, with the `ml`
+//! feature, burn tensors ([`tensor`]). Only `tensor` depends on burn.
 
 pub mod action;
+pub mod agents;
+pub mod bench;
+#[allow(clippy::module_inception)]
+mod env;
 pub mod observation;
+#[cfg(feature = "ml")]
+pub mod tensor;
+pub mod vec_env;
 
-pub use action::{ACTIONS, action_to_move, move_to_action};
-pub use observation::{OBS_CHANNELS, OBS_LEN, encode as encode_observation};
+pub use action::{
+    ACTIONS, ActionError, action_text, action_to_move, legal_mask_bits, mask_actions,
+    mask_to_bools, move_to_action, parse_action,
+};
+pub use agents::{Agent, GreedyAgent, RandomAgent};
+pub use bench::{BenchReport, bench_env};
+pub use env::{Env, EnvConfig, EnvError, EpisodeEnd, Observation, Step, StepInfo, Transition};
+pub use observation::{
+    OBS_CHANNELS, OBS_LEN, ObsBufferError, encode, encode as encode_observation, try_encode,
+};
+pub use vec_env::{FinalState, VecEnv, VecEnvError, episode_seed};

@@ -147,8 +147,27 @@ fn bar(len: u64, what: &str, quiet: bool) -> ProgressBar {
     b
 }
 
+/// Runs the iterations inside a thread pool of the configured size: the backend splits its
+/// float reductions over the pool, and on one thread the splits (so the sums) never vary.
 #[allow(clippy::too_many_arguments)]
 fn run(
+    config: &TrainConfig,
+    rules: &Rules,
+    dir: &RunDir,
+    trainer: Trainer,
+    replay: ReplayBuffer,
+    meta: Meta,
+    opts: &RunOptions,
+) -> anyhow::Result<Meta> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(config.selfplay.threads.max(1))
+        .build()
+        .context("cannot start the thread pool")?;
+    pool.install(|| run_iterations(config, rules, dir, trainer, replay, meta, opts))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_iterations(
     config: &TrainConfig,
     rules: &Rules,
     dir: &RunDir,

@@ -1,0 +1,398 @@
+//! Many environments stepped together on the rayon pool, with contiguous buffers reused every
+//! step and automatic resets.
+
+use super::action::{ACTIONS, write_mask};
+use super::env::{Env, EnvConfig, EnvError, EpisodeEnd};
+use super::observation::{OBS_LEN, encode};
+use crate::rules::{Position, Rules, Side};
+use rayon::prelude::*;
+
+/// Misuse of a [`VecEnv`].
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum VecEnvError {
+    /// `step` needs one action per environment.
+    #[error("got {found} actions for {expected} environments")]
+    WrongActionCount {
+        /// Number of environments.
+        expected: usize,
+        /// Actions given.
+        found: usize,
+    },
+    /// An environment rejected its action (nothing was stepped).
+    #[error("environment {index}: {source}")]
+    Env {
+        /// Which environment.
+        index: usize,
+        /// What it said.
+        source: EnvError,
+    },
+    /// Zero environments asked for.
+    #[error("a VecEnv needs at least one environment")]
+    Empty,
+}
+
+/// The seed of episode `episode` of environment `index` under `base_seed`: a fixed mix of the
+/// three, so every episode is reproducible on its own and independent of thread scheduling.
+pub fn episode_seed(base_seed: u64, index: usize, episode: u64) -> u64 {
+    // splitmix64 finalizer applied to each input in turn.
+    fn mix(mut z: u64) -> u64 {
+        z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    mix(mix(mix(base_seed) ^ index as u64) ^ episode)
+}
+
+/// How an environment's episode ended at the last step, with the final position (the one the
+/// auto-reset replaced).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FinalState {
+    /// How the episode ended.
+    pub end: EpisodeEnd,
+    /// The last position of the episode.
+    pub position: Position,
+}
+
+/// A lane's results of the last step, copied into the `VecEnv`'s public arrays.
+#[derive(Clone, Copy, Debug)]
+struct LaneOut {
+    mask_bits: u64,
+    episode: u64,
+    rewards: [f32; 2],
+    terminated: bool,
+    truncated: bool,
+    mover: Side,
+}
+
+/// One environment with its last step's results. Aligned to cache lines, so threads stepping
+/// neighbouring lanes never write to a shared line.
+#[derive(Clone, Debug)]
+#[repr(align(64))]
+struct Lane {
+    out: LaneOut,
+    env: Env,
+    /// Position in the `VecEnv` (for the episode seeds).
+    index: usize,
+    /// Set when the last step ended an episode.
+    fin: Option<FinalState>,
+}
+
+impl Lane {
+    /// Starts episode `episode` and writes its first observation and mask.
+    fn start(&mut self, base_seed: u64, episode: u64, obs: &mut [f32], mask: &mut [f32]) {
+        self.out.episode = episode;
+        self.env
+            .reset_state(episode_seed(base_seed, self.index, episode));
+        self.publish(obs, mask);
+    }
+
+    /// Writes the current observation and mask.
+    #[inline]
+    fn publish(&mut self, obs: &mut [f32], mask: &mut [f32]) {
+        encode(self.env.rules(), self.env.state(), obs);
+        self.out.mask_bits = self.env.legal_mask_bits();
+        write_mask(self.out.mask_bits, mask);
+    }
+
+    /// Plays a checked-legal action, auto-resetting at the end of the episode.
+    #[inline]
+    fn step(&mut self, base_seed: u64, action: usize, obs: &mut [f32], mask: &mut [f32]) {
+        self.out.mover = self.env.current_player();
+        // The action was checked against the mask, so this cannot fail.
+        let Ok(t) = self.env.advance(action) else {
+            return;
+        };
+        self.out.rewards = t.rewards;
+        self.out.terminated = t.terminated;
+        self.out.truncated = t.truncated;
+        self.fin = self.env.episode_end().map(|end| FinalState {
+            end,
+            position: *self.env.state(),
+        });
+        if self.fin.is_some() {
+            self.start(base_seed, self.out.episode + 1, obs, mask);
+        } else {
+            self.publish(obs, mask);
+        }
+    }
+}
+
+/// `N` environments stepped together with rayon. After [`VecEnv::step`] the buffers hold, for
+/// each environment `i`: the observation (`obs[i * OBS_LEN..]`, for the player to move, of the
+/// new episode's first position if the episode just ended), the legal mask (`masks[i * 64..]`,
+/// 1.0 legal), the rewards, terminated/truncated flags, and in `finals[i]` the ended episode's
+/// end and last position. Results do not depend on the number of rayon threads.
+#[derive(Clone, Debug)]
+pub struct VecEnv {
+    lanes: Vec<Lane>,
+    base_seed: u64,
+    obs: Vec<f32>,
+    masks: Vec<f32>,
+    // Per-environment results, written by the parallel tasks at every step.
+    mask_bits: Vec<u64>,
+    episodes: Vec<u64>,
+    rewards: Vec<[f32; 2]>,
+    terminated: Vec<bool>,
+    truncated: Vec<bool>,
+    movers: Vec<Side>,
+    finals: Vec<Option<FinalState>>,
+}
+
+impl VecEnv {
+    /// `n` environments of `rules`, each reset with [`episode_seed`]`(base_seed, i, 0)`.
+    pub fn new(
+        rules: Rules,
+        config: EnvConfig,
+        n: usize,
+        base_seed: u64,
+    ) -> Result<VecEnv, VecEnvError> {
+        if n == 0 {
+            return Err(VecEnvError::Empty);
+        }
+        let env =
+            Env::new(rules, config).map_err(|source| VecEnvError::Env { index: 0, source })?;
+        let lanes = (0..n)
+            .map(|index| Lane {
+                out: LaneOut {
+                    mask_bits: 0,
+                    episode: 0,
+                    rewards: [0.0; 2],
+                    terminated: false,
+                    truncated: false,
+                    mover: Side::South,
+                },
+                env: env.clone(),
+                index,
+                fin: None,
+            })
+            .collect();
+        let mut v = VecEnv {
+            lanes,
+            base_seed,
+            obs: vec![0.0; n * OBS_LEN],
+            masks: vec![0.0; n * ACTIONS],
+            mask_bits: vec![0; n],
+            episodes: vec![0; n],
+            rewards: vec![[0.0; 2]; n],
+            terminated: vec![false; n],
+            truncated: vec![false; n],
+            movers: vec![Side::South; n],
+            finals: vec![None; n],
+        };
+        v.reset(base_seed);
+        Ok(v)
+    }
+
+    /// Restarts every environment with a new base seed (episode counters back to 0).
+    pub fn reset(&mut self, base_seed: u64) {
+        self.base_seed = base_seed;
+        let chunk = self.chunk_len();
+        (
+            self.lanes.par_chunks_mut(chunk),
+            self.obs.par_chunks_mut(chunk * OBS_LEN),
+            self.masks.par_chunks_mut(chunk * ACTIONS),
+        )
+            .into_par_iter()
+            .for_each(|(lanes, obs, masks)| {
+                for ((lane, o), m) in lanes
+                    .iter_mut()
+                    .zip(obs.chunks_exact_mut(OBS_LEN))
+                    .zip(masks.chunks_exact_mut(ACTIONS))
+                {
+                    lane.start(base_seed, 0, o, m);
+                    lane.out.rewards = [0.0; 2];
+                    lane.out.terminated = false;
+                    lane.out.truncated = false;
+                    lane.fin = None;
+                }
+            });
+        self.gather();
+    }
+
+    /// Environments per rayon task: a few tasks per thread, so the work balances.
+    fn chunk_len(&self) -> usize {
+        let tasks = rayon::current_num_threads().max(1) * 4;
+        self.lanes.len().div_ceil(tasks).max(1)
+    }
+
+    /// Copies the lanes' results into the public arrays (after a reset; `step` does this in
+    /// its parallel tasks).
+    fn gather(&mut self) {
+        for (i, lane) in self.lanes.iter().enumerate() {
+            let out = lane.out;
+            self.mask_bits[i] = out.mask_bits;
+            self.episodes[i] = out.episode;
+            self.rewards[i] = out.rewards;
+            self.terminated[i] = out.terminated;
+            self.truncated[i] = out.truncated;
+            self.movers[i] = out.mover;
+            // The final state is only read (another cache line) when an episode ended.
+            self.finals[i] = if out.terminated || out.truncated {
+                lane.fin
+            } else {
+                None
+            };
+        }
+    }
+
+    /// Plays `actions[i]` in environment `i`, in parallel. All actions are checked first: if
+    /// any is out of range or illegal, nothing is stepped and the first culprit is named.
+    /// Environments whose episode ends are reset at once with the next episode seed.
+    pub fn step(&mut self, actions: &[usize]) -> Result<(), VecEnvError> {
+        if actions.len() != self.lanes.len() {
+            return Err(VecEnvError::WrongActionCount {
+                expected: self.lanes.len(),
+                found: actions.len(),
+            });
+        }
+        for (index, (&a, &bits)) in actions.iter().zip(&self.mask_bits).enumerate() {
+            if a >= ACTIONS || bits >> a & 1 == 0 {
+                // Let the environment build the precise error.
+                let source = match self.lanes[index].env.clone().advance(a) {
+                    Err(e) => e,
+                    Ok(_) => EnvError::ActionOutOfRange { action: a },
+                };
+                return Err(VecEnvError::Env { index, source });
+            }
+        }
+        let chunk = self.chunk_len();
+        let base_seed = self.base_seed;
+        (
+            self.lanes.par_chunks_mut(chunk),
+            actions.par_chunks(chunk),
+            self.obs.par_chunks_mut(chunk * OBS_LEN),
+            self.masks.par_chunks_mut(chunk * ACTIONS),
+            self.mask_bits.par_chunks_mut(chunk),
+            self.episodes.par_chunks_mut(chunk),
+            self.rewards.par_chunks_mut(chunk),
+            self.terminated.par_chunks_mut(chunk),
+            self.truncated.par_chunks_mut(chunk),
+            self.movers.par_chunks_mut(chunk),
+            self.finals.par_chunks_mut(chunk),
+        )
+            .into_par_iter()
+            .for_each(
+                |(
+                    lanes,
+                    acts,
+                    obs,
+                    masks,
+                    bits,
+                    episodes,
+                    rewards,
+                    term,
+                    trunc,
+                    movers,
+                    finals,
+                )| {
+                    for (((lane, &a), o), m) in lanes
+                        .iter_mut()
+                        .zip(acts)
+                        .zip(obs.chunks_exact_mut(OBS_LEN))
+                        .zip(masks.chunks_exact_mut(ACTIONS))
+                    {
+                        lane.step(base_seed, a, o, m);
+                    }
+                    // The chunk's results in one burst by the thread that stepped it: the
+                    // caller never reads the lanes themselves, which stay in this core's cache.
+                    for (j, lane) in lanes.iter().enumerate() {
+                        let out = lane.out;
+                        bits[j] = out.mask_bits;
+                        episodes[j] = out.episode;
+                        rewards[j] = out.rewards;
+                        term[j] = out.terminated;
+                        trunc[j] = out.truncated;
+                        movers[j] = out.mover;
+                        finals[j] = lane.fin;
+                    }
+                },
+            );
+        Ok(())
+    }
+
+    /// Number of environments.
+    pub fn len(&self) -> usize {
+        self.lanes.len()
+    }
+
+    /// Always false: a `VecEnv` has at least one environment.
+    pub fn is_empty(&self) -> bool {
+        self.lanes.is_empty()
+    }
+
+    /// Environment `i` (read-only: step it through [`VecEnv::step`]).
+    pub fn env(&self, i: usize) -> Option<&Env> {
+        self.lanes.get(i).map(|l| &l.env)
+    }
+
+    /// The environments, in order.
+    pub fn envs(&self) -> impl ExactSizeIterator<Item = &Env> {
+        self.lanes.iter().map(|l| &l.env)
+    }
+
+    /// Observations, `[N, OBS_CHANNELS, 4, 8]` flattened.
+    pub fn obs(&self) -> &[f32] {
+        &self.obs
+    }
+
+    /// Legal masks, `[N, 64]` flattened, 1.0 legal and 0.0 illegal.
+    pub fn masks(&self) -> &[f32] {
+        &self.masks
+    }
+
+    /// Legal masks as bitmasks, one per environment.
+    pub fn mask_bits(&self) -> &[u64] {
+        &self.mask_bits
+    }
+
+    /// The last step's rewards per environment, indexed by `Side::index()`.
+    pub fn rewards(&self) -> &[[f32; 2]] {
+        &self.rewards
+    }
+
+    /// Whether the last step ended each environment's game by the rules.
+    pub fn terminated(&self) -> &[bool] {
+        &self.terminated
+    }
+
+    /// Whether the last step truncated each environment's game at `max_plies`.
+    pub fn truncated(&self) -> &[bool] {
+        &self.truncated
+    }
+
+    /// Who moved in each environment at the last step.
+    pub fn movers(&self) -> &[Side] {
+        &self.movers
+    }
+
+    /// For environments whose episode ended at the last step: how, and the last position.
+    pub fn finals(&self) -> &[Option<FinalState>] {
+        &self.finals
+    }
+
+    /// Index of each environment's current episode (0 for the first).
+    pub fn episodes(&self) -> &[u64] {
+        &self.episodes
+    }
+
+    /// The base seed.
+    pub fn base_seed(&self) -> u64 {
+        self.base_seed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn episode_seeds_differ_by_each_input() {
+        let s = episode_seed(1, 2, 3);
+        assert_eq!(s, episode_seed(1, 2, 3));
+        assert_ne!(s, episode_seed(0, 2, 3));
+        assert_ne!(s, episode_seed(1, 3, 3));
+        assert_ne!(s, episode_seed(1, 2, 4));
+        assert_ne!(episode_seed(0, 1, 0), episode_seed(0, 0, 1));
+    }
+}

@@ -1,0 +1,413 @@
+//! Command-line entry points: `bao eval` (a match), `bao gauntlet` (an Elo table) and
+//! `bao play` (one game shown move by move). Each is an `Args` struct and a `run_*` function.
+
+use super::arena::{MatchConfig, play_game, result_tag};
+use super::gauntlet::{GauntletConfig, Pairing, run_gauntlet};
+use super::sprt::SprtConfig;
+use crate::cli::GameArgs;
+use crate::notation::{Diagram, Record, move_text};
+use crate::rules::{Move, Position, Side};
+use crate::search::{Limits, PlayerSpec};
+use anyhow::{Context, anyhow, bail};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Limits per move shared by every player that searches; where a spec has its own limits too,
+/// the tighter one applies (so `ab` follows these, `ab:depth=3` stays at depth 3 or less).
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct LimitArgs {
+    /// Search depth per move, for every player that searches.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Nodes per move, for every player that searches.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Seconds per move, for every player that searches.
+    #[arg(long)]
+    pub move_time: Option<f64>,
+}
+
+impl LimitArgs {
+    /// The limits.
+    pub fn limits(&self) -> anyhow::Result<Limits> {
+        let time = match self.move_time {
+            None => None,
+            Some(t) if t > 0.0 && t.is_finite() => Some(Duration::from_secs_f64(t)),
+            Some(t) => bail!("--move-time must be a positive number of seconds, not {t}"),
+        };
+        if self.depth == Some(0) || self.nodes == Some(0) {
+            bail!("--depth and --nodes must be at least 1");
+        }
+        Ok(Limits {
+            depth: self.depth,
+            nodes: self.nodes,
+            time,
+        })
+    }
+}
+
+fn spec(text: &str) -> anyhow::Result<PlayerSpec> {
+    Ok(text.parse::<PlayerSpec>()?)
+}
+
+/// The variant's name as given, normalized when it is a preset.
+fn variant_name(game: &GameArgs) -> String {
+    game.variant
+        .parse::<crate::rules::Variant>()
+        .map_or_else(|_| game.variant.clone(), |v| v.name().to_string())
+}
+
+/// `bao eval`: a match between two players.
+#[derive(clap::Args, Debug)]
+pub struct EvalArgs {
+    /// The variant, an optional rules file and start position.
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Player A (results are A's): random, greedy, ab, ab:depth=N, ab:nodes=N, ab:time=500ms...
+    #[arg(long)]
+    pub a: String,
+    /// Player B.
+    #[arg(long)]
+    pub b: String,
+    /// Games (in pairs with a shared opening, each player South once).
+    #[arg(long, short = 'n', default_value_t = 100)]
+    pub games: usize,
+    /// Seed of the openings and the players.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Random plies at the start of each pair's opening.
+    #[arg(long, default_value_t = 4)]
+    pub opening_plies: u32,
+    /// Ply cap (opening included); a game reaching it is a draw.
+    #[arg(long, default_value_t = 400)]
+    pub max_plies: usize,
+    /// Stop early by an SPRT: elo0,elo1,alpha,beta (e.g. 0,20,0.05,0.05).
+    #[arg(long)]
+    pub sprt: Option<String>,
+    /// With --sprt, test after every batch of this many game pairs.
+    #[arg(long, default_value_t = 8)]
+    pub batch_pairs: usize,
+    /// Limits per move for every player.
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// Write every game as a KIBA record to this file.
+    #[arg(long)]
+    pub records: Option<PathBuf>,
+    /// Print the result as JSON (without the records).
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bar.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+/// Runs `bao eval`.
+pub fn run_eval(args: EvalArgs) -> anyhow::Result<()> {
+    let rules = args.game.rules()?;
+    let start = args.game.start(&rules)?;
+    let sprt = match &args.sprt {
+        None => None,
+        Some(s) => Some(s.parse::<SprtConfig>().map_err(|e| anyhow!(e))?),
+    };
+    let cfg = MatchConfig {
+        a: spec(&args.a)?,
+        b: spec(&args.b)?,
+        rules,
+        variant: variant_name(&args.game),
+        start: Some(start),
+        games: args.games,
+        seed: args.seed,
+        opening_plies: args.opening_plies,
+        max_plies: args.max_plies,
+        limits: args.limits.limits()?,
+        sprt,
+        batch_pairs: args.batch_pairs,
+        progress: !args.quiet,
+    };
+    let mut result = super::arena::run_match(&cfg)?;
+    if let Some(path) = &args.records {
+        crate::util::write_atomic(path, result.records().as_bytes())
+            .with_context(|| format!("cannot write records to {}", path.display()))?;
+    }
+    if args.json {
+        for g in &mut result.game_list {
+            g.record.clear();
+        }
+        println!("{}", serde_json::to_string_pretty(&result)?);
+    } else {
+        println!("{}", result.summary());
+        if let Some(path) = &args.records {
+            println!("records written to {}", path.display());
+        }
+    }
+    Ok(())
+}
+
+/// `bao gauntlet`: several players on one Elo scale.
+#[derive(clap::Args, Debug)]
+pub struct GauntletArgs {
+    /// The variant, an optional rules file and start position.
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// The players (several values, or the option repeated): random greedy ab:depth=2 ...
+    #[arg(long = "player", num_args = 1.., required = true)]
+    pub players: Vec<String>,
+    /// The player at Elo 0 (default: random if it plays, else the first player). With
+    /// --vs-anchors, every other player plays each anchor; repeat for several anchors.
+    #[arg(long = "anchor")]
+    pub anchors: Vec<String>,
+    /// Play only against the anchors instead of a round robin.
+    #[arg(long)]
+    pub vs_anchors: bool,
+    /// Games per pair of players.
+    #[arg(long, short = 'n', default_value_t = 100)]
+    pub games: usize,
+    /// Seed.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Random plies at the start of each game pair.
+    #[arg(long, default_value_t = 4)]
+    pub opening_plies: u32,
+    /// Ply cap (a draw).
+    #[arg(long, default_value_t = 400)]
+    pub max_plies: usize,
+    /// Virtual draws added to each pair that played (keeps perfect scores finite).
+    #[arg(long, default_value_t = 1.0)]
+    pub prior: f64,
+    /// Limits per move for every player.
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// Write every game as a KIBA record to this file.
+    #[arg(long)]
+    pub records: Option<PathBuf>,
+    /// Print JSON (ratings and match summaries, without records).
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bars.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+/// Runs `bao gauntlet`.
+pub fn run_gauntlet_cmd(args: GauntletArgs) -> anyhow::Result<()> {
+    let rules = args.game.rules()?;
+    let start = args.game.start(&rules)?;
+    let players: Vec<PlayerSpec> = args
+        .players
+        .iter()
+        .map(|s| spec(s))
+        .collect::<anyhow::Result<_>>()?;
+    let find = |text: &str| -> anyhow::Result<usize> {
+        let s = spec(text)?;
+        players
+            .iter()
+            .position(|p| *p == s)
+            .ok_or_else(|| anyhow!("anchor `{text}` is not one of the --player values"))
+    };
+    let anchors: Vec<usize> = args
+        .anchors
+        .iter()
+        .map(|a| find(a))
+        .collect::<anyhow::Result<_>>()?;
+    let anchor = match anchors.first() {
+        Some(&a) => a,
+        None => players
+            .iter()
+            .position(|p| *p == PlayerSpec::Random)
+            .unwrap_or(0),
+    };
+    if !(args.prior >= 0.0 && args.prior.is_finite()) {
+        bail!("--prior must be a non-negative number");
+    }
+    let cfg = GauntletConfig {
+        players,
+        anchor,
+        pairing: if args.vs_anchors {
+            Pairing::VsAnchors(if anchors.is_empty() {
+                vec![anchor]
+            } else {
+                anchors
+            })
+        } else {
+            Pairing::RoundRobin
+        },
+        rules,
+        variant: variant_name(&args.game),
+        start: Some(start),
+        games_per_pair: args.games,
+        seed: args.seed,
+        opening_plies: args.opening_plies,
+        max_plies: args.max_plies,
+        limits: args.limits.limits()?,
+        prior_draws: args.prior,
+        progress: !args.quiet,
+    };
+    let mut result = run_gauntlet(&cfg)?;
+    if let Some(path) = &args.records {
+        let text: Vec<String> = result.matches.iter().map(|m| m.records()).collect();
+        crate::util::write_atomic(path, text.join("\n").as_bytes())
+            .with_context(|| format!("cannot write records to {}", path.display()))?;
+    }
+    if args.json {
+        for m in &mut result.matches {
+            m.game_list.clear();
+        }
+        println!("{}", serde_json::to_string_pretty(&result)?);
+    } else {
+        for m in &result.matches {
+            let e = &m.estimate;
+            println!(
+                "{:>24} vs {:<24} +{:<3} ={:<3} -{:<3} {:5.1}%  Elo {:+.0} [{:+.0}, {:+.0}]",
+                m.a,
+                m.b,
+                m.wins,
+                m.draws,
+                m.losses,
+                100.0 * e.score,
+                e.elo,
+                e.elo_low,
+                e.elo_high
+            );
+        }
+        println!();
+        print!("{}", result.table());
+    }
+    Ok(())
+}
+
+/// `bao play`: one game between two players, shown move by move.
+#[derive(clap::Args, Debug)]
+pub struct PlayArgs {
+    /// The variant, an optional rules file and start position.
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// The South player.
+    #[arg(long, default_value = "ab:depth=4")]
+    pub south: String,
+    /// The North player.
+    #[arg(long, default_value = "greedy")]
+    pub north: String,
+    /// Seed of the players' randomness.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Ply cap (a draw).
+    #[arg(long, default_value_t = 400)]
+    pub max_plies: usize,
+    /// Limits per move for every player.
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// Print only the moves, not the board after each one.
+    #[arg(long)]
+    pub no_board: bool,
+    /// Write the game as a KIBA record to this file.
+    #[arg(long)]
+    pub record: Option<PathBuf>,
+}
+
+/// Runs `bao play --south SPEC --north SPEC`.
+pub fn run_play(args: PlayArgs) -> anyhow::Result<()> {
+    let rules = args.game.rules()?;
+    let start = args.game.start(&rules)?;
+    let south_spec = spec(&args.south)?;
+    let north_spec = spec(&args.north)?;
+    let seeds = (
+        super::arena::mix(args.seed, 1),
+        super::arena::mix(args.seed, 2),
+    );
+    let mut south = south_spec.build(seeds.0)?;
+    let mut north = north_spec.build(seeds.1)?;
+    south.new_game(seeds.0);
+    north.new_game(seeds.1);
+    let limits = args.limits.limits()?;
+    let variant = variant_name(&args.game);
+    println!(
+        "{} (South) vs {} (North), {variant}",
+        south.name(),
+        north.name()
+    );
+    if !args.no_board {
+        println!(
+            "{}\n",
+            Diagram {
+                pos: &start,
+                rules: &rules
+            }
+        );
+    }
+    let show_board = !args.no_board;
+    let outcome = play_game(
+        &rules,
+        &start,
+        &mut *south,
+        &mut *north,
+        &limits,
+        args.max_plies,
+        |pos: &Position, choice, child: &Position| {
+            let side = pos.side_to_move();
+            let mut line = format!(
+                "{:>3}. {:<5} {:<6}",
+                pos.ply() + 1,
+                side.to_string(),
+                move_text(choice.mv, side)
+            );
+            if let Some(e) = choice.eval {
+                line.push_str(&format!(
+                    " eval {e:+.2}, depth {}, {} nodes, pv {}",
+                    choice.depth,
+                    choice.nodes,
+                    pv_text(pos, &choice.pv, &rules)
+                ));
+            }
+            println!("{line}");
+            if show_board {
+                println!(
+                    "{}\n",
+                    Diagram {
+                        pos: child,
+                        rules: &rules
+                    }
+                );
+            }
+        },
+    )?;
+    let result = result_tag(outcome.winner, outcome.end);
+    match outcome.winner {
+        Some(w) => println!(
+            "{w} ({}) wins: {}",
+            if w == Side::South {
+                south.name()
+            } else {
+                north.name()
+            },
+            outcome.end.name()
+        ),
+        None => println!("draw: {}", outcome.end.name()),
+    }
+    let mut rec = Record::from_game(&rules, &start, &outcome.moves)
+        .map_err(|e| anyhow!("cannot write the record: {e}"))?;
+    rec.set_tag("Variant", variant);
+    rec.set_tag("South", south.name());
+    rec.set_tag("North", north.name());
+    rec.set_tag("Result", result);
+    print!("\n{rec}");
+    if let Some(path) = &args.record {
+        crate::util::write_atomic(path, rec.to_string().as_bytes())
+            .with_context(|| format!("cannot write the record to {}", path.display()))?;
+        println!("record written to {}", path.display());
+    }
+    Ok(())
+}
+
+/// A principal variation in notation, each move for its own mover.
+fn pv_text(pos: &Position, pv: &[Move], rules: &crate::rules::Rules) -> String {
+    let mut p = *pos;
+    let mut out = Vec::new();
+    for &mv in pv {
+        out.push(move_text(mv, p.side_to_move()));
+        match p.play(rules, mv) {
+            Ok(n) => p = n,
+            Err(_) => break,
+        }
+    }
+    out.join(" ")
+}

@@ -1,0 +1,746 @@
+//! The baseline search: negamax with alpha-beta pruning, principal-variation (null-window)
+//! search, iterative deepening, a fixed-size transposition table keyed by Zobrist hashes, and
+//! move ordering by the table's move, then captures (most opponent seeds taken first), then the
+//! history heuristic.
+//!
+//! The move generator hands over each move's child position, so the search never re-applies a
+//! move. All buffers (a move list per ply, the principal-variation table, the transposition
+//! table) are allocated once per player; the search loop itself does not touch the heap.
+//!
+//! Scores are integers from the mover's point of view: a win `ply` plies from the root scores
+//! `WIN - ply` (so faster wins score higher and slower losses less badly), a void game 0, and
+//! everything else the static evaluation of [`EvalWeights`], bounded by
+//! [`EVAL_LIMIT`](super::eval_fn::EVAL_LIMIT). In the Malawi advanced opening one player may make
+//! several plies in a row; the search then does not negate.
+
+use super::eval_fn::EvalWeights;
+use super::player::{Choice, Limits, Player};
+use super::random::captured;
+use super::zobrist;
+use crate::rules::{Dir, MAX_MOVES, Move, MoveKind, MoveList, Outcome, Pit, Position, Rules};
+use anyhow::bail;
+use serde::{Deserialize, Serialize};
+use std::time::Instant;
+
+/// The deepest search iteration.
+pub const MAX_DEPTH: u32 = 64;
+/// The depth used when neither the player nor the caller gives any limit.
+pub const DEFAULT_DEPTH: u32 = 4;
+/// The score of a win at the root; a win `n` plies away scores `WIN - n`.
+pub const WIN: i32 = 30_000;
+/// Scores at least this big (in absolute value) are proven wins or losses.
+pub const WIN_BOUND: i32 = WIN - 1_000;
+const INF: i32 = 32_000;
+const MAX_PLY: usize = MAX_DEPTH as usize + 2;
+/// Slots in the history table: 3 kinds x 16 pits x 2 directions x 2 house choices.
+const HISTORY_SLOTS: usize = 192;
+
+/// Settings of the alpha-beta player.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AlphaBetaConfig {
+    /// The player's own limits per move (combined with the caller's: the tighter wins).
+    pub limits: Limits,
+    /// The transposition table holds `2^tt_bits` entries of 16 bytes (20: 16 MiB).
+    pub tt_bits: u32,
+    /// Evaluation weights.
+    pub weights: EvalWeights,
+}
+
+impl Default for AlphaBetaConfig {
+    fn default() -> Self {
+        AlphaBetaConfig {
+            limits: Limits::NONE,
+            tt_bits: 20,
+            weights: EvalWeights::default(),
+        }
+    }
+}
+
+/// One completed iteration of iterative deepening.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Iteration {
+    /// The iteration's depth.
+    pub depth: u32,
+    /// Its score for the mover (see the module docs).
+    pub score: i32,
+    /// Its best move.
+    pub best: Move,
+    /// Nodes visited so far in this search.
+    pub nodes: u64,
+}
+
+/// The full result of a search: the choice and how it was reached.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Analysis {
+    /// The move chosen, with its expected score, principal variation, nodes and depth.
+    pub choice: Choice,
+    /// The raw score of the chosen move (see the module docs).
+    pub score: i32,
+    /// Every completed iteration, shallowest first.
+    pub iterations: Vec<Iteration>,
+    /// Whether a limit cut the last iteration short.
+    pub aborted: bool,
+}
+
+/// Plies to a proven result, if `score` is one (positive: the mover wins).
+pub fn mate_distance(score: i32) -> Option<i32> {
+    if score >= WIN_BOUND {
+        Some(WIN - score)
+    } else if score <= -WIN_BOUND {
+        Some(-(WIN + score))
+    } else {
+        None
+    }
+}
+
+/// How a transposition-table score relates to the true value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Bound {
+    Exact = 1,
+    Lower = 2,
+    Upper = 3,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct TtEntry {
+    score: i32,
+    depth: i32,
+    bound: Bound,
+    mv: Option<Move>,
+}
+
+/// A fixed-size transposition table of two-slot buckets; an entry is two `u64`s: the full key,
+/// then score (16 bits), depth (8), bound (2), move (9) and search age (8).
+struct Tt {
+    slots: Vec<[u64; 2]>,
+    mask: usize,
+    age: u8,
+}
+
+fn kind_index(k: MoveKind) -> u64 {
+    match k {
+        MoveKind::Sow => 0,
+        MoveKind::Place => 1,
+        MoveKind::OpeningCapture => 2,
+    }
+}
+
+/// A move as 9 bits: pit (4), direction, house, kind (2); bit 8 marks "present".
+fn pack_move(mv: Move) -> u64 {
+    mv.pit.index() as u64
+        | (u64::from(mv.dir == Dir::Right) << 4)
+        | (u64::from(mv.house) << 5)
+        | (kind_index(mv.kind) << 6)
+        | 1 << 8
+}
+
+fn unpack_move(bits: u64) -> Option<Move> {
+    if bits & (1 << 8) == 0 {
+        return None;
+    }
+    let kind = match (bits >> 6) & 3 {
+        0 => MoveKind::Sow,
+        1 => MoveKind::Place,
+        2 => MoveKind::OpeningCapture,
+        _ => return None,
+    };
+    Some(Move {
+        pit: Pit::new((bits & 15) as u8)?,
+        dir: if bits & (1 << 4) != 0 {
+            Dir::Right
+        } else {
+            Dir::Left
+        },
+        house: bits & (1 << 5) != 0,
+        kind,
+    })
+}
+
+impl Tt {
+    fn new(bits: u32) -> Tt {
+        let n = 1usize << bits.clamp(4, 30);
+        Tt {
+            // Zeroed memory: the pages are only touched when used.
+            slots: vec![[0u64; 2]; n],
+            mask: n - 1,
+            age: 0,
+        }
+    }
+
+    fn clear(&mut self) {
+        self.slots.fill([0, 0]);
+        self.age = 0;
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> usize {
+        (key as usize & self.mask) & !1
+    }
+
+    #[inline]
+    fn probe(&self, key: u64) -> Option<TtEntry> {
+        let b = self.bucket(key);
+        for slot in &self.slots[b..b + 2] {
+            if slot[0] == key && slot[1] != 0 {
+                let w = slot[1];
+                let bound = match (w >> 24) & 3 {
+                    1 => Bound::Exact,
+                    2 => Bound::Lower,
+                    3 => Bound::Upper,
+                    _ => return None,
+                };
+                return Some(TtEntry {
+                    score: (w & 0xffff) as u16 as i16 as i32,
+                    depth: ((w >> 16) & 0xff) as i32,
+                    bound,
+                    mv: unpack_move((w >> 32) & 0x1ff),
+                });
+            }
+        }
+        None
+    }
+
+    #[inline]
+    fn store(&mut self, key: u64, depth: i32, bound: Bound, score: i32, mv: Option<Move>) {
+        let b = self.bucket(key);
+        let age = self.age;
+        let depth_of = |w: u64| ((w >> 16) & 0xff) as i32;
+        let age_of = |w: u64| ((w >> 48) & 0xff) as u8;
+        // Same key first; else an empty or stale slot; else the shallower one.
+        let i = if self.slots[b][0] == key {
+            b
+        } else if self.slots[b + 1][0] == key {
+            b + 1
+        } else {
+            let value = |s: &[u64; 2]| {
+                if s[1] == 0 {
+                    -1
+                } else if age_of(s[1]) != age {
+                    depth_of(s[1])
+                } else {
+                    256 + depth_of(s[1])
+                }
+            };
+            if value(&self.slots[b + 1]) < value(&self.slots[b]) {
+                b + 1
+            } else {
+                b
+            }
+        };
+        // Keep the old move when this search found none (a fail-low node).
+        let old = self.slots[i];
+        let mv_bits = match mv {
+            Some(m) => pack_move(m),
+            None if old[0] == key => (old[1] >> 32) & 0x1ff,
+            None => 0,
+        };
+        let score = score.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16 as u64;
+        let w = score
+            | ((depth.clamp(0, 255) as u64) << 16)
+            | ((bound as u64) << 24)
+            | (mv_bits << 32)
+            | ((age as u64) << 48);
+        self.slots[i] = [key, w];
+    }
+}
+
+/// Mate scores are stored relative to the node, so they stay right at any ply.
+#[inline]
+fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= WIN_BOUND {
+        score + ply as i32
+    } else if score <= -WIN_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+#[inline]
+fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= WIN_BOUND {
+        score - ply as i32
+    } else if score <= -WIN_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// The score of a finished game for `mover`, `ply` plies from the root.
+#[inline]
+fn terminal_score(o: Outcome, mover: crate::rules::Side, ply: usize) -> i32 {
+    match o.winner {
+        Some(w) if w == mover => WIN - ply as i32,
+        Some(_) => -(WIN - ply as i32),
+        None => 0,
+    }
+}
+
+#[inline]
+fn history_index(mv: Move) -> usize {
+    (kind_index(mv.kind) as usize) * 64
+        + mv.pit.index() * 4
+        + usize::from(mv.dir == Dir::Right) * 2
+        + usize::from(mv.house)
+}
+
+/// The alpha-beta player. Deterministic under depth and node limits: the same position and the
+/// same earlier searches in the game give the same move.
+pub struct AlphaBeta {
+    cfg: AlphaBetaConfig,
+    name: String,
+    tt: Option<Tt>,
+    history: Box<[[u32; HISTORY_SLOTS]; 2]>,
+    lists: Vec<MoveList>,
+    pv: Vec<[Move; MAX_PLY]>,
+    pv_len: [usize; MAX_PLY],
+    nodes: u64,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    /// Limits are only enforced from depth 2 on, so there is always a move.
+    armed: bool,
+    aborted: bool,
+    leaf_moves: bool,
+}
+
+impl AlphaBeta {
+    /// A player with these settings.
+    pub fn new(cfg: AlphaBetaConfig) -> AlphaBeta {
+        let leaf_moves = cfg.weights.needs_moves();
+        AlphaBeta {
+            cfg,
+            name: "ab".to_string(),
+            tt: None,
+            history: Box::new([[0; HISTORY_SLOTS]; 2]),
+            lists: (0..MAX_PLY).map(|_| MoveList::new()).collect(),
+            pv: vec![[Move::sow(Pit::HOUSE, Dir::Left); MAX_PLY]; MAX_PLY],
+            pv_len: [0; MAX_PLY],
+            nodes: 0,
+            node_limit: u64::MAX,
+            deadline: None,
+            armed: false,
+            aborted: false,
+            leaf_moves,
+        }
+    }
+
+    /// A player searching to a fixed depth with the default settings.
+    pub fn with_depth(depth: u32) -> AlphaBeta {
+        AlphaBeta::new(AlphaBetaConfig {
+            limits: Limits::depth(depth),
+            ..AlphaBetaConfig::default()
+        })
+    }
+
+    /// Sets the name shown in tables and records.
+    pub fn named(mut self, name: impl Into<String>) -> AlphaBeta {
+        self.name = name.into();
+        self
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &AlphaBetaConfig {
+        &self.cfg
+    }
+
+    /// Searches `pos` within the tighter of `limits` and the player's own limits.
+    pub fn analyse(
+        &mut self,
+        rules: &Rules,
+        pos: &Position,
+        limits: &Limits,
+    ) -> anyhow::Result<Analysis> {
+        let start = Instant::now();
+        let mut limits = self.cfg.limits.min(limits);
+        if limits.is_none() {
+            limits.depth = Some(DEFAULT_DEPTH);
+        }
+        let mut max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX);
+        self.deadline = limits.time.map(|t| start + t);
+        self.nodes = 0;
+        self.aborted = false;
+        self.armed = false;
+        let tt_bits = self.cfg.tt_bits;
+        let tt = self.tt.get_or_insert_with(|| Tt::new(tt_bits));
+        tt.age = tt.age.wrapping_add(1);
+        for h in self.history.iter_mut().flatten() {
+            *h /= 2;
+        }
+
+        if let Some(o) = pos.result() {
+            bail!("the game is over ({o:?}) in {pos}");
+        }
+        pos.legal_moves(rules, &mut self.lists[0]);
+        let n = self.lists[0].len();
+        if n == 0 {
+            bail!("no legal move: the game is over in {pos}");
+        }
+        if n == 1 {
+            max_depth = 1;
+        }
+        // Root moves in search order: by captures and history first, then best-so-far first.
+        let me = pos.side_to_move();
+        let mut order: Vec<usize> = (0..n).collect();
+        let keys: Vec<i64> = self.lists[0]
+            .children()
+            .iter()
+            .zip(self.lists[0].moves())
+            .map(|(c, &m)| {
+                captured(pos, c) as i64 * 1_000_000
+                    + self.history[me.index()][history_index(m)] as i64
+            })
+            .collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(keys[i]));
+
+        let mut iterations: Vec<Iteration> = Vec::new();
+        let mut best: Option<(usize, i32, Vec<Move>)> = None;
+        for depth in 1..=max_depth {
+            self.armed = depth > 1;
+            let (score, idx, completed) = self.search_root(rules, pos, depth as i32, &order);
+            if let Some(i) = idx {
+                // An aborted iteration counts too once its first move (the previous best) is
+                // searched: any move that beat it did so at the greater depth.
+                let pv = self.pv[0][..self.pv_len[0]].to_vec();
+                best = Some((i, score, pv));
+                let pos_in_order = order.iter().position(|&j| j == i).expect("root index");
+                order[..=pos_in_order].rotate_right(1);
+            }
+            if !completed {
+                break;
+            }
+            let (i, score, _) = best
+                .as_ref()
+                .expect("a completed iteration has a best move");
+            iterations.push(Iteration {
+                depth,
+                score: *score,
+                best: self.lists[0].moves()[*i],
+                nodes: self.nodes,
+            });
+            if mate_distance(*score).is_some() {
+                break; // proven: deeper iterations give the same result
+            }
+            if let (Some(t), Some(_)) = (limits.time, self.deadline)
+                && start.elapsed() * 2 > t
+            {
+                break; // the next iteration would most likely not finish
+            }
+        }
+        let (i, score, mut pv) = best.expect("depth 1 always completes");
+        let mv = self.lists[0].moves()[i];
+        if pv.first() != Some(&mv) {
+            pv = vec![mv];
+        }
+        let eval = if score >= WIN_BOUND {
+            1.0
+        } else if score <= -WIN_BOUND {
+            -1.0
+        } else {
+            self.cfg.weights.to_expected(score)
+        };
+        Ok(Analysis {
+            choice: Choice {
+                mv,
+                eval: Some(eval),
+                pv,
+                nodes: self.nodes,
+                depth: iterations.last().map_or(0, |it| it.depth),
+            },
+            score,
+            iterations,
+            aborted: self.aborted,
+        })
+    }
+
+    /// One root iteration over `order`: (best score, its root index, whether it completed).
+    fn search_root(
+        &mut self,
+        rules: &Rules,
+        root: &Position,
+        depth: i32,
+        order: &[usize],
+    ) -> (i32, Option<usize>, bool) {
+        let me = root.side_to_move();
+        let (mut alpha, beta) = (-INF, INF);
+        let mut best: Option<usize> = None;
+        let mut best_score = -INF;
+        self.pv_len[0] = 0;
+        self.nodes += 1;
+        for (k, &i) in order.iter().enumerate() {
+            let (mv, child) = self.lists[0].get(i);
+            let child = *child;
+            let score = if k == 0 {
+                self.child_value(rules, me, &child, depth - 1, 1, alpha, beta)
+            } else {
+                let s = self.child_value(rules, me, &child, depth - 1, 1, alpha, alpha + 1);
+                if s > alpha && !self.aborted {
+                    self.child_value(rules, me, &child, depth - 1, 1, alpha, beta)
+                } else {
+                    s
+                }
+            };
+            if self.aborted {
+                return (best_score, best, false);
+            }
+            if score > best_score {
+                best_score = score;
+                best = Some(i);
+                alpha = alpha.max(score);
+                self.set_pv(0, mv);
+            }
+        }
+        (best_score, best, true)
+    }
+
+    /// The value of `child` for the player who moved into it.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn child_value(
+        &mut self,
+        rules: &Rules,
+        mover: crate::rules::Side,
+        child: &Position,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        if child.side_to_move() == mover {
+            self.negamax(rules, child, depth, ply, alpha, beta)
+        } else {
+            -self.negamax(rules, child, depth, ply, -beta, -alpha)
+        }
+    }
+
+    /// Makes `mv` followed by the child's principal variation the variation at `ply`.
+    #[inline]
+    fn set_pv(&mut self, ply: usize, mv: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let child_len = if ply + 1 < MAX_PLY {
+            self.pv_len[ply + 1].min(MAX_PLY - 1)
+        } else {
+            0
+        };
+        head[ply][0] = mv;
+        if child_len > 0 {
+            head[ply][1..=child_len].copy_from_slice(&tail[0][..child_len]);
+        }
+        self.pv_len[ply] = child_len + 1;
+    }
+
+    #[inline]
+    fn out_of_budget(&mut self) -> bool {
+        if self.armed
+            && (self.nodes >= self.node_limit
+                || (self.nodes & 1023 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d)))
+        {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    fn negamax(
+        &mut self,
+        rules: &Rules,
+        pos: &Position,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> i32 {
+        self.pv_len[ply] = 0;
+        self.nodes += 1;
+        if self.out_of_budget() {
+            return 0;
+        }
+        let me = pos.side_to_move();
+        if let Some(o) = pos.result() {
+            return terminal_score(o, me, ply);
+        }
+        if depth <= 0 || ply >= MAX_PLY - 1 {
+            return self.leaf(rules, pos, ply);
+        }
+        // Mate-distance pruning: nothing here beats a win already found nearer the root.
+        alpha = alpha.max(-(WIN - ply as i32));
+        beta = beta.min(WIN - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        let use_tt = depth >= 2;
+        let key = if use_tt { zobrist::hash(pos) } else { 0 };
+        let mut tt_move = None;
+        if let Some(e) = self
+            .tt
+            .as_ref()
+            .filter(|_| use_tt)
+            .and_then(|t| t.probe(key))
+        {
+            tt_move = e.mv;
+            if e.depth >= depth {
+                let s = score_from_tt(e.score, ply);
+                match e.bound {
+                    Bound::Exact => return s,
+                    Bound::Lower if s >= beta => return s,
+                    Bound::Upper if s <= alpha => return s,
+                    _ => {}
+                }
+            }
+        }
+        pos.legal_moves(rules, &mut self.lists[ply]);
+        let n = self.lists[ply].len();
+        if n == 0 {
+            return -(WIN - ply as i32);
+        }
+        // Ordering keys: the table's move, then captures by size, then history.
+        let mut order = [0u8; MAX_MOVES];
+        let mut keys = [0i64; MAX_MOVES];
+        let mut caps = [0u32; MAX_MOVES];
+        let hist = &self.history[me.index()];
+        let list = &self.lists[ply];
+        for (i, (mv, child)) in list.iter().enumerate() {
+            caps[i] = captured(pos, child);
+            keys[i] = if Some(mv) == tt_move {
+                i64::MAX
+            } else {
+                caps[i] as i64 * (1 << 32) + hist[history_index(mv)] as i64
+            };
+            order[i] = i as u8;
+        }
+        // Insertion sort, stable (equal keys keep the generator's order).
+        for i in 1..n {
+            let o = order[i];
+            let k = keys[o as usize];
+            let mut j = i;
+            while j > 0 && keys[order[j - 1] as usize] < k {
+                order[j] = order[j - 1];
+                j -= 1;
+            }
+            order[j] = o;
+        }
+
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_mv = None;
+        for (k, &i) in order[..n].iter().enumerate() {
+            let i = i as usize;
+            let (mv, child) = self.lists[ply].get(i);
+            let child = *child;
+            let score = if k == 0 {
+                self.child_value(rules, me, &child, depth - 1, ply + 1, alpha, beta)
+            } else {
+                let s = self.child_value(rules, me, &child, depth - 1, ply + 1, alpha, alpha + 1);
+                if s > alpha && s < beta && !self.aborted {
+                    self.child_value(rules, me, &child, depth - 1, ply + 1, alpha, beta)
+                } else {
+                    s
+                }
+            };
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_mv = Some(mv);
+                if score > alpha {
+                    alpha = score;
+                    self.set_pv(ply, mv);
+                    if alpha >= beta {
+                        if caps[i] == 0 {
+                            let h = &mut self.history[me.index()][history_index(mv)];
+                            *h = h.saturating_add((depth * depth) as u32);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if let Some(tt) = self.tt.as_mut().filter(|_| use_tt) {
+            tt.store(key, depth, bound, score_to_tt(best, ply), best_mv);
+        }
+        best
+    }
+
+    /// A leaf: the static evaluation (with the leaf's moves when the weights need them, which
+    /// also finds a mover without moves).
+    #[inline]
+    fn leaf(&mut self, rules: &Rules, pos: &Position, ply: usize) -> i32 {
+        if self.leaf_moves {
+            let list = &mut self.lists[ply];
+            pos.legal_moves(rules, list);
+            if list.is_empty() {
+                return -(WIN - ply as i32);
+            }
+            self.cfg.weights.evaluate(rules, pos, Some(list))
+        } else {
+            self.cfg.weights.evaluate(rules, pos, None)
+        }
+    }
+}
+
+impl Player for AlphaBeta {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn choose(&mut self, rules: &Rules, pos: &Position, limits: &Limits) -> anyhow::Result<Choice> {
+        Ok(self.analyse(rules, pos, limits)?.choice)
+    }
+
+    fn new_game(&mut self, _seed: u64) {
+        if let Some(tt) = self.tt.as_mut() {
+            tt.clear();
+        }
+        for h in self.history.iter_mut().flatten() {
+            *h = 0;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moves_survive_packing() {
+        for pit in Pit::all() {
+            for dir in Dir::BOTH {
+                for house in [false, true] {
+                    for kind in [MoveKind::Sow, MoveKind::Place, MoveKind::OpeningCapture] {
+                        let mv = Move {
+                            pit,
+                            dir,
+                            house,
+                            kind,
+                        };
+                        assert_eq!(unpack_move(pack_move(mv)), Some(mv));
+                    }
+                }
+            }
+        }
+        assert_eq!(unpack_move(0), None);
+    }
+
+    #[test]
+    fn table_entries_round_trip_with_negative_and_mate_scores() {
+        let mut tt = Tt::new(8);
+        let mv = Move::sow(Pit::HOUSE, Dir::Right);
+        tt.store(12345, 7, Bound::Lower, -WIN + 3, Some(mv));
+        let e = tt.probe(12345).unwrap();
+        assert_eq!(
+            (e.score, e.depth, e.bound, e.mv),
+            (-WIN + 3, 7, Bound::Lower, Some(mv))
+        );
+        assert!(tt.probe(12345 + 256).is_none());
+        assert_eq!(score_from_tt(score_to_tt(WIN - 9, 4), 4), WIN - 9);
+    }
+}

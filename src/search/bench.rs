@@ -1,0 +1,183 @@
+//! `bao bench ab`: speed of the alpha-beta search on one core: nodes per second over a fixed set
+//! of middle-game positions (reached by seeded random play of Bao la Kiswahili), and the depth
+//! the search completes in a given time. Both are medians.
+
+use super::alphabeta::{AlphaBeta, AlphaBetaConfig};
+use super::player::{Limits, Player};
+use crate::bench::median;
+use crate::rules::{MoveList, Position, Rules, Variant};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::Serialize;
+use std::time::{Duration, Instant};
+
+/// The result of [`bench_ab`].
+#[derive(Clone, Debug, Serialize)]
+pub struct AbBench {
+    /// Median nodes per second over the runs.
+    pub nodes_per_sec: f64,
+    /// Each run's nodes per second.
+    pub runs: Vec<f64>,
+    /// Nodes of one run over the whole set.
+    pub nodes: u64,
+    /// Median seconds of one run over the whole set.
+    pub seconds_per_run: f64,
+    /// Positions searched per run.
+    pub positions: usize,
+    /// The fixed depth of the node-rate runs.
+    pub depth: u32,
+    /// Median depth completed within `seconds` per position.
+    pub depth_in_time: f64,
+    /// Each position's depth completed within `seconds`.
+    pub depths: Vec<u32>,
+    /// The time per position of the depth test.
+    pub seconds: f64,
+}
+
+/// `count` middle-game positions: seeded random play from the start for 20 to 59 plies (so both
+/// the namua and the mtaji stage appear), keeping positions with at least 3 legal moves and no
+/// result proven by a depth-2 search.
+pub fn middle_game_positions(rules: &Rules, count: usize, seed: u64) -> Vec<Position> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut list = MoveList::new();
+    let mut out = Vec::with_capacity(count);
+    let mut probe = AlphaBeta::new(AlphaBetaConfig {
+        tt_bits: 12,
+        ..AlphaBetaConfig::default()
+    });
+    while out.len() < count {
+        let target = rng.random_range(20..60);
+        let mut pos = Position::start(rules);
+        for _ in 0..target {
+            pos.legal_moves(rules, &mut list);
+            if list.is_empty() {
+                break;
+            }
+            pos = list.children()[rng.random_range(0..list.len())];
+        }
+        pos.legal_moves(rules, &mut list);
+        if list.len() < 3 {
+            continue;
+        }
+        let decided = probe
+            .analyse(rules, &pos, &Limits::depth(2))
+            .map_or(true, |a| super::alphabeta::mate_distance(a.score).is_some());
+        if !decided {
+            out.push(pos);
+        }
+    }
+    out
+}
+
+/// Searches each position to `depth` (a fresh table per run), `runs` times, on the calling
+/// thread; then each of the first `depth_positions` positions for `seconds`.
+pub fn bench_ab(
+    positions: usize,
+    depth: u32,
+    runs: usize,
+    seconds: f64,
+    depth_positions: usize,
+    seed: u64,
+) -> anyhow::Result<AbBench> {
+    let rules = Variant::Kiswahili.rules();
+    let set = middle_game_positions(&rules, positions.max(1), seed);
+    let mut rates = Vec::new();
+    let mut times = Vec::new();
+    let mut run_nodes = 0;
+    for _ in 0..runs.max(1) {
+        let mut ab = AlphaBeta::new(AlphaBetaConfig::default());
+        let (mut nodes, mut secs) = (0u64, 0f64);
+        for pos in &set {
+            ab.new_game(0);
+            let t = Instant::now();
+            let c = ab.choose(&rules, pos, &Limits::depth(depth))?;
+            secs += t.elapsed().as_secs_f64();
+            nodes += c.nodes;
+        }
+        rates.push(nodes as f64 / secs.max(1e-9));
+        times.push(secs);
+        run_nodes = nodes;
+    }
+    let mut depths = Vec::new();
+    let mut ab = AlphaBeta::new(AlphaBetaConfig::default());
+    for pos in set.iter().take(depth_positions) {
+        ab.new_game(0);
+        let c = ab.choose(&rules, pos, &Limits::time(Duration::from_secs_f64(seconds)))?;
+        depths.push(c.depth);
+    }
+    Ok(AbBench {
+        nodes_per_sec: median(&rates),
+        runs: rates,
+        nodes: run_nodes,
+        seconds_per_run: median(&times),
+        positions: set.len(),
+        depth,
+        depth_in_time: median(&depths.iter().map(|&d| d as f64).collect::<Vec<_>>()),
+        depths,
+        seconds,
+    })
+}
+
+/// Options of `bao bench ab`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct BenchAbArgs {
+    /// Middle-game positions in the set.
+    #[arg(long, default_value_t = 20)]
+    pub positions: usize,
+    /// Search depth of the node-rate runs.
+    #[arg(long, default_value_t = 12)]
+    pub depth: u32,
+    /// Runs over the set (the median is reported).
+    #[arg(long, default_value_t = 5)]
+    pub runs: usize,
+    /// Seconds per position of the depth test.
+    #[arg(long, default_value_t = 1.0)]
+    pub seconds: f64,
+    /// Positions in the depth test.
+    #[arg(long, default_value_t = 5)]
+    pub depth_positions: usize,
+    /// Seed of the random play that makes the positions.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `bao bench ab`.
+pub fn run_bench_ab(args: BenchAbArgs) -> anyhow::Result<()> {
+    if !(args.seconds > 0.0 && args.seconds.is_finite()) {
+        anyhow::bail!("--seconds must be a positive number, not {}", args.seconds);
+    }
+    let r = bench_ab(
+        args.positions,
+        args.depth.clamp(1, super::alphabeta::MAX_DEPTH),
+        args.runs,
+        args.seconds,
+        args.depth_positions,
+        args.seed,
+    )?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&r)?);
+    } else {
+        println!(
+            "alpha-beta (kiswahili, {} middle-game positions, depth {}, 1 thread): {} nodes in {:.3}s, {:.0} nodes/s (median of {} runs: {})",
+            r.positions,
+            r.depth,
+            r.nodes,
+            r.seconds_per_run,
+            r.nodes_per_sec,
+            r.runs.len(),
+            r.runs
+                .iter()
+                .map(|x| format!("{x:.0}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        println!(
+            "depth completed in {}s: median {} (per position: {:?})",
+            r.seconds, r.depth_in_time, r.depths
+        );
+    }
+    Ok(())
+}

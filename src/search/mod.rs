@@ -1,0 +1,20 @@
+//! Classical players: the [`Player`] interface, uniform random and greedy baselines, and an
+//! alpha-beta search with a hand-written evaluation; players written as strings
+//! ([`PlayerSpec`]); and a speed benchmark of the search.
+//!
+//! Nothing here needs the `ml` feature. MCTS with a network plugs in as another [`Player`]
+//! through [`spec::EXTERNAL`].
+
+pub mod alphabeta;
+pub mod bench;
+pub mod eval_fn;
+pub mod player;
+pub mod random;
+pub mod spec;
+pub mod zobrist;
+
+pub use alphabeta::{AlphaBeta, AlphaBetaConfig, Analysis};
+pub use eval_fn::EvalWeights;
+pub use player::{Choice, Limits, Player};
+pub use random::{GreedyPlayer, RandomPlayer};
+pub use spec::{PlayerSpec, SpecError};

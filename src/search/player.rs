@@ -1,0 +1,125 @@
+//! The player interface shared by every way of choosing moves: random, greedy, alpha-beta, and
+//! (behind the `ml` feature, later) MCTS with a network.
+
+use crate::rules::{Move, Position, Rules};
+use serde::{Deserialize, Serialize};
+use std::time::Duration;
+
+/// How much a player may think about one move. Every field is optional; a player stops at the
+/// first limit reached. With none set a player uses its own default.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Limits {
+    /// Search depth in plies.
+    pub depth: Option<u32>,
+    /// Positions visited.
+    pub nodes: Option<u64>,
+    /// Wall-clock time for the move.
+    pub time: Option<Duration>,
+}
+
+impl Limits {
+    /// No limit at all (the player's own defaults apply).
+    pub const NONE: Limits = Limits {
+        depth: None,
+        nodes: None,
+        time: None,
+    };
+
+    /// A depth limit only.
+    pub const fn depth(depth: u32) -> Limits {
+        Limits {
+            depth: Some(depth),
+            nodes: None,
+            time: None,
+        }
+    }
+
+    /// A node limit only.
+    pub const fn nodes(nodes: u64) -> Limits {
+        Limits {
+            depth: None,
+            nodes: Some(nodes),
+            time: None,
+        }
+    }
+
+    /// A time limit only.
+    pub const fn time(time: Duration) -> Limits {
+        Limits {
+            depth: None,
+            nodes: None,
+            time: Some(time),
+        }
+    }
+
+    /// Whether no limit is set.
+    pub fn is_none(&self) -> bool {
+        self.depth.is_none() && self.nodes.is_none() && self.time.is_none()
+    }
+
+    /// The tighter of two sets of limits, field by field.
+    pub fn min(&self, other: &Limits) -> Limits {
+        fn tighter<T: Ord + Copy>(a: Option<T>, b: Option<T>) -> Option<T> {
+            match (a, b) {
+                (Some(x), Some(y)) => Some(x.min(y)),
+                (x, None) => x,
+                (None, y) => y,
+            }
+        }
+        Limits {
+            depth: tighter(self.depth, other.depth),
+            nodes: tighter(self.nodes, other.nodes),
+            time: tighter(self.time, other.time),
+        }
+    }
+
+    /// Whether the result of a search under these limits depends only on the position and the
+    /// player's state (no time limit).
+    pub fn is_deterministic(&self) -> bool {
+        self.time.is_none()
+    }
+}
+
+/// A player's decision for one position.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Choice {
+    /// The move to play.
+    pub mv: Move,
+    /// The expected score for the mover in [-1, 1] (1 = a sure win), if the player estimates one.
+    pub eval: Option<f32>,
+    /// The principal variation, starting with `mv` (may be just `mv`).
+    pub pv: Vec<Move>,
+    /// Positions visited to decide.
+    pub nodes: u64,
+    /// Depth of the last completed search iteration (0 for players that do not search).
+    pub depth: u32,
+}
+
+impl Choice {
+    /// A choice without search information.
+    pub fn just(mv: Move) -> Choice {
+        Choice {
+            mv,
+            eval: None,
+            pv: vec![mv],
+            nodes: 0,
+            depth: 0,
+        }
+    }
+}
+
+/// Something that chooses moves. Players are `Send` so an arena can run games in parallel;
+/// each game gets its own players.
+pub trait Player: Send {
+    /// A short name for tables and game records.
+    fn name(&self) -> String;
+
+    /// The move to play in `pos` (which must not be finished), within `limits` (tightened by the
+    /// player's own limits, if it has any).
+    fn choose(&mut self, rules: &Rules, pos: &Position, limits: &Limits) -> anyhow::Result<Choice>;
+
+    /// Forget everything from the previous game and reseed the player's randomness.
+    fn new_game(&mut self, seed: u64) {
+        let _ = seed;
+    }
+}

@@ -1,0 +1,302 @@
+//! Players written as short strings, for the command line and match configs:
+//!
+//! | spec | player |
+//! | --- | --- |
+//! | `random` | uniform random legal move |
+//! | `greedy` | the move capturing the most seeds, ties at random |
+//! | `ab` | alpha-beta, depth 4 |
+//! | `ab:depth=6` | alpha-beta to depth 6 |
+//! | `ab:nodes=100000` (`100k`, `2m`) | alpha-beta, at most that many nodes per move |
+//! | `ab:time=500ms` (`1s`, `1.5s`) | alpha-beta, that much time per move |
+//! | `ab:depth=6,time=1s` | limits combine: the first one reached stops the search |
+//! | `ab:...,tt=16` | a transposition table of 2^16 entries (default 2^20) |
+//! | `ab:...,weights=FILE.json` | evaluation weights from a JSON file ([`EvalWeights`]) |
+//! | `mcts:...` | MCTS with a network (needs the `ml` feature; see [`EXTERNAL`]) |
+//! | `player:PATH` | a player file (needs the `ml` feature; see [`EXTERNAL`]) |
+
+use super::alphabeta::{AlphaBeta, AlphaBetaConfig, MAX_DEPTH};
+use super::eval_fn::EvalWeights;
+use super::player::{Limits, Player};
+use super::random::{GreedyPlayer, RandomPlayer};
+use anyhow::Context;
+use std::fmt;
+use std::path::PathBuf;
+use std::str::FromStr;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+/// The forms a player spec may take, for error messages.
+pub const ACCEPTED: &str = "accepted forms: random, greedy, ab (depth 4), ab:depth=N, \
+ab:nodes=N (100000, 100k, 2m), ab:time=T (500ms, 1s, 1.5s), several limits joined by commas \
+(ab:depth=6,time=1s), with tt=BITS (2^BITS table entries, 10..=30) and weights=FILE.json; \
+mcts:OPTIONS and player:PATH (these need the ml feature)";
+
+/// Alpha-beta options of a spec.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AbSpec {
+    /// Limits per move (none: the caller's limits, or else depth
+    /// [`DEFAULT_DEPTH`](super::alphabeta::DEFAULT_DEPTH)).
+    pub limits: Limits,
+    /// log2 of the transposition table's entries.
+    pub tt_bits: Option<u32>,
+    /// A JSON file of evaluation weights.
+    pub weights: Option<PathBuf>,
+}
+
+/// A player described by a string (see the module docs).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayerSpec {
+    /// Uniform random moves.
+    Random,
+    /// One-ply greedy captures.
+    Greedy,
+    /// Alpha-beta search.
+    AlphaBeta(AbSpec),
+    /// MCTS with a network; the text after `mcts:` (built by [`EXTERNAL`]).
+    Mcts(String),
+    /// A player file, `player:PATH` (built by [`EXTERNAL`]).
+    File(PathBuf),
+}
+
+/// A bad player spec: what is wrong, and the accepted forms.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("bad player spec `{spec}`: {why}; {ACCEPTED}")]
+pub struct SpecError {
+    /// The text given.
+    pub spec: String,
+    /// What is wrong with it.
+    pub why: String,
+}
+
+/// Builds the players this module cannot build itself (`mcts:...`, `player:PATH`).
+pub type ExternalBuilder = fn(&PlayerSpec, u64) -> anyhow::Result<Box<dyn Player>>;
+
+/// The extension point for players outside this module: the code that provides MCTS and player
+/// files (behind the `ml` feature) sets it once at start-up, e.g.
+/// `EXTERNAL.set(my_builder).ok();`. Until then those specs fail with a clear error.
+pub static EXTERNAL: OnceLock<ExternalBuilder> = OnceLock::new();
+
+/// Builds an `mcts:` or `player:` spec through [`EXTERNAL`], or says why it cannot.
+pub fn build_external(spec: &PlayerSpec, seed: u64) -> anyhow::Result<Box<dyn Player>> {
+    match EXTERNAL.get() {
+        Some(build) => build(spec, seed),
+        None => anyhow::bail!(
+            "player `{spec}` needs the ml feature and an MCTS/player-file builder, which is not \
+             available yet in this build; use random, greedy or ab:..."
+        ),
+    }
+}
+
+impl PlayerSpec {
+    /// A fresh player from this spec, seeded (the seed drives any randomness it has).
+    pub fn build(&self, seed: u64) -> anyhow::Result<Box<dyn Player>> {
+        Ok(match self {
+            PlayerSpec::Random => Box::new(RandomPlayer::new(seed)),
+            PlayerSpec::Greedy => Box::new(GreedyPlayer::new(seed)),
+            PlayerSpec::AlphaBeta(ab) => Box::new(self.alpha_beta(ab)?),
+            PlayerSpec::Mcts(_) | PlayerSpec::File(_) => return build_external(self, seed),
+        })
+    }
+
+    fn alpha_beta(&self, ab: &AbSpec) -> anyhow::Result<AlphaBeta> {
+        let weights = match &ab.weights {
+            None => EvalWeights::default(),
+            Some(path) => {
+                let text = std::fs::read_to_string(path)
+                    .with_context(|| format!("cannot read weights file {}", path.display()))?;
+                serde_json::from_str(&text)
+                    .with_context(|| format!("bad weights file {}", path.display()))?
+            }
+        };
+        // No limits in the spec: the caller's limits apply, or else the default depth.
+        let cfg = AlphaBetaConfig {
+            limits: ab.limits,
+            tt_bits: ab.tt_bits.unwrap_or(AlphaBetaConfig::default().tt_bits),
+            weights,
+        };
+        Ok(AlphaBeta::new(cfg).named(self.to_string()))
+    }
+}
+
+/// `500ms`, `1s`, `1.5s`, `2m`.
+fn parse_duration(v: &str) -> Option<Duration> {
+    let (num, unit) = v
+        .find(|c: char| c.is_ascii_alphabetic())
+        .map_or((v, ""), |i| v.split_at(i));
+    let x: f64 = num.trim().parse().ok()?;
+    let secs = match unit.trim() {
+        "ms" => x / 1000.0,
+        "s" => x,
+        "m" | "min" => x * 60.0,
+        _ => return None,
+    };
+    (secs.is_finite() && secs > 0.0 && secs < 1e7).then(|| Duration::from_secs_f64(secs))
+}
+
+/// `100000`, `100k`, `2m`.
+fn parse_count(v: &str) -> Option<u64> {
+    let v = v.trim().to_ascii_lowercase();
+    let (num, mult) = if let Some(n) = v.strip_suffix('k') {
+        (n, 1_000)
+    } else if let Some(n) = v.strip_suffix('m') {
+        (n, 1_000_000)
+    } else {
+        (v.as_str(), 1)
+    };
+    let n: u64 = num.parse().ok()?;
+    n.checked_mul(mult).filter(|&n| n > 0)
+}
+
+fn format_duration(d: Duration) -> String {
+    if d.subsec_nanos() == 0 {
+        format!("{}s", d.as_secs())
+    } else {
+        format!("{}ms", d.as_millis())
+    }
+}
+
+impl FromStr for PlayerSpec {
+    type Err = SpecError;
+
+    fn from_str(text: &str) -> Result<PlayerSpec, SpecError> {
+        let err = |why: String| SpecError {
+            spec: text.to_string(),
+            why,
+        };
+        let s = text.trim();
+        let (kind, options) = match s.split_once(':') {
+            Some((k, o)) => (k.trim().to_ascii_lowercase(), Some(o)),
+            None => (s.to_ascii_lowercase(), None),
+        };
+        match (kind.as_str(), options) {
+            ("random", None) => Ok(PlayerSpec::Random),
+            ("greedy", None) => Ok(PlayerSpec::Greedy),
+            ("random" | "greedy", Some(_)) => Err(err(format!("`{kind}` takes no options"))),
+            ("mcts", o) => Ok(PlayerSpec::Mcts(o.unwrap_or("").trim().to_string())),
+            ("player", Some(path)) if !path.trim().is_empty() => {
+                Ok(PlayerSpec::File(PathBuf::from(path.trim())))
+            }
+            ("player", _) => Err(err("`player:` needs a file path".into())),
+            ("ab" | "alphabeta", None) => Ok(PlayerSpec::AlphaBeta(AbSpec::default())),
+            ("ab" | "alphabeta", Some(o)) => {
+                let mut ab = AbSpec::default();
+                for item in o.split(',').map(str::trim) {
+                    if item.is_empty() {
+                        return Err(err("empty option (two commas in a row?)".into()));
+                    }
+                    let (key, value) = item
+                        .split_once('=')
+                        .map(|(k, v)| (k.trim(), v.trim()))
+                        .ok_or_else(|| err(format!("option `{item}` must be key=value")))?;
+                    match key {
+                        "depth" => {
+                            let d: u32 = value
+                                .parse()
+                                .ok()
+                                .filter(|d| (1..=MAX_DEPTH).contains(d))
+                                .ok_or_else(|| {
+                                    err(format!("depth `{value}` must be 1..={MAX_DEPTH}"))
+                                })?;
+                            ab.limits.depth = Some(d);
+                        }
+                        "nodes" => {
+                            ab.limits.nodes = Some(parse_count(value).ok_or_else(|| {
+                                err(format!(
+                                    "nodes `{value}` must be a positive count such as 100000 or 100k"
+                                ))
+                            })?)
+                        }
+                        "time" => {
+                            ab.limits.time = Some(parse_duration(value).ok_or_else(|| {
+                                err(format!(
+                                    "time `{value}` must be a positive duration such as 500ms or 1.5s"
+                                ))
+                            })?)
+                        }
+                        "tt" => {
+                            ab.tt_bits = Some(
+                                value
+                                    .parse()
+                                    .ok()
+                                    .filter(|b| (10..=30).contains(b))
+                                    .ok_or_else(|| {
+                                        err(format!("tt `{value}` must be 10..=30 (log2 entries)"))
+                                    })?,
+                            )
+                        }
+                        "weights" if !value.is_empty() => ab.weights = Some(PathBuf::from(value)),
+                        _ => {
+                            return Err(err(format!(
+                                "unknown alpha-beta option `{key}` (known: depth, nodes, time, tt, weights)"
+                            )));
+                        }
+                    }
+                }
+                Ok(PlayerSpec::AlphaBeta(ab))
+            }
+            ("", _) => Err(err("empty spec".into())),
+            _ => Err(err(format!("unknown player kind `{kind}`"))),
+        }
+    }
+}
+
+impl fmt::Display for PlayerSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayerSpec::Random => f.write_str("random"),
+            PlayerSpec::Greedy => f.write_str("greedy"),
+            PlayerSpec::Mcts(o) if o.is_empty() => f.write_str("mcts"),
+            PlayerSpec::Mcts(o) => write!(f, "mcts:{o}"),
+            PlayerSpec::File(p) => write!(f, "player:{}", p.display()),
+            PlayerSpec::AlphaBeta(ab) => {
+                let mut parts = Vec::new();
+                if let Some(d) = ab.limits.depth {
+                    parts.push(format!("depth={d}"));
+                }
+                if let Some(n) = ab.limits.nodes {
+                    parts.push(format!("nodes={n}"));
+                }
+                if let Some(t) = ab.limits.time {
+                    parts.push(format!("time={}", format_duration(t)));
+                }
+                if let Some(b) = ab.tt_bits {
+                    parts.push(format!("tt={b}"));
+                }
+                if let Some(w) = &ab.weights {
+                    parts.push(format!("weights={}", w.display()));
+                }
+                if parts.is_empty() {
+                    f.write_str("ab")
+                } else {
+                    write!(f, "ab:{}", parts.join(","))
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_round_trip_through_display() {
+        for s in [
+            "random",
+            "greedy",
+            "ab",
+            "ab:depth=4",
+            "ab:time=500ms",
+            "ab:nodes=100000",
+            "ab:depth=6,time=1s",
+            "ab:depth=3,tt=16",
+            "mcts:sims=200",
+            "player:runs/a.bao",
+        ] {
+            let spec: PlayerSpec = s.parse().unwrap();
+            assert_eq!(spec.to_string(), s);
+        }
+        let spec: PlayerSpec = "AB: nodes=100k , time=1.5s".parse().unwrap();
+        assert_eq!(spec.to_string(), "ab:nodes=100000,time=1500ms");
+    }
+}

@@ -1,0 +1,118 @@
+//! Helpers shared by the named rule tests (`tests/rules_*.rs`): read a position, play a move
+//! written in KIBA notation, list the legal moves, look at what a move did.
+//!
+//! Positions are written in the one-line format of `src/notation/fen.rs`:
+//! `b8..b1/a8..a1/A1..A8/B1..B8 side stores houses blocked target ply` (North's rows are written as
+//! South sees them, so reversed).
+
+#![allow(dead_code)] // each test file uses its own subset
+
+use bao_zero::notation::{MoveError, legal_strings, parse_and_play};
+use bao_zero::rules::variant::rules_with_overrides;
+use bao_zero::rules::{Event, MoveList, Outcome, Position, Rules, Side, StopReason, Variant};
+
+/// Reads a position string; panics with the reason if it is malformed.
+pub fn pos(s: &str) -> Position {
+    s.parse()
+        .unwrap_or_else(|e| panic!("test position does not parse: {e}"))
+}
+
+/// Reads a position string and checks it against a rule set (seed total, houses).
+pub fn pos_for(rules: &Rules, s: &str) -> Position {
+    let p = pos(s);
+    p.validate(rules)
+        .unwrap_or_else(|e| panic!("test position {s} does not fit the rules: {e}"));
+    p
+}
+
+/// The start position of a preset.
+pub fn start(v: Variant) -> Position {
+    Position::start(&v.rules())
+}
+
+/// A preset with options changed, written as TOML (`takasia = "none"`).
+pub fn rules_with(v: Variant, toml: &str) -> Rules {
+    rules_with_overrides(v, toml).unwrap_or_else(|e| panic!("bad rule override {toml}: {e}"))
+}
+
+/// Plays `mv` (KIBA notation) and returns the position after it; panics if it is not legal.
+/// Checks on the way that no seed is lost or made.
+pub fn play(rules: &Rules, p: &Position, mv: &str) -> Position {
+    let (_, child) =
+        parse_and_play(rules, p, mv).unwrap_or_else(|e| panic!("move {mv} in {p}: {e}"));
+    assert_eq!(
+        child.total_seeds(),
+        p.total_seeds(),
+        "{mv} in {p} changed the number of seeds: {child}"
+    );
+    child
+}
+
+/// Plays a sequence of moves from `p`.
+pub fn play_all(rules: &Rules, p: &Position, moves: &[&str]) -> Position {
+    moves.iter().fold(*p, |q, mv| play(rules, &q, mv))
+}
+
+/// Plays `mv` and returns the position string after it.
+pub fn after(rules: &Rules, p: &Position, mv: &str) -> String {
+    play(rules, p, mv).to_string()
+}
+
+/// Tries to play `mv`; the error if it cannot be read, is illegal or ambiguous.
+pub fn try_play(rules: &Rules, p: &Position, mv: &str) -> Result<Position, MoveError> {
+    parse_and_play(rules, p, mv).map(|(_, child)| child)
+}
+
+/// The legal moves in canonical notation, sorted.
+pub fn legal(rules: &Rules, p: &Position) -> Vec<String> {
+    let mut list = MoveList::new();
+    p.legal_moves(rules, &mut list);
+    legal_strings(&list, p.side_to_move())
+}
+
+/// What `mv` did, event by event.
+pub fn trace(rules: &Rules, p: &Position, mv: &str) -> Vec<Event> {
+    let (m, _) = parse_and_play(rules, p, mv).unwrap_or_else(|e| panic!("move {mv} in {p}: {e}"));
+    let (_, events) = p.play_traced(rules, m).expect("the move is legal");
+    events
+}
+
+/// Why `mv` stopped (the last `Stop` event of its trace).
+pub fn stop_reason(rules: &Rules, p: &Position, mv: &str) -> StopReason {
+    trace(rules, p, mv)
+        .iter()
+        .rev()
+        .find_map(|e| match e {
+            Event::Stop { reason } => Some(*reason),
+            _ => None,
+        })
+        .expect("every move ends with a Stop event")
+}
+
+/// The (side, pit name, seeds) of every capture `mv` makes, in order.
+pub fn captures(rules: &Rules, p: &Position, mv: &str) -> Vec<String> {
+    trace(rules, p, mv)
+        .iter()
+        .filter_map(|e| match e {
+            Event::Capture { side, pit, seeds } => Some(format!("{}:{seeds}", pit.name(*side))),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The outcome of the game at `p`, if it is over.
+pub fn outcome(rules: &Rules, p: &Position) -> Option<Outcome> {
+    p.outcome(rules)
+}
+
+/// The winner at `p`: `Some(Some(side))`, `Some(None)` for a void game, `None` while it goes on.
+pub fn winner(rules: &Rules, p: &Position) -> Option<Option<Side>> {
+    p.outcome(rules).map(|o| o.winner)
+}
+
+/// Strings, for comparing legal-move lists with literals.
+pub fn s(moves: &[&str]) -> Vec<String> {
+    let mut v: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+    v.sort();
+    v
+}
