@@ -24,7 +24,7 @@ enum Command {
     Show(ShowArgs),
     /// Play random games and print statistics.
     Random(RandomArgs),
-    /// Measure speed: `rules` (default), `mcts`/`net` (self-play against raw network throughput).
+    /// Measure speed: `rules` (default), `env`, `ab`, `mcts`/`net` (self-play beside raw network throughput).
     Bench(BenchArgs),
     /// Train a player by self-play (default: the built-in configs/default.toml).
     #[cfg(feature = "ml")]
@@ -32,9 +32,16 @@ enum Command {
     /// Write a training run's player to one file.
     #[cfg(feature = "ml")]
     Export(bao_zero::cli::play_cmd::ExportArgs),
-    /// Play against a trained player in the terminal.
+    /// Play against a trained player in the terminal, or watch two players.
     #[cfg(feature = "ml")]
-    Play(bao_zero::cli::play_cmd::HumanArgs),
+    Play(bao_zero::cli::play_cmd::PlayArgs),
+    /// Watch a game between two players (`--south SPEC --north SPEC`).
+    #[cfg(not(feature = "ml"))]
+    Play(bao_zero::eval::cli::PlayArgs),
+    /// A match between two players: score, Elo with intervals, optional SPRT, game records.
+    Eval(bao_zero::eval::cli::EvalArgs),
+    /// Rate several players on one Elo scale.
+    Gauntlet(bao_zero::eval::cli::GauntletArgs),
     /// A line protocol on stdin/stdout for GUIs and scripts.
     #[cfg(feature = "ml")]
     Engine(bao_zero::cli::play_cmd::EngineArgs),
@@ -78,12 +85,28 @@ fn bench(args: BenchArgs) -> anyhow::Result<()> {
             );
             Ok(())
         }
-        other => anyhow::bail!("unknown benchmark `{other}`; known: rules, mcts, net"),
+        "ab" => bao_zero::search::bench::run_bench_ab(bao_zero::search::bench::BenchAbArgs {
+            positions: 20,
+            depth: 12,
+            runs: args.runs,
+            seconds: 1.0,
+            depth_positions: 5,
+            seed: 1,
+            json: false,
+        }),
+        "env" => {
+            print!("{}", bao_zero::env::bench_env(args.seconds, args.runs));
+            Ok(())
+        }
+        other => anyhow::bail!("unknown benchmark `{other}`; known: rules, env, ab, mcts, net"),
     }
 }
 
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
+    // Network players (`mcts:...`, `player:FILE`) wherever a player spec is read.
+    #[cfg(feature = "ml")]
+    bao_zero::export::install_player_specs();
     let result = match cli.command {
         Command::Moves(a) => rules_cmds::run_moves(a),
         Command::Perft(a) => rules_cmds::run_perft(a),
@@ -95,7 +118,11 @@ fn main() -> std::process::ExitCode {
         #[cfg(feature = "ml")]
         Command::Export(a) => bao_zero::cli::play_cmd::run_export(a),
         #[cfg(feature = "ml")]
-        Command::Play(a) => bao_zero::cli::play_cmd::run_human(a),
+        Command::Play(a) => bao_zero::cli::play_cmd::run_play(a),
+        #[cfg(not(feature = "ml"))]
+        Command::Play(a) => bao_zero::eval::cli::run_play(a),
+        Command::Eval(a) => bao_zero::eval::cli::run_eval(a),
+        Command::Gauntlet(a) => bao_zero::eval::cli::run_gauntlet_cmd(a),
         #[cfg(feature = "ml")]
         Command::Engine(a) => bao_zero::cli::play_cmd::run_engine(a),
     };

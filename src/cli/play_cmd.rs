@@ -1,15 +1,33 @@
-//! `bao export`, `bao play --player`, `bao engine`: using a trained player.
+//! `bao export`, `bao play`, `bao engine`: using a trained player.
 
-use crate::export::{Bundle, Decision, LoadedPlayer};
-use crate::mcts::{MctsConfig, Tree, UniformEvaluator, search};
-use crate::notation::{Diagram, Record, legal_strings, move_text, parse_and_play};
+use super::GameArgs;
+use crate::eval::cli::LimitArgs;
+use crate::export::{Bundle, install_player_specs};
+use crate::notation::{Diagram, Record, legal_strings, line_text, move_text, parse_and_play};
 use crate::rules::{Move, MoveList, Position, Rules, Side, Variant};
+use crate::search::{Limits, Player, PlayerSpec};
 use anyhow::{Context, bail};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 
 /// The player shipped with the project, used when no `--player` is given.
 pub const SHIPPED_PLAYER: &str = "checkpoints/shipped/kiswahili.bao";
+
+/// The shipped player's file: under the current directory, or else in the checkout this binary
+/// was built from.
+pub fn shipped_player() -> anyhow::Result<PathBuf> {
+    let here = PathBuf::from(SHIPPED_PLAYER);
+    let built = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(SHIPPED_PLAYER);
+    [here, built]
+        .into_iter()
+        .find(|p| p.is_file())
+        .with_context(|| {
+            format!(
+                "the shipped player {SHIPPED_PLAYER} is not here; give one with --player FILE, \
+             or play another player with --against SPEC (e.g. ab:depth=4)"
+            )
+        })
+}
 
 /// `bao export`: a training run's network as a one-file player.
 #[derive(clap::Args, Debug)]
@@ -65,232 +83,275 @@ pub fn run_export(args: ExportArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// `bao play --player FILE`: play against a trained player in the terminal.
+/// `bao play`: you against a player in the terminal (by default the shipped player), or with
+/// `--south SPEC --north SPEC` a game between two players shown move by move.
 #[derive(clap::Args, Debug)]
-pub struct HumanArgs {
-    /// Player file (default: the shipped player).
+pub struct PlayArgs {
+    /// The variant, an optional rules file and start position.
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// The player file you play against (default: the shipped player).
     #[arg(long)]
     pub player: Option<PathBuf>,
+    /// Or any player spec to play against: ab:depth=4, greedy, mcts:..., player:FILE.
+    #[arg(long, conflicts_with = "player")]
+    pub against: Option<String>,
     /// Your side: south (moves first) or north.
     #[arg(long, default_value = "south")]
     pub side: String,
-    /// Simulations per move for the player (default: the file's).
+    /// The South player's spec, for a game between two players (`human` for you).
     #[arg(long)]
-    pub sims: Option<u32>,
-    /// Where the game record is saved at the end.
-    #[arg(long, default_value = "bao-game.txt")]
-    pub save: PathBuf,
+    pub south: Option<String>,
+    /// The North player's spec, for a game between two players (`human` for you).
+    #[arg(long)]
+    pub north: Option<String>,
+    /// Limits per move for the players (for a network player, --nodes counts simulations).
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// Seed of the players' randomness.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Ply cap (a draw).
+    #[arg(long, default_value_t = 400)]
+    pub max_plies: usize,
+    /// Between two players: print only the moves, not the board after each one.
+    #[arg(long)]
+    pub no_board: bool,
+    /// Where the game record is written (a game you play: bao-game.txt by default).
+    #[arg(long)]
+    pub record: Option<PathBuf>,
 }
 
-const HELP: &str = "Type a move in KIBA notation (A6<, b3>, A4>+), or: moves (legal moves), undo, eval (what the player thinks), board, help, quit.";
+const HELP: &str = "Type a move in KIBA notation (A6<, b3>, A4>+), or: moves (legal moves), \
+undo, eval (what the player thinks of your position), board, help, quit.";
 
-/// Runs the human-vs-player loop on stdin/stdout.
-pub fn run_human(args: HumanArgs) -> anyhow::Result<()> {
-    let path = args
-        .player
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(SHIPPED_PLAYER));
-    let mut ai = LoadedPlayer::load(&path).with_context(|| {
-        format!("cannot load the player (give one with --player; default {SHIPPED_PLAYER})")
-    })?;
-    let human = match args.side.to_ascii_lowercase().as_str() {
-        "south" | "s" => Side::South,
-        "north" | "n" => Side::North,
-        other => bail!("--side must be south or north, not `{other}`"),
+/// Runs `bao play`.
+pub fn run_play(args: PlayArgs) -> anyhow::Result<()> {
+    install_player_specs();
+    let human = |s: &Option<String>| s.as_deref().is_none_or(|s| s.eq_ignore_ascii_case("human"));
+    if args.south.is_some() || args.north.is_some() {
+        if !human(&args.south) && !human(&args.north) {
+            return crate::eval::cli::run_play(crate::eval::cli::PlayArgs {
+                game: args.game,
+                south: args.south.unwrap_or_default(),
+                north: args.north.unwrap_or_default(),
+                seed: args.seed,
+                max_plies: args.max_plies,
+                limits: args.limits,
+                no_board: args.no_board,
+                record: args.record,
+            });
+        }
+        if human(&args.south) && human(&args.north) {
+            bail!("one side at least must be a player: --south SPEC or --north SPEC");
+        }
+    }
+    let (me, opponent) = if args.south.is_some() || args.north.is_some() {
+        match human(&args.south) {
+            true => (Side::South, args.north.clone().unwrap_or_default()),
+            false => (Side::North, args.south.clone().unwrap_or_default()),
+        }
+    } else {
+        let me = match args.side.to_ascii_lowercase().as_str() {
+            "south" | "s" => Side::South,
+            "north" | "n" => Side::North,
+            other => bail!("--side must be south or north, not `{other}`"),
+        };
+        let spec = match (&args.against, &args.player) {
+            (Some(spec), _) => spec.clone(),
+            (None, Some(file)) => format!("player:{}", file.display()),
+            (None, None) => format!("player:{}", shipped_player()?.display()),
+        };
+        (me, spec)
     };
-    let rules = ai.rules().clone();
-    let start = Position::start(&rules);
-    let mut history: Vec<(Move, Position)> = Vec::new();
+    let rules = args.game.rules()?;
+    let start = args.game.start(&rules)?;
+    let spec: PlayerSpec = opponent.parse()?;
+    let mut ai = spec.build(args.seed)?;
+    let limits = args.limits.limits()?;
+    let record = args.record.unwrap_or_else(|| PathBuf::from("bao-game.txt"));
     let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
+    play_human(
+        &rules,
+        start,
+        me,
+        ai.as_mut(),
+        &limits,
+        &mut stdin.lock(),
+        &record,
+    )
+}
+
+/// You (reading `input`) against `ai`; the record is written to `record` at the end.
+pub fn play_human(
+    rules: &Rules,
+    start: Position,
+    me: Side,
+    ai: &mut dyn Player,
+    limits: &Limits,
+    input: &mut dyn BufRead,
+    record: &std::path::Path,
+) -> anyhow::Result<()> {
+    let mut history: Vec<(Move, Position)> = Vec::new();
     let mut out = std::io::stdout();
-    println!(
-        "bao-zero: you play {human} in {} against {}.\n{HELP}",
-        ai.header.variant,
-        path.display()
-    );
+    println!("bao-zero: you play {me} against {}.\n{HELP}", ai.name());
     let mut list = MoveList::new();
+    let mut line = String::new();
     loop {
         let pos = history.last().map_or(start, |h| h.1);
-        pos.legal_moves(&rules, &mut list);
+        pos.legal_moves(rules, &mut list);
         if let Some(o) = pos.outcome_given(&list) {
-            println!(
-                "{}",
-                Diagram {
-                    pos: &pos,
-                    rules: &rules
-                }
-            );
+            println!("{}", Diagram { pos: &pos, rules });
             match o.winner {
-                Some(w) if w == human => println!("You win ({:?}).", o.reason),
-                Some(_) => println!("The player wins ({:?}).", o.reason),
+                Some(w) if w == me => println!("You win ({:?}).", o.reason),
+                Some(_) => println!("{} wins ({:?}).", ai.name(), o.reason),
                 None => println!("The game is void ({:?}).", o.reason),
             }
             break;
         }
-        if pos.side_to_move() != human {
-            let d = ai.choose(&pos, args.sims)?;
-            println!(
-                "player: {} (value {:+.2})",
-                move_text(d.mv, pos.side_to_move()),
-                d.value
-            );
-            history.push((
-                d.mv,
-                *list
-                    .find(d.mv)
-                    .context("the player chose an illegal move")?,
-            ));
+        if pos.side_to_move() != me {
+            let c = ai.choose(rules, &pos, limits)?;
+            let next = *list
+                .find(c.mv)
+                .with_context(|| format!("{} chose an illegal move", ai.name()))?;
+            match c.eval {
+                Some(v) => println!(
+                    "{}: {} (value {v:+.2})",
+                    ai.name(),
+                    move_text(c.mv, pos.side_to_move())
+                ),
+                None => println!("{}: {}", ai.name(), move_text(c.mv, pos.side_to_move())),
+            }
+            history.push((c.mv, next));
             continue;
         }
-        println!(
-            "{}",
-            Diagram {
-                pos: &pos,
-                rules: &rules
-            }
-        );
+        println!("{}", Diagram { pos: &pos, rules });
         print!("your move> ");
         out.flush()?;
-        let Some(line) = lines.next() else {
+        line.clear();
+        if input.read_line(&mut line)? == 0 {
             println!("\n(end of input)");
             break;
-        };
-        let line = line?;
+        }
         match line.trim() {
-            "" => {}
+            "" | "board" => {}
             "quit" | "exit" => break,
             "help" | "?" => println!("{HELP}"),
-            "board" => {}
-            "moves" | "legal" => println!("legal: {}", legal_strings(&list, human).join(" ")),
+            "moves" | "legal" => println!("legal: {}", legal_strings(&list, me).join(" ")),
             "undo" => {
-                // Take back the player's reply and your move.
-                while history
-                    .pop()
-                    .is_some_and(|(_, p)| p.side_to_move() != human)
-                {}
-                let back = history.last().map_or(start, |h| h.1);
-                if back.side_to_move() != human {
-                    history.clear();
+                // Take back the player's replies and your last move.
+                while history.last().is_some_and(|h| h.1.side_to_move() != me) {
+                    history.pop();
                 }
-                println!("undone");
+                if history.pop().is_none() {
+                    println!("nothing to undo");
+                } else {
+                    while history.last().is_some_and(|h| h.1.side_to_move() != me) {
+                        history.pop();
+                    }
+                    println!("undone");
+                }
             }
             "eval" | "hint" => {
-                let d: Decision = ai.choose(&pos, args.sims)?;
-                let pv: Vec<String> = pv_text(&rules, &pos, &d.pv);
+                let c = ai.choose(rules, &pos, limits)?;
+                let value = c.eval.map_or("?".to_string(), |v| format!("{v:+.2}"));
                 println!(
-                    "the player's view for you: value {:+.2}, best line {}",
-                    d.value,
-                    pv.join(" ")
+                    "{}'s view of your position: value {value}, best line {}",
+                    ai.name(),
+                    line_text(rules, &pos, &c.pv).join(" ")
                 );
             }
-            text => match parse_and_play(&rules, &pos, text) {
+            text => match parse_and_play(rules, &pos, text) {
                 Ok((mv, next)) => history.push((mv, next)),
                 Err(e) => println!("{e}"),
             },
         }
     }
     let moves: Vec<Move> = history.iter().map(|h| h.0).collect();
-    let mut rec = Record::from_game(&rules, &start, &moves)?;
-    rec.set_tag("Variant", ai.header.variant.clone());
-    rec.set_tag(
-        if human == Side::South {
-            "South"
-        } else {
-            "North"
-        },
-        "human",
-    );
-    rec.set_tag(
-        if human == Side::South {
-            "North"
-        } else {
-            "South"
-        },
-        path.display().to_string(),
-    );
-    crate::util::write_atomic(&args.save, rec.to_string().as_bytes())?;
-    println!("game saved to {}", args.save.display());
+    let mut rec = Record::from_game(rules, &start, &moves)?;
+    let (mine, theirs) = match me {
+        Side::South => ("South", "North"),
+        Side::North => ("North", "South"),
+    };
+    rec.set_tag(mine, "human");
+    rec.set_tag(theirs, ai.name());
+    crate::util::write_atomic(record, rec.to_string().as_bytes())?;
+    println!("game saved to {}", record.display());
     Ok(())
-}
-
-/// A principal variation in notation, each move for its own mover.
-fn pv_text(rules: &Rules, pos: &Position, pv: &[Move]) -> Vec<String> {
-    let mut p = *pos;
-    let mut out = Vec::new();
-    for &mv in pv {
-        out.push(move_text(mv, p.side_to_move()));
-        match p.play(rules, mv) {
-            Ok(n) => p = n,
-            Err(_) => break,
-        }
-    }
-    out
 }
 
 /// `bao engine`: a line protocol on stdin/stdout (see the README).
 #[derive(clap::Args, Debug)]
 pub struct EngineArgs {
-    /// Player file to search with (default: none, a pure search with uniform priors).
-    #[arg(long)]
-    pub player: Option<PathBuf>,
+    /// The player that searches: a spec (ab:depth=6, player:FILE, mcts:...); default `ab`.
+    #[arg(long, default_value = "ab")]
+    pub player: String,
 }
 
 /// The engine's state between commands.
 struct Engine {
+    variant: Variant,
+    overrides: Vec<String>,
     rules: Rules,
-    variant: String,
     start: Position,
     pos: Position,
-    player: Option<LoadedPlayer>,
+    player: Box<dyn Player>,
 }
 
+const ENGINE_COMMANDS: &str = "variant NAME, option NAME VALUE, player SPEC, \
+position startpos|text POSITION [moves M...], legal, show, \
+go [nodes N] [depth N] [movetime MS], quit";
+
 impl Engine {
+    fn set_rules(&mut self, variant: Variant, overrides: Vec<String>) -> anyhow::Result<()> {
+        let rules = crate::rules::variant::rules_with_overrides(variant, &overrides.join("\n"))
+            .map_err(|e| anyhow::anyhow!("bad rule option: {e}"))?;
+        rules
+            .validate()
+            .map_err(|e| anyhow::anyhow!("inconsistent rule options: {e}"))?;
+        self.variant = variant;
+        self.overrides = overrides;
+        self.start = Position::start(&rules);
+        self.pos = self.start;
+        self.rules = rules;
+        Ok(())
+    }
+
+    /// The reply to one command line, or `None` to stop.
     fn command(&mut self, line: &str) -> anyhow::Result<Option<String>> {
-        let mut words = line.split_whitespace();
-        let Some(cmd) = words.next() else {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some((&cmd, rest)) = words.split_first() else {
             return Ok(Some(String::new()));
         };
-        let rest: Vec<&str> = words.collect();
         Ok(Some(match cmd {
             "quit" => return Ok(None),
             "variant" => {
-                let name = rest.first().context("usage: variant NAME")?;
-                let v: Variant = name.parse()?;
-                if self
-                    .player
-                    .as_ref()
-                    .is_some_and(|p| p.header.variant != v.name())
-                {
-                    bail!(
-                        "the loaded player plays {}, not {}",
-                        self.player
-                            .as_ref()
-                            .map(|p| p.header.variant.clone())
-                            .unwrap_or_default(),
-                        v.name()
-                    );
-                }
-                self.rules = v.rules();
-                self.variant = v.name().to_string();
-                self.start = Position::start(&self.rules);
-                self.pos = self.start;
+                let [name] = rest else {
+                    bail!("usage: variant NAME")
+                };
+                self.set_rules(name.parse()?, Vec::new())?;
+                format!("ok {}", self.variant.name())
+            }
+            "option" => {
+                let [name, value @ ..] = rest else {
+                    bail!("usage: option NAME VALUE")
+                };
+                anyhow::ensure!(!value.is_empty(), "usage: option NAME VALUE");
+                let mut overrides = self.overrides.clone();
+                overrides.push(format!("{name} = {}", value.join(" ")));
+                self.set_rules(self.variant, overrides)?;
                 "ok".into()
             }
             "player" => {
-                let path = rest.first().context("usage: player FILE")?;
-                let p = LoadedPlayer::load(std::path::Path::new(path))?;
-                self.rules = p.rules().clone();
-                self.variant = p.header.variant.clone();
-                self.start = Position::start(&self.rules);
-                self.pos = self.start;
-                self.player = Some(p);
-                format!("ok {}", self.variant)
+                anyhow::ensure!(!rest.is_empty(), "usage: player SPEC");
+                let spec: PlayerSpec = rest.join(" ").parse()?;
+                self.player = spec.build(0)?;
+                format!("ok {}", self.player.name())
             }
             "position" => {
                 let (base, moves) = match rest.iter().position(|w| *w == "moves") {
                     Some(i) => (&rest[..i], &rest[i + 1..]),
-                    None => (&rest[..], &[][..]),
+                    None => (rest, &[][..]),
                 };
                 let mut pos = match base {
                     ["startpos"] | [] => self.start,
@@ -310,10 +371,8 @@ impl Engine {
             "legal" => {
                 let mut list = MoveList::new();
                 self.pos.legal_moves(&self.rules, &mut list);
-                format!(
-                    "legal {}",
-                    legal_strings(&list, self.pos.side_to_move()).join(" ")
-                )
+                let legal = legal_strings(&list, self.pos.side_to_move()).join(" ");
+                format!("legal {legal}").trim_end().to_string()
             }
             "show" => format!(
                 "{}\nposition {}",
@@ -324,69 +383,61 @@ impl Engine {
                 self.pos
             ),
             "go" => {
-                let sims = match rest.as_slice() {
-                    ["sims", n] => Some(n.parse::<u32>().context("sims takes a number")?),
-                    [] => None,
-                    _ => bail!("usage: go [sims N]"),
-                };
+                let limits = go_limits(rest)?;
                 if let Some(o) = self.pos.outcome(&self.rules) {
                     bail!("the game is over: {o:?}");
                 }
-                let d = match &mut self.player {
-                    Some(p) => p.choose(&self.pos, sims)?,
-                    None => {
-                        let mut tree = Tree::new(self.pos);
-                        let cfg = MctsConfig {
-                            dirichlet_epsilon: 0.0,
-                            ..MctsConfig::default()
-                        };
-                        let mut rng =
-                            <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(0);
-                        search(
-                            &mut tree,
-                            &self.rules,
-                            &UniformEvaluator,
-                            &cfg,
-                            sims.unwrap_or(400),
-                            &mut rng,
-                        );
-                        Decision {
-                            mv: tree.best_move().context("no move")?,
-                            value: tree.root_value(),
-                            pv: tree.pv(12),
-                            sims: tree.root_visits(),
-                        }
-                    }
-                };
+                let c = self.player.choose(&self.rules, &self.pos, &limits)?;
+                let value = c.eval.map_or("none".to_string(), |v| format!("{v:+.3}"));
                 format!(
-                    "bestmove {} value {:+.3} sims {} pv {}",
-                    move_text(d.mv, self.pos.side_to_move()),
-                    d.value,
-                    d.sims,
-                    pv_text(&self.rules, &self.pos, &d.pv).join(" ")
+                    "bestmove {} value {value} nodes {} depth {} pv {}",
+                    move_text(c.mv, self.pos.side_to_move()),
+                    c.nodes,
+                    c.depth,
+                    line_text(&self.rules, &self.pos, &c.pv).join(" ")
                 )
             }
-            other => bail!(
-                "unknown command `{other}`; commands: variant, player, position, legal, show, go, quit"
-            ),
+            other => bail!("unknown command `{other}`; commands: {ENGINE_COMMANDS}"),
         }))
     }
 }
 
-/// Runs `bao engine` until `quit` or the end of input.
+/// The limits of `go [nodes N] [depth N] [movetime MS]` (`sims` is a synonym of `nodes`).
+fn go_limits(words: &[&str]) -> anyhow::Result<Limits> {
+    let mut limits = Limits::NONE;
+    let usage = "usage: go [nodes N] [depth N] [movetime MS]";
+    for pair in words.chunks(2) {
+        let [key, value] = pair else { bail!("{usage}") };
+        let n: u64 = value
+            .parse()
+            .ok()
+            .filter(|&n| n > 0)
+            .with_context(|| format!("`{key}` takes a positive number, not `{value}`"))?;
+        match *key {
+            "nodes" | "sims" => limits.nodes = Some(n),
+            "depth" => limits.depth = Some(n.min(u64::from(u32::MAX)) as u32),
+            "movetime" => limits.time = Some(std::time::Duration::from_millis(n)),
+            other => bail!("unknown limit `{other}`; {usage}"),
+        }
+    }
+    Ok(limits)
+}
+
+/// Runs `bao engine` until `quit` or the end of input: one reply line (or block, for `show`)
+/// per command; errors are replies starting with `error`, and the engine goes on.
 pub fn run_engine(args: EngineArgs) -> anyhow::Result<()> {
+    install_player_specs();
     let rules = Variant::Kiswahili.rules();
     let start = Position::start(&rules);
+    let spec: PlayerSpec = args.player.parse()?;
     let mut engine = Engine {
+        variant: Variant::Kiswahili,
+        overrides: Vec::new(),
         rules,
-        variant: "kiswahili".into(),
         start,
         pos: start,
-        player: None,
+        player: spec.build(0)?,
     };
-    if let Some(p) = &args.player {
-        engine.command(&format!("player {}", p.display()))?;
-    }
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
     writeln!(out, "bao-zero engine ready")?;

@@ -35,7 +35,6 @@ pub fn run_train(args: TrainArgs) -> anyhow::Result<()> {
     let opts = RunOptions {
         quiet: args.quiet,
         max_new_iterations: args.iterations,
-        opponents: crate::train::evaluate::basic_opponent,
     };
     let meta = if let Some(dir) = &args.resume {
         if args.run_dir.is_some() || args.seed.is_some() {
@@ -55,7 +54,24 @@ pub fn run_train(args: TrainArgs) -> anyhow::Result<()> {
         if let Some(s) = args.seed {
             config.seed = s;
         }
-        train::start(config, &opts)?
+        // The same command again continues the same run (after an interruption, or to see the
+        // result of a finished one); a different config never touches an existing run.
+        let dir = std::path::Path::new(&config.run_dir);
+        if train::RunDir::exists(dir) {
+            let stored = TrainConfig::load(&train::RunDir::new(dir).config())?;
+            if stored != config {
+                bail!(
+                    "{} already holds a run of another config; resume it with `bao train --resume {}`, \
+                     or give another --run-dir",
+                    dir.display(),
+                    dir.display()
+                );
+            }
+            eprintln!("{} holds a run of this config: resuming it", dir.display());
+            train::resume(dir, &opts)?
+        } else {
+            train::start(config, &opts)?
+        }
     };
     println!(
         "run complete to iteration {}: {} games, {} positions, {} training steps",

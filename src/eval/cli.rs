@@ -5,8 +5,8 @@ use super::arena::{MatchConfig, play_game, result_tag};
 use super::gauntlet::{GauntletConfig, Pairing, run_gauntlet};
 use super::sprt::SprtConfig;
 use crate::cli::GameArgs;
-use crate::notation::{Diagram, Record, move_text};
-use crate::rules::{Move, Position, Side};
+use crate::notation::{Diagram, Record, line_text, move_text};
+use crate::rules::{Position, Side};
 use crate::search::{Limits, PlayerSpec};
 use anyhow::{Context, anyhow, bail};
 use std::path::PathBuf;
@@ -355,7 +355,7 @@ pub fn run_play(args: PlayArgs) -> anyhow::Result<()> {
                     " eval {e:+.2}, depth {}, {} nodes, pv {}",
                     choice.depth,
                     choice.nodes,
-                    pv_text(pos, &choice.pv, &rules)
+                    line_text(&rules, pos, &choice.pv).join(" ")
                 ));
             }
             println!("{line}");
@@ -396,18 +396,4 @@ pub fn run_play(args: PlayArgs) -> anyhow::Result<()> {
         println!("record written to {}", path.display());
     }
     Ok(())
-}
-
-/// A principal variation in notation, each move for its own mover.
-fn pv_text(pos: &Position, pv: &[Move], rules: &crate::rules::Rules) -> String {
-    let mut p = *pos;
-    let mut out = Vec::new();
-    for &mv in pv {
-        out.push(move_text(mv, p.side_to_move()));
-        match p.play(rules, mv) {
-            Ok(n) => p = n,
-            Err(_) => break,
-        }
-    }
-    out.join(" ")
 }

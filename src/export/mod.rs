@@ -6,12 +6,16 @@
 //! bytes), and an FNV-1a checksum (u64) of everything before it. Loading checks each part and says
 //! what is wrong with a damaged, truncated, foreign or mismatched file.
 
-use crate::mcts::{Evaluator, MctsConfig, Tree, search};
+mod specs;
+
+pub use specs::install_player_specs;
+
+use crate::mcts::{Evaluator, MctsConfig, MctsPlayer};
 use crate::nn::{NetConfig, NetEvaluator};
-use crate::rules::{Move, Position, Rules};
+use crate::rules::{Position, Rules};
+use crate::search::{Choice, Limits, Player};
 use crate::train::{Meta, RunDir, TrainConfig};
 use anyhow::{Context, bail};
-use rand::SeedableRng;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::sync::Arc;
@@ -178,52 +182,42 @@ impl Bundle {
 
     /// The network, ready for inference.
     pub fn evaluator(&self) -> anyhow::Result<NetEvaluator> {
-        // burn loads burnpack from a path: go through a private temporary file.
-        let tmp = std::env::temp_dir().join(format!(
-            "bao-player-{}-{:x}.bpk",
-            std::process::id(),
-            checksum(&self.weights)
-        ));
-        std::fs::write(&tmp, &self.weights)
-            .with_context(|| format!("cannot write {}", tmp.display()))?;
-        let net = crate::nn::load_net(&self.header.net, &crate::nn::device(), &tmp);
-        std::fs::remove_file(&tmp).ok();
+        let net = crate::nn::load_net_bytes(&self.header.net, &crate::nn::device(), &self.weights);
         Ok(NetEvaluator::new(
             net.context("the weights do not match the network config")?,
         ))
     }
 }
 
-/// A loaded player: ask it for moves on any position of its variant.
+/// A loaded player: ask it for moves on any position of its variant. It is a [`Player`] too, so
+/// arenas and `bao play` use it like any other.
 pub struct LoadedPlayer {
     /// The file's header.
     pub header: Header,
-    eval: Arc<dyn Evaluator>,
-    rng: rand_chacha::ChaCha8Rng,
-}
-
-/// A move with what the search thinks of it.
-#[derive(Clone, Debug)]
-pub struct Decision {
-    /// The move.
-    pub mv: Move,
-    /// Expected score for the mover, in [-1, 1].
-    pub value: f32,
-    /// Principal variation (starting with `mv`).
-    pub pv: Vec<Move>,
-    /// Simulations run.
-    pub sims: u32,
+    player: MctsPlayer,
 }
 
 impl LoadedPlayer {
     /// Loads a player file.
     pub fn load(path: &Path) -> anyhow::Result<LoadedPlayer> {
         let bundle = Bundle::read(path)?;
-        Ok(LoadedPlayer {
-            eval: Arc::new(bundle.evaluator()?),
-            header: bundle.header,
-            rng: rand_chacha::ChaCha8Rng::seed_from_u64(0),
-        })
+        let eval: Arc<dyn Evaluator> = Arc::new(
+            bundle
+                .evaluator()
+                .with_context(|| format!("bad player file {}", path.display()))?,
+        );
+        Ok(LoadedPlayer::new(
+            bundle.header,
+            eval,
+            format!("player:{}", path.display()),
+        ))
+    }
+
+    /// A player from a header and its network (shared, e.g. between the games of an arena).
+    pub fn new(header: Header, eval: Arc<dyn Evaluator>, name: String) -> LoadedPlayer {
+        let player =
+            MctsPlayer::new(name, eval, &header.search, header.sims).only_for(header.rules.clone());
+        LoadedPlayer { header, player }
     }
 
     /// The rules it plays.
@@ -231,35 +225,25 @@ impl LoadedPlayer {
         &self.header.rules
     }
 
-    /// The evaluator (network) inside.
-    pub fn evaluator(&self) -> Arc<dyn Evaluator> {
-        self.eval.clone()
+    /// Its move in `pos` within `limits` (node limits count simulations; with none, the file's
+    /// simulations per move), or an error if the game is over or the position does not fit
+    /// the player's rules.
+    pub fn choose(&mut self, pos: &Position, limits: &Limits) -> anyhow::Result<Choice> {
+        let rules = self.header.rules.clone();
+        self.player.choose(&rules, pos, limits)
+    }
+}
+
+impl Player for LoadedPlayer {
+    fn name(&self) -> String {
+        self.player.name()
     }
 
-    /// Its move in `pos` with `sims` simulations (default: the file's), or an error if the game
-    /// is over or the position does not fit the player's rules.
-    pub fn choose(&mut self, pos: &Position, sims: Option<u32>) -> anyhow::Result<Decision> {
-        pos.validate(&self.header.rules)
-            .map_err(|e| anyhow::anyhow!("the position does not fit this player's variant: {e}"))?;
-        if let Some(o) = pos.outcome(&self.header.rules) {
-            bail!("the game is over ({o:?})");
-        }
-        let sims = sims.unwrap_or(self.header.sims).max(1);
-        let mut tree = Tree::new(*pos);
-        search(
-            &mut tree,
-            &self.header.rules,
-            self.eval.as_ref(),
-            &self.header.search,
-            sims,
-            &mut self.rng,
-        );
-        let mv = tree.best_move().context("no move found")?;
-        Ok(Decision {
-            mv,
-            value: tree.root_value(),
-            pv: tree.pv(12),
-            sims: tree.root_visits(),
-        })
+    fn choose(&mut self, rules: &Rules, pos: &Position, limits: &Limits) -> anyhow::Result<Choice> {
+        self.player.choose(rules, pos, limits)
+    }
+
+    fn new_game(&mut self, seed: u64) {
+        self.player.new_game(seed);
     }
 }

@@ -4,8 +4,10 @@
 //! move priors and values, so the network (or a uniform stand-in) is one implementation among
 //! others and many games can share one batched evaluation (see `selfplay`).
 
+mod player;
 mod tree;
 
+pub use player::MctsPlayer;
 pub use tree::{Leaf, Tree};
 
 use crate::rules::{Move, Position, Rules};

@@ -9,7 +9,7 @@ mod trainer;
 pub use evaluator::NetEvaluator;
 pub use model::{PolicyValueNet, forward_probabilities};
 pub use tb::TbLogger;
-pub use trainer::{Losses, Trainer, load_net};
+pub use trainer::{Losses, Trainer, load_net, load_net_bytes};
 
 use serde::{Deserialize, Serialize};
 

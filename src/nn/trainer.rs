@@ -185,7 +185,25 @@ impl Trainer {
     }
 }
 
-/// Loads a network saved as burnpack, with a clear error for a missing, damaged or mismatched file.
+/// A network of shape `cfg` from burnpack bytes in memory, with a clear error for damaged or
+/// mismatched bytes.
+pub fn load_net_bytes(
+    cfg: &NetConfig,
+    dev: &Device,
+    bytes: &[u8],
+) -> anyhow::Result<PolicyValueNet> {
+    let bad =
+        |e| anyhow::anyhow!("the network is damaged or does not match the config ({cfg:?}): {e:?}");
+    let record =
+        burn::store::ModuleRecord::from_bytes(burn::tensor::Bytes::from_bytes_vec(bytes.to_vec()))
+            .map_err(bad)?;
+    PolicyValueNet::new(cfg, dev)
+        .try_load_record(record)
+        .map_err(bad)
+}
+
+/// A network of shape `cfg` from a burnpack file (read lazily: the file must stay in place),
+/// with a clear error for a missing, damaged or mismatched file.
 pub fn load_net(cfg: &NetConfig, dev: &Device, path: &Path) -> anyhow::Result<PolicyValueNet> {
     if !path.is_file() {
         bail!("network file {} does not exist", path.display());

@@ -250,6 +250,22 @@ pub fn parse_and_play(
     Ok((mv, child))
 }
 
+/// A line of play (a principal variation) from `pos`, each move written for its own mover;
+/// stops at the first move that is not legal.
+pub fn line_text(rules: &Rules, pos: &Position, moves: &[Move]) -> Vec<String> {
+    let mut p = *pos;
+    let mut out = Vec::with_capacity(moves.len());
+    for &mv in moves {
+        let side = p.side_to_move();
+        match p.play(rules, mv) {
+            Ok(next) => p = next,
+            Err(_) => break,
+        }
+        out.push(move_text(mv, side));
+    }
+    out
+}
+
 /// Writes a move for `side`.
 pub fn move_text(mv: Move, side: Side) -> String {
     MoveText { mv, side }.to_string()

@@ -131,6 +131,11 @@ impl<'a, O: Observer> Mover<'a, O> {
                 None => Next::Stop(StopReason::FrontRowEmpty),
             };
         }
+        // The bounds count every seed sown, the last sowing's too: a move that stops on its own
+        // after passing them is never-ending all the same.
+        if !matches!(next, Next::Stop(StopReason::NeverEnding)) && m.over_bound() {
+            next = m.declare_never_ending();
+        }
         if let Next::Stop(reason) = next
             && O::ENABLED
         {
@@ -433,11 +438,7 @@ impl<'a, O: Observer> Mover<'a, O> {
     /// At a relay from `pit`: whether the move is proven never-ending (or over the bounds), and if
     /// so what the rules make of it.
     fn never_ending(&mut self, pit: Pit, rotation: Rotation) -> Option<Next> {
-        let rules = self.rules;
-        let over_bound = self.sown > rules.max_sown as u64
-            || rules
-                .lap_limit
-                .is_some_and(|laps| self.sown > 16 * laps as u64);
+        let over_bound = self.over_bound();
         // Brent's cycle detection; most moves are short, so start after a few relays.
         let mut cycle = false;
         if self.relays >= 8 {
@@ -461,7 +462,21 @@ impl<'a, O: Observer> Mover<'a, O> {
         if !(cycle || over_bound) {
             return None;
         }
-        match rules.infinite_moves {
+        Some(self.declare_never_ending())
+    }
+
+    /// Whether the seeds sown so far pass the safety bound or the lap limit.
+    fn over_bound(&self) -> bool {
+        self.sown > self.rules.max_sown as u64
+            || self
+                .rules
+                .lap_limit
+                .is_some_and(|laps| self.sown > 16 * laps as u64)
+    }
+
+    /// Ends a never-ending move as the rules say.
+    fn declare_never_ending(&mut self) -> Next {
+        match self.rules.infinite_moves {
             InfiniteMoves::Illegal => self.illegal = true,
             InfiniteMoves::MoverLoses => self.lose(self.side, EndReason::NeverEndingMove),
             InfiniteMoves::Void => {
@@ -472,7 +487,7 @@ impl<'a, O: Observer> Mover<'a, O> {
             }
             InfiniteMoves::Stop => {}
         }
-        Some(Next::Stop(StopReason::NeverEnding))
+        Next::Stop(StopReason::NeverEnding)
     }
 }
 

@@ -33,24 +33,12 @@ const SEED_EVAL: u64 = 3;
 const SEED_INIT: u64 = 4;
 
 /// Options of one `bao train` invocation.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct RunOptions {
     /// Hide progress bars (tests, CI).
     pub quiet: bool,
-    /// Stop after this many iterations of this invocation (for tests of resuming).
+    /// Stop after this many iterations of this invocation (the run can be resumed later).
     pub max_new_iterations: Option<u32>,
-    /// Builds the evaluation opponents from their specs.
-    pub opponents: evaluate::OpponentFactory,
-}
-
-impl Default for RunOptions {
-    fn default() -> Self {
-        RunOptions {
-            quiet: false,
-            max_new_iterations: None,
-            opponents: evaluate::basic_opponent,
-        }
-    }
 }
 
 /// Starts a new run from `config` in its `run_dir` (which must not hold a run yet).
@@ -238,7 +226,10 @@ fn run_iterations(
             && (iteration % config.eval.every == 0 || iteration == config.iterations)
         {
             let snapshot: Arc<dyn Evaluator> = Arc::new(NetEvaluator::new(trainer.snapshot()));
+            let total = config.eval.games.div_ceil(2).max(1) * 2 * config.eval.opponents.len();
+            let pb = bar(total as u64, "evaluation", opts.quiet);
             for (k, opponent) in config.eval.opponents.iter().enumerate() {
+                pb.set_message(opponent.clone());
                 let seed = derive_seed(config.seed, iteration, SEED_EVAL).wrapping_add(k as u64);
                 let r = evaluate::evaluate(
                     rules,
@@ -249,7 +240,7 @@ fn run_iterations(
                     config.eval.games,
                     config.eval.opening_plies,
                     seed,
-                    opts.opponents,
+                    &|| pb.inc(1),
                 )?;
                 evals.push(EvalEntry {
                     iteration,
@@ -257,6 +248,7 @@ fn run_iterations(
                     ..r
                 });
             }
+            pb.finish_and_clear();
             meta.eval
                 .retain(|e| !evals.iter().any(|n| n.opponent == e.opponent));
             meta.eval.extend(evals.iter().cloned());

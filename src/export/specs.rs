@@ -1,0 +1,151 @@
+//! The player specs that need a network, plugged into [`crate::search::spec::EXTERNAL`]:
+//!
+//! | spec | player |
+//! | --- | --- |
+//! | `player:FILE` | a player file, with its own search settings |
+//! | `mcts:checkpoint=FILE` | the same, with options below |
+//! | `mcts:checkpoint=RUN_DIR,iteration=N` | a training run's network (default: its last iteration) |
+//! | `mcts:sims=200` | simulations per move (default: the file's, or 200) |
+//! | `mcts:cpuct=1.5` | exploration constant |
+//! | `mcts:sims=400` without `checkpoint` | MCTS with uniform priors and no value (a baseline) |
+
+use super::{Bundle, LoadedPlayer};
+use crate::mcts::{Evaluator, MctsConfig, MctsPlayer, UniformEvaluator};
+use crate::search::Player;
+use crate::search::spec::{EXTERNAL, PlayerSpec};
+use anyhow::{Context, bail};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// Simulations per move of an `mcts:` spec without a player file.
+const DEFAULT_SIMS: u32 = 200;
+
+/// Makes `mcts:...` and `player:FILE` specs work everywhere a player is named. Idempotent.
+pub fn install_player_specs() {
+    EXTERNAL.set(build).ok();
+}
+
+/// Networks already loaded, by source: an arena builds a player per game, and all of them
+/// share one network.
+type Loaded = (super::Header, Arc<dyn Evaluator>);
+/// A network's source: a file, or a run directory and an iteration.
+type Source = (PathBuf, Option<u32>);
+static CACHE: Mutex<Option<HashMap<Source, Loaded>>> = Mutex::new(None);
+
+fn load_cached(path: &Path, iteration: Option<u32>) -> anyhow::Result<Loaded> {
+    let key = (path.to_path_buf(), iteration);
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    let cache = cache.get_or_insert_with(HashMap::new);
+    if let Some(hit) = cache.get(&key) {
+        return Ok(hit.clone());
+    }
+    let bundle = if path.is_dir() {
+        Bundle::from_run(path, iteration, None)?
+    } else {
+        if iteration.is_some() {
+            bail!(
+                "iteration= applies to a run directory, and {} is a file",
+                path.display()
+            );
+        }
+        Bundle::read(path)?
+    };
+    let eval: Arc<dyn Evaluator> = Arc::new(
+        bundle
+            .evaluator()
+            .with_context(|| format!("the network in {} does not load", path.display()))?,
+    );
+    let loaded = (bundle.header, eval);
+    cache.insert(key, loaded.clone());
+    Ok(loaded)
+}
+
+fn build(spec: &PlayerSpec, seed: u64) -> anyhow::Result<Box<dyn Player>> {
+    let mut player: Box<dyn Player> = match spec {
+        PlayerSpec::File(path) => {
+            let (header, eval) = load_cached(path, None)?;
+            Box::new(LoadedPlayer::new(header, eval, spec.to_string()))
+        }
+        PlayerSpec::Mcts(options) => build_mcts(spec, options)?,
+        other => bail!("`{other}` is not a network player"),
+    };
+    player.new_game(seed);
+    Ok(player)
+}
+
+fn build_mcts(spec: &PlayerSpec, options: &str) -> anyhow::Result<Box<dyn Player>> {
+    let bad = |why: String| anyhow::anyhow!("bad player spec `{spec}`: {why}");
+    let (mut checkpoint, mut iteration, mut sims, mut cpuct) = (None, None, None, None);
+    for item in options.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let (key, value) = item
+            .split_once('=')
+            .map(|(k, v)| (k.trim(), v.trim()))
+            .ok_or_else(|| bad(format!("option `{item}` must be key=value")))?;
+        match key {
+            "checkpoint" | "player" => checkpoint = Some(PathBuf::from(value)),
+            "iteration" => {
+                iteration = Some(
+                    value
+                        .parse::<u32>()
+                        .ok()
+                        .filter(|&i| i > 0)
+                        .ok_or_else(|| {
+                            bad(format!("iteration `{value}` must be a positive number"))
+                        })?,
+                )
+            }
+            "sims" => {
+                sims = Some(
+                    value
+                        .parse::<u32>()
+                        .ok()
+                        .filter(|&s| s > 0)
+                        .ok_or_else(|| bad(format!("sims `{value}` must be a positive number")))?,
+                )
+            }
+            "cpuct" | "c_puct" => {
+                cpuct = Some(
+                    value
+                        .parse::<f32>()
+                        .ok()
+                        .filter(|c| *c > 0.0 && c.is_finite())
+                        .ok_or_else(|| bad(format!("cpuct `{value}` must be a positive number")))?,
+                )
+            }
+            other => {
+                return Err(bad(format!(
+                    "unknown option `{other}`; mcts takes checkpoint=PATH, iteration=N, sims=N, cpuct=X"
+                )));
+            }
+        }
+    }
+    let name = spec.to_string();
+    Ok(match checkpoint {
+        Some(path) => {
+            let (mut header, eval) = load_cached(&path, iteration)?;
+            if let Some(s) = sims {
+                header.sims = s;
+            }
+            if let Some(c) = cpuct {
+                header.search.c_puct = c;
+            }
+            Box::new(LoadedPlayer::new(header, eval, name))
+        }
+        None => {
+            if iteration.is_some() {
+                bail!(bad("iteration= needs checkpoint=RUN_DIR".into()));
+            }
+            let cfg = MctsConfig {
+                c_puct: cpuct.unwrap_or(MctsConfig::default().c_puct),
+                ..MctsConfig::default()
+            };
+            Box::new(MctsPlayer::new(
+                name,
+                Arc::new(UniformEvaluator),
+                &cfg,
+                sims.unwrap_or(DEFAULT_SIMS),
+            ))
+        }
+    })
+}
