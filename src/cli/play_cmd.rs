@@ -164,10 +164,19 @@ pub fn run_play(args: PlayArgs) -> anyhow::Result<()> {
         };
         (me, spec)
     };
-    let rules = args.game.rules()?;
-    let start = args.game.start(&rules)?;
     let spec: PlayerSpec = opponent.parse()?;
     let mut ai = spec.build(args.seed)?;
+    let rules = args.game.rules()?;
+    if let Some(own) = ai.rules()
+        && own != rules
+    {
+        bail!(
+            "{} plays other rules than {} (pick its variant with --variant, or its rule options with --rules)",
+            ai.name(),
+            args.game.variant
+        );
+    }
+    let start = args.game.start(&rules)?;
     let limits = args.limits.limits()?;
     let record = args.record.unwrap_or_else(|| PathBuf::from("bao-game.txt"));
     let stdin = std::io::stdin();
@@ -346,6 +355,16 @@ impl Engine {
                 anyhow::ensure!(!rest.is_empty(), "usage: player SPEC");
                 let spec: PlayerSpec = rest.join(" ").parse()?;
                 self.player = spec.build(0)?;
+                // A trained player brings its own rules: the game switches to them.
+                if let Some(rules) = self.player.rules() {
+                    if let Some(v) = Variant::ALL.into_iter().find(|v| v.rules() == rules) {
+                        self.variant = v;
+                        self.overrides.clear();
+                    }
+                    self.start = Position::start(&rules);
+                    self.pos = self.start;
+                    self.rules = rules;
+                }
                 format!("ok {}", self.player.name())
             }
             "position" => {

@@ -243,6 +243,10 @@ impl Player for LoadedPlayer {
         self.player.choose(rules, pos, limits)
     }
 
+    fn rules(&self) -> Option<Rules> {
+        Some(self.header.rules.clone())
+    }
+
     fn new_game(&mut self, seed: u64) {
         self.player.new_game(seed);
     }

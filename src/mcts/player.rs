@@ -108,6 +108,10 @@ impl Player for MctsPlayer {
         })
     }
 
+    fn rules(&self) -> Option<Rules> {
+        self.rules.clone()
+    }
+
     fn new_game(&mut self, seed: u64) {
         self.rng = ChaCha8Rng::seed_from_u64(seed);
     }

@@ -255,12 +255,17 @@ impl Tree {
 
     /// The most visited move (ties: the higher prior), or `None` at a terminal root.
     pub fn best_move(&self) -> Option<Move> {
-        let root = &self.nodes[0];
-        let first = root.first_child as usize;
-        self.nodes[first..first + root.num_children as usize]
-            .iter()
-            .max_by(|a, b| a.visits.cmp(&b.visits).then(a.prior.total_cmp(&b.prior)))
-            .map(|c| c.mv)
+        self.most_visited_child(0).map(|id| self.nodes[id].mv)
+    }
+
+    /// The id of node `id`'s most visited child (ties: the higher prior).
+    fn most_visited_child(&self, id: usize) -> Option<usize> {
+        let n = &self.nodes[id];
+        let first = n.first_child as usize;
+        (first..first + n.num_children as usize).max_by(|&a, &b| {
+            let (a, b) = (&self.nodes[a], &self.nodes[b]);
+            a.visits.cmp(&b.visits).then(a.prior.total_cmp(&b.prior))
+        })
     }
 
     /// The principal variation: most visited moves from the root down.
@@ -272,19 +277,14 @@ impl Tree {
             if n.state != EXPANDED {
                 break;
             }
-            let first = n.first_child as usize;
-            let Some((i, c)) = self.nodes[first..first + n.num_children as usize]
-                .iter()
-                .enumerate()
-                .max_by_key(|(_, c)| c.visits)
-            else {
+            let Some(best) = self.most_visited_child(id) else {
                 break;
             };
-            if c.visits == 0 {
+            if self.nodes[best].visits == 0 {
                 break;
             }
-            pv.push(c.mv);
-            id = first + i;
+            pv.push(self.nodes[best].mv);
+            id = best;
         }
         pv
     }

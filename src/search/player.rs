@@ -118,6 +118,11 @@ pub trait Player: Send {
     /// player's own limits, if it has any).
     fn choose(&mut self, rules: &Rules, pos: &Position, limits: &Limits) -> anyhow::Result<Choice>;
 
+    /// The one rule set this player can play, if it is bound to one (a trained network).
+    fn rules(&self) -> Option<Rules> {
+        None
+    }
+
     /// Forget everything from the previous game and reseed the player's randomness.
     fn new_game(&mut self, seed: u64) {
         let _ = seed;

@@ -1,0 +1,221 @@
+//! Exported players: the bundle round trip, damaged files, the library API, `player:` specs,
+//! and the `bao engine` / `bao play` command lines driven through stdin.
+#![cfg(feature = "ml")]
+
+use bao_zero::eval::{MatchConfig, play_game, run_match};
+use bao_zero::export::{Bundle, LoadedPlayer, install_player_specs};
+use bao_zero::rules::{Position, Variant};
+use bao_zero::search::{Limits, Player, PlayerSpec, RandomPlayer};
+use bao_zero::train::{self, RunOptions, TrainConfig};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+
+fn tmp(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("bao-export-{}-{name}", std::process::id()))
+}
+
+/// A player file from the smoke run, made once for all tests of this file.
+fn player_file() -> &'static Path {
+    static FILE: OnceLock<PathBuf> = OnceLock::new();
+    FILE.get_or_init(|| {
+        let run = tmp("run");
+        std::fs::remove_dir_all(&run).ok();
+        let mut cfg: TrainConfig = toml::from_str(include_str!("../configs/smoke.toml")).unwrap();
+        cfg.run_dir = run.to_str().unwrap().to_string();
+        cfg.eval.every = 0;
+        let opts = RunOptions {
+            quiet: true,
+            ..RunOptions::default()
+        };
+        train::start(cfg, &opts).unwrap();
+        let file = tmp("smoke.bao");
+        Bundle::from_run(&run, None, Some(24))
+            .unwrap()
+            .write(&file)
+            .unwrap();
+        file
+    })
+}
+
+#[test]
+fn a_bundle_round_trips_bit_exactly() {
+    let bytes = std::fs::read(player_file()).unwrap();
+    let bundle = Bundle::from_bytes(&bytes).unwrap();
+    assert_eq!(bundle.to_bytes().unwrap(), bytes);
+    assert_eq!(bundle.header.variant, "kiswahili");
+    assert_eq!(bundle.header.sims, 24);
+    assert_eq!(bundle.header.training.iteration, 2);
+}
+
+#[test]
+fn damaged_truncated_and_foreign_files_are_errors_that_say_so() {
+    let bytes = std::fs::read(player_file()).unwrap();
+    let err = |b: &[u8]| format!("{:#}", Bundle::from_bytes(b).unwrap_err());
+    let mut flipped = bytes.clone();
+    let mid = bytes.len() / 2;
+    flipped[mid] ^= 0x40;
+    assert!(err(&flipped).contains("damaged"), "{}", err(&flipped));
+    for cut in [16, 20, bytes.len() / 3, bytes.len() - 1] {
+        assert!(
+            err(&bytes[..cut]).contains("truncated"),
+            "{cut}: {}",
+            err(&bytes[..cut])
+        );
+    }
+    assert!(err(b"PK\x03\x04 a zip file").contains("not a bao-zero player"));
+    let mut other_version = bytes.clone();
+    other_version[15] = 99;
+    assert!(
+        err(&other_version).contains("version 99"),
+        "{}",
+        err(&other_version)
+    );
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(err(&longer).contains("unexpected bytes"));
+    // A missing file names the path.
+    let missing = LoadedPlayer::load(Path::new("/nonexistent/x.bao"))
+        .err()
+        .unwrap();
+    assert!(format!("{missing:#}").contains("/nonexistent/x.bao"));
+}
+
+#[test]
+fn a_loaded_player_plays_legal_moves_to_the_end_and_refuses_other_rules() {
+    let mut player = LoadedPlayer::load(player_file()).unwrap();
+    let rules = player.rules().clone();
+    let start = Position::start(&rules);
+    // The library API: a move with its value and line.
+    let choice = player.choose(&start, &Limits::nodes(16)).unwrap();
+    assert_eq!(choice.nodes, 16);
+    assert_eq!(choice.pv.first(), Some(&choice.mv));
+    assert!(choice.eval.is_some_and(|v| (-1.0..=1.0).contains(&v)));
+    // A whole game against random: every move is checked legal by the arena.
+    let mut random = RandomPlayer::new(3);
+    let game = play_game(
+        &rules,
+        &start,
+        &mut player,
+        &mut random,
+        &Limits::NONE,
+        400,
+        |_, _, _| {},
+    )
+    .unwrap();
+    assert!(!game.moves.is_empty());
+    // Another variant: an error, not a move.
+    let hus = Variant::Hus.rules();
+    let err = Player::choose(&mut player, &hus, &Position::start(&hus), &Limits::NONE).unwrap_err();
+    assert!(err.to_string().contains("other rules"), "{err}");
+}
+
+#[test]
+fn player_specs_name_files_and_runs_everywhere() {
+    install_player_specs();
+    let spec = format!("player:{}", player_file().display());
+    let cfg = MatchConfig {
+        games: 2,
+        progress: false,
+        ..MatchConfig::new(
+            spec.parse().unwrap(),
+            "random".parse().unwrap(),
+            Variant::Kiswahili,
+        )
+    };
+    assert_eq!(run_match(&cfg).unwrap().games, 2);
+    let mcts: PlayerSpec = format!("mcts:checkpoint={},sims=8", player_file().display())
+        .parse()
+        .unwrap();
+    let mut p = mcts.build(1).unwrap();
+    let rules = Variant::Kiswahili.rules();
+    let c = p
+        .choose(&rules, &Position::start(&rules), &Limits::NONE)
+        .unwrap();
+    assert_eq!(c.nodes, 8);
+    for bad in ["mcts:sims=0", "mcts:colour=red", "player:/nonexistent.bao"] {
+        let built = bad.parse::<PlayerSpec>().map(|s| s.build(0));
+        assert!(!matches!(built, Ok(Ok(_))), "{bad} should fail");
+    }
+}
+
+/// Runs the `bao` binary with `args`, feeding `input` on stdin; returns (success, stdout).
+fn bao(args: &[&str], input: &str) -> (bool, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bao"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.success(), text)
+}
+
+#[test]
+fn the_engine_protocol_script_passes() {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/engine_test.sh");
+    let out = Command::new("bash")
+        .arg(script)
+        .arg(env!("CARGO_BIN_EXE_bao"))
+        .arg(player_file())
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("engine protocol: all checks passed"),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_terminal_game_survives_bad_input_and_saves_the_record() {
+    let record = tmp("game.txt");
+    let player = player_file().display().to_string();
+    let input = "garbage\nA9<\nA1>\nmoves\nhelp\neval\nA6<\nundo\nundo\nA6<\n";
+    let (ok, out) = bao(
+        &[
+            "play",
+            "--player",
+            &player,
+            "--nodes",
+            "8",
+            "--record",
+            record.to_str().unwrap(),
+        ],
+        input,
+    );
+    assert!(ok, "{out}");
+    // Unparsable text and an illegal move are explained, with the legal moves.
+    assert!(out.contains("garbage"), "{out}");
+    assert!(out.contains("A9<"), "{out}");
+    assert!(out.contains("legal: A6< A6> A7< A7>"), "{out}");
+    assert!(out.contains("undone"), "{out}");
+    assert!(
+        out.contains("nothing to undo") || out.matches("undone").count() == 2,
+        "{out}"
+    );
+    assert!(out.contains("(end of input)"), "{out}");
+    let saved = std::fs::read_to_string(&record).unwrap();
+    assert!(saved.contains("A6<"), "{saved}");
+    assert!(saved.contains("human"), "{saved}");
+    // Choosing a side that does not exist is an error, not a panic.
+    let (ok, out) = bao(&["play", "--player", &player, "--side", "east"], "");
+    assert!(!ok && out.contains("--side"), "{out}");
+    // A damaged player file is an error that names it.
+    let bad = tmp("bad.bao");
+    std::fs::write(&bad, b"BAOZERO-PLAYER\n\x01\x00").unwrap();
+    let (ok, out) = bao(&["play", "--player", bad.to_str().unwrap()], "");
+    assert!(!ok && out.contains("truncated"), "{out}");
+}
