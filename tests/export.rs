@@ -219,3 +219,32 @@ fn the_terminal_game_survives_bad_input_and_saves_the_record() {
     let (ok, out) = bao(&["play", "--player", bad.to_str().unwrap()], "");
     assert!(!ok && out.contains("truncated"), "{out}");
 }
+
+#[test]
+fn onnx_export_works_for_an_mlp_and_a_resnet() {
+    use bao_zero::nn::{NetConfig, NetKind, Trainer};
+    let base = Bundle::read(player_file()).unwrap();
+    for (i, kind) in [NetKind::Mlp, NetKind::Resnet].into_iter().enumerate() {
+        let net = NetConfig {
+            kind,
+            hidden: vec![32],
+            blocks: 1,
+            channels: 8,
+        };
+        let dir = tmp(&format!("onnx-net-{i}"));
+        Trainer::new(&net, 0.0, 5).unwrap().save(&dir).unwrap();
+        let mut bundle = base.clone();
+        bundle.header.net = net;
+        bundle.weights = std::fs::read(dir.join("model.bpk")).unwrap();
+        let bytes = bao_zero::export::onnx::onnx_bytes(&bundle).unwrap();
+        // An ONNX ModelProto starts with its ir_version field (tag 0x08) and names the dynamic
+        // batch axis; the numbers themselves are checked by onnxruntime in scripts/onnx_check.sh.
+        assert_eq!(bytes[0], 0x08);
+        assert!(bytes.windows(5).any(|w| w == b"batch"));
+        let s = bao_zero::export::onnx::samples(&bundle, 5, 1).unwrap();
+        assert_eq!(s.obs.len(), 5 * 27 * 32);
+        assert_eq!(s.policy_logits.len(), 5 * 64);
+        assert_eq!(s.value.len(), 5);
+        assert!(s.value.iter().all(|v| (-1.0..=1.0).contains(v)));
+    }
+}

@@ -44,21 +44,32 @@ pub struct ExportArgs {
     /// Output file.
     #[arg(long)]
     pub out: PathBuf,
-    /// `bundle` (default). (`onnx` is not built into this version.)
+    /// `bundle` (default: a player file for `player:FILE`), or `onnx` (the network alone; a
+    /// `FILE.samples.json` beside it holds sample inputs and burn's outputs for checking).
     #[arg(long, default_value = "bundle")]
     pub format: String,
 }
 
 /// Runs `bao export`.
 pub fn run_export(args: ExportArgs) -> anyhow::Result<()> {
-    if args.format != "bundle" {
-        bail!(
-            "export format `{}` is not available; this build writes `bundle`",
-            args.format
-        );
-    }
     let bundle = Bundle::from_run(&args.checkpoint, args.iteration, args.sims)?;
-    bundle.write(&args.out)?;
+    match args.format.as_str() {
+        "bundle" => bundle.write(&args.out)?,
+        "onnx" => {
+            crate::export::onnx::write_onnx(&bundle, &args.out)?;
+            let samples = crate::export::onnx::samples(&bundle, 64, 1)?;
+            let path = args.out.with_extension("samples.json");
+            crate::util::write_atomic(&path, serde_json::to_string(&samples)?.as_bytes())?;
+            println!(
+                "wrote {} ({} bytes): input [batch, 27, 4, 8], outputs policy logits [batch, 64] and value [batch, 1]; samples in {}",
+                args.out.display(),
+                std::fs::metadata(&args.out)?.len(),
+                path.display()
+            );
+            return Ok(());
+        }
+        other => bail!("unknown export format `{other}`; formats: bundle, onnx"),
+    }
     let h = &bundle.header;
     println!(
         "wrote {} ({} bytes): {} player from {}, {} training games, {} sims per move",

@@ -6,6 +6,7 @@
 //! bytes), and an FNV-1a checksum (u64) of everything before it. Loading checks each part and says
 //! what is wrong with a damaged, truncated, foreign or mismatched file.
 
+pub mod onnx;
 mod specs;
 
 pub use specs::install_player_specs;
