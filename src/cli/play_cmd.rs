@@ -293,6 +293,9 @@ pub fn play_human(
         Side::South => ("South", "North"),
         Side::North => ("North", "South"),
     };
+    if let Some(v) = Variant::ALL.into_iter().find(|v| v.rules() == *rules) {
+        rec.set_tag("Variant", v.name());
+    }
     rec.set_tag(mine, "human");
     rec.set_tag(theirs, ai.name());
     crate::util::write_atomic(record, rec.to_string().as_bytes())?;

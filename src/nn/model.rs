@@ -39,6 +39,13 @@ impl Block {
     }
 }
 
+/// The backend's random generator is global: every initialisation holds this lock, so that a
+/// seeded one draws all its numbers in a row, whatever other threads do.
+fn init_lock() -> std::sync::MutexGuard<'static, ()> {
+    static INIT: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    INIT.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// The policy/value network. Exactly one trunk is present, chosen by [`NetConfig::kind`].
 #[derive(Module, Debug)]
 pub struct PolicyValueNet {
@@ -55,8 +62,28 @@ pub struct PolicyValueNet {
 }
 
 impl PolicyValueNet {
-    /// A freshly initialised network (deterministic for a seeded device).
+    /// A freshly initialised network, from the backend's random generator as it stands.
     pub fn new(cfg: &NetConfig, dev: &Device) -> PolicyValueNet {
+        let _guard = init_lock();
+        PolicyValueNet::build(cfg, dev).materialized(dev)
+    }
+
+    /// A freshly initialised network drawn from `seed`: the same seed, the same weights, even
+    /// while other threads make networks too.
+    pub fn new_seeded(cfg: &NetConfig, dev: &Device, seed: u64) -> PolicyValueNet {
+        let _guard = init_lock();
+        dev.seed(seed);
+        PolicyValueNet::build(cfg, dev).materialized(dev)
+    }
+
+    /// Parameters are drawn lazily, at their first use: one forward pass draws them all now,
+    /// while the caller holds the initialisation lock.
+    fn materialized(self, dev: &Device) -> PolicyValueNet {
+        let _ = self.forward(Tensor::zeros([1, OBS_CHANNELS, 4, 8], dev));
+        self
+    }
+
+    fn build(cfg: &NetConfig, dev: &Device) -> PolicyValueNet {
         let input = OBS_CHANNELS * 32;
         let (mlp, stem, stem_bn, blocks, features) = match cfg.kind {
             NetKind::Mlp => {

@@ -59,15 +59,8 @@ pub struct Trainer {
 impl Trainer {
     /// A fresh network initialised from `seed`.
     pub fn new(cfg: &NetConfig, weight_decay: f64, seed: u64) -> anyhow::Result<Trainer> {
-        // The backend's random generator is global: two threads seeding and drawing at once
-        // would interleave their draws, so initialisation holds a lock.
-        static INIT: std::sync::Mutex<()> = std::sync::Mutex::new(());
         let dev = super::device().autodiff();
-        let net = {
-            let _guard = INIT.lock().unwrap_or_else(|e| e.into_inner());
-            dev.seed(seed);
-            PolicyValueNet::new(cfg, &dev)
-        };
+        let net = PolicyValueNet::new_seeded(cfg, &dev, seed);
         let optim = AdamWConfig::new()
             .with_weight_decay(weight_decay as f32)
             .init();
