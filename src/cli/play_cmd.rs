@@ -29,14 +29,17 @@ pub fn shipped_player() -> anyhow::Result<PathBuf> {
         })
 }
 
-/// `bao export`: a training run's network as a one-file player.
+/// `bao export`: a training run's network as a one-file player, or as an ONNX model.
 #[derive(clap::Args, Debug)]
 pub struct ExportArgs {
-    /// The training run directory.
+    /// The training run directory (this or `--player` is needed).
+    #[arg(long, conflicts_with = "player")]
+    pub checkpoint: Option<PathBuf>,
+    /// A player file to export instead of a run (e.g. to get its network as ONNX).
     #[arg(long)]
-    pub checkpoint: PathBuf,
+    pub player: Option<PathBuf>,
     /// The iteration to export (default: the last complete one).
-    #[arg(long)]
+    #[arg(long, requires = "checkpoint")]
     pub iteration: Option<u32>,
     /// Simulations per move the player uses by default.
     #[arg(long)]
@@ -44,32 +47,58 @@ pub struct ExportArgs {
     /// Output file.
     #[arg(long)]
     pub out: PathBuf,
-    /// `bundle` (default: a player file for `player:FILE`), or `onnx` (the network alone; a
-    /// `FILE.samples.json` beside it holds sample inputs and burn's outputs for checking).
+    /// `bundle` (default: a player file for `player:FILE`), or `onnx` (the network alone: input
+    /// `obs` [batch, 27, 4, 8], outputs `policy_logits` [batch, 64] unmasked and `value`
+    /// [batch, 1]; a `FILE.samples.json` beside it holds sample inputs and burn's outputs for
+    /// `scripts/onnx_check.sh`).
     #[arg(long, default_value = "bundle")]
     pub format: String,
 }
 
 /// Runs `bao export`.
 pub fn run_export(args: ExportArgs) -> anyhow::Result<()> {
-    let bundle = Bundle::from_run(&args.checkpoint, args.iteration, args.sims)?;
-    match args.format.as_str() {
-        "bundle" => bundle.write(&args.out)?,
-        "onnx" => {
-            crate::export::onnx::write_onnx(&bundle, &args.out)?;
-            let samples = crate::export::onnx::samples(&bundle, 64, 1)?;
-            let path = args.out.with_extension("samples.json");
-            crate::util::write_atomic(&path, serde_json::to_string(&samples)?.as_bytes())?;
-            println!(
-                "wrote {} ({} bytes): input [batch, 27, 4, 8], outputs policy logits [batch, 64] and value [batch, 1]; samples in {}",
-                args.out.display(),
-                std::fs::metadata(&args.out)?.len(),
-                path.display()
-            );
-            return Ok(());
-        }
-        other => bail!("unknown export format `{other}`; formats: bundle, onnx"),
+    if !matches!(args.format.as_str(), "bundle" | "onnx") {
+        bail!(
+            "unknown export format `{}`; the formats are `bundle` and `onnx`",
+            args.format
+        );
     }
+    let bundle = match (&args.checkpoint, &args.player) {
+        (Some(run), _) => Bundle::from_run(run, args.iteration, args.sims)?,
+        (None, Some(file)) => {
+            let mut bundle = Bundle::read(file)?;
+            if let Some(sims) = args.sims {
+                bundle.header.sims = sims;
+            }
+            bundle
+        }
+        (None, None) => {
+            bail!("give a training run with --checkpoint DIR or a player with --player FILE")
+        }
+    };
+    if args.format == "onnx" {
+        use crate::export::onnx;
+        onnx::write_onnx(&bundle, &args.out)?;
+        let samples = onnx::samples(&bundle, 64, 1)?;
+        let path = args.out.with_extension("samples.json");
+        crate::util::write_atomic(&path, serde_json::to_string(&samples)?.as_bytes())?;
+        println!(
+            "wrote {} ({} bytes): {} network from {}; input `{}` [batch, 27, 4, 8], outputs `{}` \
+             [batch, 64] (unmasked) and `{}` [batch, 1]; {} sample positions with burn's outputs \
+             in {}",
+            args.out.display(),
+            std::fs::metadata(&args.out)?.len(),
+            bundle.header.variant,
+            bundle.header.source,
+            onnx::INPUT_NAME,
+            onnx::OUTPUT_NAMES[0],
+            onnx::OUTPUT_NAMES[1],
+            samples.positions.len(),
+            path.display()
+        );
+        return Ok(());
+    }
+    bundle.write(&args.out)?;
     let h = &bundle.header;
     println!(
         "wrote {} ({} bytes): {} player from {}, {} training games, {} sims per move",
