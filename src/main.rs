@@ -58,6 +58,15 @@ struct BenchArgs {
     /// Runs (the median is reported).
     #[arg(long, default_value_t = 5)]
     runs: usize,
+    /// `env`: environments in the VecEnv.
+    #[arg(long, default_value_t = 64)]
+    envs: usize,
+    /// `env`: threads of the VecEnv (and independent Envs of the ceiling figure).
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// `env`: the variant played.
+    #[arg(long, short = 'v', default_value = "kiswahili")]
+    variant: String,
 }
 
 fn bench(args: BenchArgs) -> anyhow::Result<()> {
@@ -95,7 +104,15 @@ fn bench(args: BenchArgs) -> anyhow::Result<()> {
             json: false,
         }),
         "env" => {
-            print!("{}", bao_zero::env::bench_env(args.seconds, args.runs));
+            let variant: bao_zero::rules::Variant = args.variant.parse()?;
+            let report = bao_zero::env::bench_env(&bao_zero::env::EnvBenchConfig {
+                rules: variant.rules(),
+                envs: args.envs,
+                threads: args.threads,
+                seconds_per_run: args.seconds,
+                runs: args.runs,
+            });
+            println!("{report}");
             Ok(())
         }
         other => anyhow::bail!("unknown benchmark `{other}`; known: rules, env, ab, mcts, net"),

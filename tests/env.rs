@@ -5,8 +5,8 @@ use bao_zero::env::observation::{
     CELLS, CH_OVER_MOVER_LOST, CH_OVER_MOVER_WON, CH_OVER_VOID, observe,
 };
 use bao_zero::env::{
-    ACTIONS, ActionError, Agent, Env, EnvConfig, EnvError, EpisodeEnd, GreedyAgent, OBS_LEN,
-    RandomAgent, VecEnv, VecEnvError, action_text, action_to_move, encode, episode_seed,
+    ACTIONS, ActionError, Agent, Env, EnvConfig, EnvError, EpisodeEnd, Features, GreedyAgent,
+    OBS_LEN, RandomAgent, VecEnv, VecEnvError, action_text, action_to_move, encode, episode_seed,
     legal_mask_bits, move_to_action, parse_action,
 };
 use bao_zero::notation::{legal_strings, move_text};
@@ -365,6 +365,38 @@ fn every_single_change_shows_in_the_observation() {
             for m in mutations(&pos) {
                 assert_ne!(key(&m), key(&pos), "mutation did not change {pos}");
                 assert_ne!(bits_of(&observe(&rules, &m)), base, "{v}: {pos} vs {m}");
+            }
+        }
+    }
+}
+
+#[test]
+fn incremental_observation_updates_equal_full_encodings() {
+    // `Features::update` (what a VecEnv does every step) must leave exactly what a full encode
+    // writes: along whole games of every preset (the ended positions included), and between
+    // unrelated positions and single-feature mutations.
+    for v in Variant::ALL {
+        let rules = v.rules();
+        let positions = sample_positions(v, 3, 400, 21);
+        let mut buffer = observe(&rules, &positions[0]);
+        let mut shown = Features::of(&positions[0]);
+        for (k, pos) in positions.iter().enumerate() {
+            let now = Features::of(pos);
+            now.update(&shown, &mut buffer);
+            shown = now;
+            assert!(
+                bits_of(&buffer) == bits_of(&observe(&rules, pos)),
+                "{v}: position {k}: {pos}"
+            );
+        }
+        for pos in positions.iter().step_by(11) {
+            for m in mutations(pos).iter().chain(&positions[..3]) {
+                let mut buffer = observe(&rules, pos);
+                Features::of(m).update(&Features::of(pos), &mut buffer);
+                assert!(
+                    bits_of(&buffer) == bits_of(&observe(&rules, m)),
+                    "{v}: {pos} -> {m}"
+                );
             }
         }
     }

@@ -1,14 +1,42 @@
-//! `bao bench env`: steps per second of one environment and of a [`VecEnv`] on two threads,
-//! with random legal actions (move generation, observation encoding and masks included).
+//! `bao bench env`: steps per second of one environment and of a [`VecEnv`], with random legal
+//! actions (move generation, observation encoding, masks and resets included).
 
-use super::action::ACTIONS;
-use super::agents::RandomAgent;
+use super::action::{ACTIONS, nth_action};
 use super::env::{Env, EnvConfig};
 use super::observation::OBS_LEN;
 use super::vec_env::{VecEnv, episode_seed};
+use crate::bench::median;
 use crate::rules::{Rules, Variant};
 use std::fmt;
 use std::time::Instant;
+
+/// What [`bench_env`] measures.
+#[derive(Clone, Debug)]
+pub struct EnvBenchConfig {
+    /// The rules played.
+    pub rules: Rules,
+    /// Environments in the `VecEnv`.
+    pub envs: usize,
+    /// Threads of the `VecEnv`'s rayon pool.
+    pub threads: usize,
+    /// Seconds per run and figure.
+    pub seconds_per_run: f64,
+    /// Runs (medians are reported).
+    pub runs: usize,
+}
+
+impl Default for EnvBenchConfig {
+    /// Bao la Kiswahili, 64 environments on 2 threads, 5 runs of 2 seconds.
+    fn default() -> Self {
+        EnvBenchConfig {
+            rules: Variant::Kiswahili.rules(),
+            envs: 64,
+            threads: 2,
+            seconds_per_run: 2.0,
+            runs: 5,
+        }
+    }
+}
 
 /// Figures of [`bench_env`]: medians over the runs, in steps per second.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -23,86 +51,85 @@ pub struct BenchReport {
     pub single_steps_per_sec: f64,
     /// One `Env` with `step` (an owned observation vector) and `legal_mask`.
     pub single_owned_steps_per_sec: f64,
-    /// The `VecEnv`, all environments counted.
+    /// The `VecEnv` on `vec_threads` threads, all environments counted.
     pub vec_steps_per_sec: f64,
-    /// `vec_steps_per_sec / single_steps_per_sec`.
+    /// The same `VecEnv` on a pool of one thread.
+    pub vec_one_thread_steps_per_sec: f64,
+    /// `vec_steps_per_sec / single_steps_per_sec` (the median of the runs' own ratios).
     pub speedup: f64,
-    /// Two independent `Env`s on two plain threads, no synchronization at all, over one `Env`:
-    /// the most any parallel scheme can get from this machine's cores.
+    /// `vec_steps_per_sec / vec_one_thread_steps_per_sec`: how the `VecEnv` scales.
+    pub scaling: f64,
+    /// `vec_threads` independent `Env`s on as many plain threads, no synchronization at all,
+    /// over one `Env`: the most any parallel scheme can get from this machine's cores.
     pub independent_speedup: f64,
-    /// Each run's figures: (single, single owned, vec, two independent).
-    pub runs: Vec<(f64, f64, f64, f64)>,
+    /// Each run's figures: (single, single owned, vec, vec on one thread, independent).
+    pub runs: Vec<[f64; 5]>,
 }
 
 impl fmt::Display for BenchReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let t = self.vec_threads;
         writeln!(
             f,
             "env ({}, random legal actions, observation + mask every step; median of {} runs)",
             self.variant,
             self.runs.len()
         )?;
+        let rows = [
+            (
+                "one Env, 1 thread (step_into)".to_string(),
+                self.single_steps_per_sec,
+            ),
+            (
+                "one Env, 1 thread (step, owned obs)".to_string(),
+                self.single_owned_steps_per_sec,
+            ),
+            (
+                format!("VecEnv, {} envs, 1 thread", self.vec_envs),
+                self.vec_one_thread_steps_per_sec,
+            ),
+            (
+                format!("VecEnv, {} envs, {t} threads", self.vec_envs),
+                self.vec_steps_per_sec,
+            ),
+        ];
+        for (name, rate) in rows {
+            writeln!(f, "  {name:<38} {rate:>10.0} steps/s")?;
+        }
         writeln!(
             f,
-            "  one Env, 1 thread (step_into):      {:>12.0} steps/s",
-            self.single_steps_per_sec
+            "  VecEnv on {t} threads / one Env: {:.2}x; / VecEnv on 1 thread: {:.2}x",
+            self.speedup, self.scaling
         )?;
-        writeln!(
-            f,
-            "  one Env, 1 thread (step, owned obs): {:>11.0} steps/s",
-            self.single_owned_steps_per_sec
-        )?;
-        writeln!(
-            f,
-            "  VecEnv, {} envs, {} threads:          {:>12.0} steps/s",
-            self.vec_envs, self.vec_threads, self.vec_steps_per_sec
-        )?;
-        writeln!(f, "  VecEnv / one Env: {:.2}x", self.speedup)?;
         write!(
             f,
-            "  (ceiling: two independent Envs on 2 plain threads / one Env: {:.2}x)",
+            "  (ceiling: {t} independent Envs on {t} plain threads / one Env: {:.2}x)",
             self.independent_speedup
         )
     }
 }
 
-/// The median (the mean of the two middle values for an even count).
-fn median(values: impl Iterator<Item = f64>) -> f64 {
-    let mut v: Vec<f64> = values.collect();
-    v.sort_by(f64::total_cmp);
-    match v.len() {
-        0 => f64::NAN,
-        n if n % 2 == 1 => v[n / 2],
-        n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
-    }
-}
-
-/// Bao la Kiswahili: one `Env` on the calling thread, and a `VecEnv` of 64 environments on a
-/// rayon pool of 2 threads; `runs` runs of about `seconds_per_run` each per figure.
-pub fn bench_env(seconds_per_run: f64, runs: usize) -> BenchReport {
-    bench_env_with(&Variant::Kiswahili.rules(), seconds_per_run, runs, 64, 2)
-}
-
-/// As [`bench_env`] for any rule set, number of environments and threads.
+/// Measures one `Env`, one `Env` with owned observations, the `VecEnv` on `threads` threads and
+/// on one thread, and `threads` independent `Env`s on plain threads.
 ///
-/// The machine's speed drifts (other processes, frequency), so each run interleaves the three
-/// measurements in ten slices, and the ratio is the median of the runs' own ratios.
-pub fn bench_env_with(
-    rules: &Rules,
-    seconds_per_run: f64,
-    runs: usize,
-    vec_envs: usize,
-    vec_threads: usize,
-) -> BenchReport {
+/// The machine's speed drifts (other processes, frequency), so each run interleaves the
+/// measurements in ten slices, and ratios are the medians of the runs' own ratios. Actions are
+/// drawn by a counter hash that costs a few nanoseconds, the same for every figure, so that the
+/// figures are the environments' and the `VecEnv`'s serial part is not the driver's generator.
+pub fn bench_env(config: &EnvBenchConfig) -> BenchReport {
     const SLICES: usize = 10;
-    let vec_envs = vec_envs.max(1);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(vec_threads.max(1))
-        .build()
-        .ok();
-    let slice = seconds_per_run / SLICES as f64;
+    let rules = &config.rules;
+    let envs = config.envs.max(1);
+    let threads = config.threads.max(1);
+    let pool = |n: usize| rayon::ThreadPoolBuilder::new().num_threads(n).build().ok();
+    let (many, one) = (pool(threads), pool(1));
+    let on = |pool: &Option<rayon::ThreadPool>, bench: &mut VecBench, secs: f64| match pool {
+        Some(p) => p.install(|| bench.run_for(secs)),
+        None => bench.run_for(secs),
+    };
+    let slice = config.seconds_per_run / SLICES as f64;
     let mut all = Vec::new();
-    for run in 0..runs.max(1) {
+    for run in 0..config.runs.max(1) {
         let seed = run as u64;
         let (Some(mut single), Some(mut owned)) = (
             SingleBench::new(rules, seed, false),
@@ -110,65 +137,84 @@ pub fn bench_env_with(
         ) else {
             break;
         };
-        let made = match &pool {
-            Some(p) => p.install(|| VecBench::new(rules, seed, vec_envs)),
-            None => VecBench::new(rules, seed, vec_envs),
-        };
-        let Some(mut vec) = made else {
+        let (Some(mut vec), Some(mut vec_one)) = (
+            VecBench::new(rules, seed, envs),
+            VecBench::new(rules, seed, envs),
+        ) else {
             break;
         };
-        let Some(mut other) = SingleBench::new(rules, seed + 1000, false) else {
+        let Some(mut independent) = (0..threads)
+            .map(|k| SingleBench::new(rules, seed + 1000 + k as u64, false))
+            .collect::<Option<Vec<_>>>()
+        else {
             break;
         };
         let mut totals = [(0u64, 0.0f64); 5];
+        let add = |t: &mut (u64, f64), (n, secs): (u64, f64)| {
+            t.0 += n;
+            t.1 += secs;
+        };
         for _ in 0..SLICES {
-            let add = |t: &mut (u64, f64), (n, secs): (u64, f64)| {
-                t.0 += n;
-                t.1 += secs;
-            };
             add(&mut totals[0], single.run_for(slice));
             add(&mut totals[1], owned.run_for(slice));
-            let measured = match &pool {
-                Some(p) => p.install(|| vec.run_for(slice)),
-                None => vec.run_for(slice),
-            };
-            add(&mut totals[2], measured);
-            let (a, b) = std::thread::scope(|scope| {
-                let h = scope.spawn(|| other.run_for(slice));
-                let a = single.run_for(slice);
-                (a, h.join().unwrap_or((0, slice)))
+            add(&mut totals[2], on(&many, &mut vec, slice));
+            add(&mut totals[3], on(&one, &mut vec_one, slice));
+            // Steps of all threads over the slice's wall time.
+            let t = Instant::now();
+            let steps: u64 = std::thread::scope(|s| {
+                let handles: Vec<_> = independent
+                    .iter_mut()
+                    .map(|b| s.spawn(move || b.run_for(slice).0))
+                    .collect();
+                handles.into_iter().map(|h| h.join().unwrap_or(0)).sum()
             });
-            add(&mut totals[3], a);
-            add(&mut totals[4], b);
+            add(&mut totals[4], (steps, t.elapsed().as_secs_f64()));
         }
-        let rate = |(n, secs): (u64, f64)| n as f64 / secs;
-        all.push((
-            rate(totals[0]),
-            rate(totals[1]),
-            rate(totals[2]),
-            rate(totals[3]) + rate(totals[4]),
-        ));
+        all.push(totals.map(|(n, secs)| n as f64 / secs));
     }
+    let column = |i: usize| median(&all.iter().map(|r| r[i]).collect::<Vec<_>>());
+    let ratio = |a: usize, b: usize| median(&all.iter().map(|r| r[a] / r[b]).collect::<Vec<_>>());
     BenchReport {
         variant: Variant::ALL
             .into_iter()
             .find(|v| v.rules() == *rules)
             .map_or("custom rules".to_string(), |v| v.name().to_string()),
-        vec_envs,
-        vec_threads: pool.as_ref().map_or(1, |p| p.current_num_threads()),
-        single_steps_per_sec: median(all.iter().map(|r| r.0)),
-        single_owned_steps_per_sec: median(all.iter().map(|r| r.1)),
-        vec_steps_per_sec: median(all.iter().map(|r| r.2)),
-        speedup: median(all.iter().map(|r| r.2 / r.0)),
-        independent_speedup: median(all.iter().map(|r| r.3 / r.0)),
+        vec_envs: envs,
+        vec_threads: many.as_ref().map_or(1, |p| p.current_num_threads()),
+        single_steps_per_sec: column(0),
+        single_owned_steps_per_sec: column(1),
+        vec_steps_per_sec: column(2),
+        vec_one_thread_steps_per_sec: column(3),
+        speedup: ratio(2, 0),
+        scaling: ratio(2, 3),
+        independent_speedup: ratio(4, 0),
         runs: all,
+    }
+}
+
+/// A uniformly spread legal action from a counter hash (splitmix64): a few nanoseconds, where a
+/// cryptographic generator's draw would cost as much as a tenth of a step.
+#[derive(Clone, Debug)]
+struct CheapPick(u64);
+
+impl CheapPick {
+    #[inline]
+    fn pick(&mut self, bits: u64) -> usize {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        let n = u64::from(bits.count_ones());
+        // `((z >> 32) * n) >> 32` is uniform in 0..n up to 2^-32.
+        nth_action(bits, (((z >> 32) * n) >> 32) as usize).unwrap_or(0)
     }
 }
 
 /// One environment played with random legal actions, reset at every episode end.
 struct SingleBench {
     env: Env,
-    agent: RandomAgent,
+    picker: CheapPick,
     obs: Vec<f32>,
     mask: [f32; ACTIONS],
     seed: u64,
@@ -180,7 +226,7 @@ impl SingleBench {
     fn new(rules: &Rules, seed: u64, owned: bool) -> Option<SingleBench> {
         let mut b = SingleBench {
             env: Env::new(rules.clone(), EnvConfig::default()).ok()?,
-            agent: RandomAgent::new(seed),
+            picker: CheapPick(seed),
             obs: vec![0.0; OBS_LEN],
             mask: [0.0; ACTIONS],
             seed,
@@ -199,7 +245,7 @@ impl SingleBench {
         let t = Instant::now();
         // Read the clock every 256 steps: reading it costs about as much as a step.
         while !steps.is_multiple_of(256) || t.elapsed().as_secs_f64() < seconds {
-            let a = self.agent.pick(self.env.legal_mask_bits());
+            let a = self.picker.pick(self.env.legal_mask_bits());
             let done = if self.owned {
                 let Ok(step) = self.env.step(a) else { break };
                 std::hint::black_box((&step.observation, self.env.legal_mask()));
@@ -225,10 +271,10 @@ impl SingleBench {
     }
 }
 
-/// A `VecEnv` on the current rayon pool, random legal actions chosen on the calling thread.
+/// A `VecEnv` stepped on the current rayon pool, actions chosen on the calling thread.
 struct VecBench {
     venv: VecEnv,
-    agent: RandomAgent,
+    picker: CheapPick,
     actions: Vec<usize>,
 }
 
@@ -236,7 +282,7 @@ impl VecBench {
     fn new(rules: &Rules, seed: u64, n: usize) -> Option<VecBench> {
         Some(VecBench {
             venv: VecEnv::new(rules.clone(), EnvConfig::default(), n, seed).ok()?,
-            agent: RandomAgent::new(seed),
+            picker: CheapPick(seed),
             actions: vec![0; n],
         })
     }
@@ -247,7 +293,7 @@ impl VecBench {
         let t = Instant::now();
         while !batches.is_multiple_of(16) || t.elapsed().as_secs_f64() < seconds {
             for (a, &bits) in self.actions.iter_mut().zip(self.venv.mask_bits()) {
-                *a = self.agent.pick(bits);
+                *a = self.picker.pick(bits);
             }
             if self.venv.step(&self.actions).is_err() {
                 break;
@@ -268,17 +314,38 @@ mod tests {
 
     #[test]
     fn the_report_has_every_figure() {
-        let r = bench_env_with(&Variant::Kujifunza.rules(), 0.01, 1, 4, 2);
+        let r = bench_env(&EnvBenchConfig {
+            rules: Variant::Kujifunza.rules(),
+            envs: 4,
+            threads: 2,
+            seconds_per_run: 0.01,
+            runs: 1,
+        });
         assert_eq!(r.variant, "kujifunza");
+        assert_eq!((r.vec_envs, r.vec_threads), (4, 2));
         assert!(r.single_steps_per_sec > 0.0 && r.vec_steps_per_sec > 0.0);
+        assert!(r.vec_one_thread_steps_per_sec > 0.0 && r.independent_speedup > 0.0);
         assert_eq!(r.runs.len(), 1);
         let text = r.to_string();
-        assert!(text.contains("VecEnv / one Env"), "{text}");
+        assert!(text.contains("/ one Env") && text.contains("VecEnv, 4 envs, 1 thread"));
     }
 
     #[test]
-    #[ignore = "benchmark: cargo test --release --lib env::bench -- --ignored --nocapture"]
-    fn print_the_report() {
-        println!("{}", bench_env(2.0, 5));
+    fn cheap_picks_are_legal_and_spread() {
+        let bits = 0b1011_0000_0001u64 | 1 << 63;
+        let mut p = CheapPick(3);
+        let mut seen = [0u32; ACTIONS];
+        for _ in 0..4000 {
+            seen[p.pick(bits)] += 1;
+        }
+        for (a, &count) in seen.iter().enumerate() {
+            if bits >> a & 1 == 1 {
+                // Five legal actions: 800 each expected, with a standard deviation of 25.
+                assert!((700..900).contains(&count), "action {a}: {count}");
+            } else {
+                assert_eq!(count, 0, "action {a} is not legal");
+            }
+        }
+        assert_eq!(p.pick(0), 0);
     }
 }

@@ -10,6 +10,7 @@ pub mod bench;
 #[allow(clippy::module_inception)]
 mod env;
 pub mod observation;
+mod share;
 #[cfg(feature = "ml")]
 pub mod tensor;
 pub mod vec_env;
@@ -19,9 +20,10 @@ pub use action::{
     mask_to_bools, move_to_action, parse_action,
 };
 pub use agents::{Agent, GreedyAgent, RandomAgent};
-pub use bench::{BenchReport, bench_env};
+pub use bench::{BenchReport, EnvBenchConfig, bench_env};
 pub use env::{Env, EnvConfig, EnvError, EpisodeEnd, Observation, Step, StepInfo, Transition};
 pub use observation::{
-    OBS_CHANNELS, OBS_LEN, ObsBufferError, encode, encode as encode_observation, try_encode,
+    Features, OBS_CHANNELS, OBS_LEN, ObsBufferError, encode, encode as encode_observation,
+    try_encode,
 };
 pub use vec_env::{FinalState, VecEnv, VecEnvError, episode_seed};

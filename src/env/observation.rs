@@ -124,6 +124,149 @@ pub fn cell(mover: Side, owner: Side, pit: Pit) -> usize {
     }
 }
 
+/// The constant planes, in the order of [`Features::planes`].
+const CONSTANT_PLANES: [usize; 14] = [
+    CH_MOVER_STORE,
+    CH_OPPONENT_STORE,
+    CH_STAGE_NAMUA,
+    CH_STAGE_MTAJI,
+    CH_STAGE_OPENING,
+    CH_OPPONENT_NAMUA,
+    CH_HAND,
+    CH_FIRST_MOVE,
+    CH_MTAJI_CAPTURED,
+    CH_OPENING_FIRST,
+    CH_OPENING_MAY_CAPTURE,
+    CH_OVER_MOVER_WON,
+    CH_OVER_MOVER_LOST,
+    CH_OVER_VOID,
+];
+
+/// The planes with at most one marked cell, in the order of [`Features::marks`].
+const MARK_PLANES: [usize; 4] = [CH_MOVER_HOUSE, CH_OPPONENT_HOUSE, CH_BLOCKED, CH_TARGET];
+
+/// Everything an observation shows, in compact form: the seeds of each cell, the value of each
+/// constant plane and the marked cell of each one-cell plane. An observation buffer is written
+/// from it whole ([`Features::write`]) or, when the buffer already shows other features, by
+/// changing only the cells that differ ([`Features::update`]): a step then touches about half
+/// of the buffer's cache lines, which counts when a [`VecEnv`](super::VecEnv) writes the
+/// observations of many environments every step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Features {
+    /// Seeds per cell (`row * 8 + column`, rows from the mover's side).
+    seeds: [u8; CELLS],
+    /// Values of the [`CONSTANT_PLANES`].
+    planes: [f32; CONSTANT_PLANES.len()],
+    /// The marked cell of each of the [`MARK_PLANES`], if any.
+    marks: [Option<u8>; MARK_PLANES.len()],
+}
+
+impl Features {
+    /// The features of `pos`, seen from the player to move.
+    #[inline]
+    pub fn of(pos: &Position) -> Features {
+        let me = pos.side_to_move();
+        let opp = me.opponent();
+        let mut seeds = [0u8; CELLS];
+        for (cells, side) in [(&MOVER_CELL, me), (&OPPONENT_CELL, opp)] {
+            for (&c, &n) in cells.iter().zip(pos.pits(side)) {
+                seeds[c] = n;
+            }
+        }
+        let flag = |b: bool| f32::from(u8::from(b));
+        let stage = pos.stage();
+        let winner = pos.result().map(|r| r.winner);
+        Features {
+            seeds,
+            planes: [
+                f32::from(pos.store(me)) / 32.0,
+                f32::from(pos.store(opp)) / 32.0,
+                flag(stage == Stage::Namua),
+                flag(stage == Stage::Mtaji),
+                flag(stage == Stage::Opening),
+                flag(pos.store(opp) > 0),
+                f32::from(pos.hand()) / 16.0,
+                flag(pos.ply() == 0),
+                flag(pos.mtaji_captured()),
+                flag(pos.opening_phase() == 1),
+                flag(pos.opening_phase() == 2),
+                flag(winner == Some(Some(me))),
+                flag(winner == Some(Some(opp))),
+                flag(winner == Some(None)),
+            ],
+            marks: [
+                pos.house_owned(me)
+                    .then_some(MOVER_CELL[Pit::HOUSE.index()] as u8),
+                pos.house_owned(opp)
+                    .then_some(OPPONENT_CELL[Pit::HOUSE.index()] as u8),
+                pos.blocked().map(|b| MOVER_CELL[b.index()] as u8),
+                pos.target().map(|t| OPPONENT_CELL[t.index()] as u8),
+            ],
+        }
+    }
+
+    /// Writes the observation into `out`, overwriting all of it.
+    ///
+    /// # Panics
+    /// If `out` is shorter than `OBS_LEN`.
+    // Not inlined: LLVM spent tens of minutes folding it into callers with constant positions.
+    #[inline(never)]
+    pub fn write(&self, out: &mut [f32]) {
+        let out: &mut [f32; OBS_LEN] = (&mut out[..OBS_LEN])
+            .try_into()
+            .expect("the slice is OBS_LEN long");
+        out.fill(0.0);
+        for (c, &n) in self.seeds.iter().enumerate() {
+            out[BUCKET[n as usize] as usize * CELLS + c] = 1.0;
+            out[CH_SEEDS * CELLS + c] = f32::from(n) / 16.0;
+        }
+        for (&ch, &v) in CONSTANT_PLANES.iter().zip(&self.planes) {
+            if v != 0.0 {
+                out[ch * CELLS..(ch + 1) * CELLS].fill(v);
+            }
+        }
+        for (&ch, &mark) in MARK_PLANES.iter().zip(&self.marks) {
+            if let Some(c) = mark {
+                out[ch * CELLS + c as usize] = 1.0;
+            }
+        }
+    }
+
+    /// Turns `out`, which holds the observation of `shown` (as [`Features::write`] left it),
+    /// into the observation of `self`, writing only the cells that differ.
+    ///
+    /// # Panics
+    /// If `out` is shorter than `OBS_LEN`.
+    #[inline]
+    pub fn update(&self, shown: &Features, out: &mut [f32]) {
+        let out: &mut [f32; OBS_LEN] = (&mut out[..OBS_LEN])
+            .try_into()
+            .expect("the slice is OBS_LEN long");
+        // Most cells change at every ply (the board turns to the other mover): writing all 32
+        // without a test is faster than mispredicted branches.
+        for (c, (&n, &was)) in self.seeds.iter().zip(&shown.seeds).enumerate() {
+            out[BUCKET[was as usize] as usize * CELLS + c] = 0.0;
+            out[BUCKET[n as usize] as usize * CELLS + c] = 1.0;
+            out[CH_SEEDS * CELLS + c] = f32::from(n) / 16.0;
+        }
+        for (k, &ch) in CONSTANT_PLANES.iter().enumerate() {
+            if self.planes[k] != shown.planes[k] {
+                out[ch * CELLS..(ch + 1) * CELLS].fill(self.planes[k]);
+            }
+        }
+        for (k, &ch) in MARK_PLANES.iter().enumerate() {
+            if self.marks[k] != shown.marks[k] {
+                if let Some(c) = shown.marks[k] {
+                    out[ch * CELLS + c as usize] = 0.0;
+                }
+                if let Some(c) = self.marks[k] {
+                    out[ch * CELLS + c as usize] = 1.0;
+                }
+            }
+        }
+    }
+}
+
 /// Writes the observation of `pos` into `out[..OBS_LEN]`, overwriting it entirely.
 ///
 /// `rules` is taken so rule-dependent features can be added without touching callers; the
@@ -135,67 +278,7 @@ pub fn cell(mover: Side, owner: Side, pit: Pit) -> usize {
 #[inline]
 pub fn encode(rules: &Rules, pos: &Position, out: &mut [f32]) {
     let _ = rules;
-    let out: &mut [f32; OBS_LEN] = (&mut out[..OBS_LEN])
-        .try_into()
-        .expect("the slice is OBS_LEN long");
-    out.fill(0.0);
-    let me = pos.side_to_move();
-    let opp = me.opponent();
-    for (cells, side) in [(&MOVER_CELL, me), (&OPPONENT_CELL, opp)] {
-        for (&c, &n) in cells.iter().zip(pos.pits(side)) {
-            out[BUCKET[n as usize] as usize * CELLS + c] = 1.0;
-            out[CH_SEEDS * CELLS + c] = f32::from(n) / 16.0;
-        }
-    }
-    let mut fill = |ch: usize, v: f32| {
-        if v != 0.0 {
-            out[ch * CELLS..(ch + 1) * CELLS].fill(v);
-        }
-    };
-    fill(CH_MOVER_STORE, f32::from(pos.store(me)) / 32.0);
-    fill(CH_OPPONENT_STORE, f32::from(pos.store(opp)) / 32.0);
-    fill(
-        match pos.stage() {
-            Stage::Namua => CH_STAGE_NAMUA,
-            Stage::Mtaji => CH_STAGE_MTAJI,
-            Stage::Opening => CH_STAGE_OPENING,
-        },
-        1.0,
-    );
-    fill(CH_OPPONENT_NAMUA, f32::from(u8::from(pos.store(opp) > 0)));
-    fill(CH_HAND, f32::from(pos.hand()) / 16.0);
-    fill(CH_FIRST_MOVE, f32::from(u8::from(pos.ply() == 0)));
-    fill(CH_MTAJI_CAPTURED, f32::from(u8::from(pos.mtaji_captured())));
-    fill(
-        CH_OPENING_FIRST,
-        f32::from(u8::from(pos.opening_phase() == 1)),
-    );
-    fill(
-        CH_OPENING_MAY_CAPTURE,
-        f32::from(u8::from(pos.opening_phase() == 2)),
-    );
-    if let Some(result) = pos.result() {
-        fill(
-            match result.winner {
-                Some(w) if w == me => CH_OVER_MOVER_WON,
-                Some(_) => CH_OVER_MOVER_LOST,
-                None => CH_OVER_VOID,
-            },
-            1.0,
-        );
-    }
-    if pos.house_owned(me) {
-        out[CH_MOVER_HOUSE * CELLS + MOVER_CELL[Pit::HOUSE.index()]] = 1.0;
-    }
-    if pos.house_owned(opp) {
-        out[CH_OPPONENT_HOUSE * CELLS + OPPONENT_CELL[Pit::HOUSE.index()]] = 1.0;
-    }
-    if let Some(b) = pos.blocked() {
-        out[CH_BLOCKED * CELLS + MOVER_CELL[b.index()]] = 1.0;
-    }
-    if let Some(t) = pos.target() {
-        out[CH_TARGET * CELLS + OPPONENT_CELL[t.index()]] = 1.0;
-    }
+    Features::of(pos).write(out);
 }
 
 /// As [`encode`], but a buffer of the wrong length is an error instead of a panic.

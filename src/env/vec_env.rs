@@ -3,7 +3,8 @@
 
 use super::action::{ACTIONS, write_mask};
 use super::env::{Env, EnvConfig, EnvError, EpisodeEnd};
-use super::observation::{OBS_LEN, encode};
+use super::observation::{Features, OBS_LEN};
+use super::share::{ByIndex, Claims};
 use crate::rules::{Position, Rules, Side};
 use rayon::prelude::*;
 
@@ -76,6 +77,8 @@ struct Lane {
     index: usize,
     /// Set when the last step ended an episode.
     fin: Option<FinalState>,
+    /// What the lane's observation buffer shows: each step rewrites only what changed.
+    shown: Features,
 }
 
 impl Lane {
@@ -87,10 +90,12 @@ impl Lane {
         self.publish(obs, mask);
     }
 
-    /// Writes the current observation and mask.
+    /// Writes the current observation (over the one the buffer shows) and mask.
     #[inline]
     fn publish(&mut self, obs: &mut [f32], mask: &mut [f32]) {
-        encode(self.env.rules(), self.env.state(), obs);
+        let now = Features::of(self.env.state());
+        now.update(&self.shown, obs);
+        self.shown = now;
         self.out.mask_bits = self.env.legal_mask_bits();
         write_mask(self.out.mask_bits, mask);
     }
@@ -137,6 +142,8 @@ pub struct VecEnv {
     truncated: Vec<bool>,
     movers: Vec<Side>,
     finals: Vec<Option<FinalState>>,
+    /// Who steps which lane, reused every step.
+    claims: Claims,
 }
 
 impl VecEnv {
@@ -165,6 +172,7 @@ impl VecEnv {
                 env: env.clone(),
                 index,
                 fin: None,
+                shown: Features::of(env.state()),
             })
             .collect();
         let mut v = VecEnv {
@@ -179,6 +187,7 @@ impl VecEnv {
             truncated: vec![false; n],
             movers: vec![Side::South; n],
             finals: vec![None; n],
+            claims: Claims::default(),
         };
         v.reset(base_seed);
         Ok(v)
@@ -200,6 +209,8 @@ impl VecEnv {
                     .zip(obs.chunks_exact_mut(OBS_LEN))
                     .zip(masks.chunks_exact_mut(ACTIONS))
                 {
+                    // Nothing is known of what the buffer holds: write it whole first.
+                    lane.shown.write(o);
                     lane.start(base_seed, 0, o, m);
                     lane.out.rewards = [0.0; 2];
                     lane.out.terminated = false;
@@ -256,58 +267,41 @@ impl VecEnv {
                 return Err(VecEnvError::Env { index, source });
             }
         }
-        let chunk = self.chunk_len();
+        // One task per thread, each stepping its own block of lanes first (see `share`).
+        self.claims
+            .start(self.lanes.len(), rayon::current_num_threads());
         let base_seed = self.base_seed;
-        (
-            self.lanes.par_chunks_mut(chunk),
-            actions.par_chunks(chunk),
-            self.obs.par_chunks_mut(chunk * OBS_LEN),
-            self.masks.par_chunks_mut(chunk * ACTIONS),
-            self.mask_bits.par_chunks_mut(chunk),
-            self.episodes.par_chunks_mut(chunk),
-            self.rewards.par_chunks_mut(chunk),
-            self.terminated.par_chunks_mut(chunk),
-            self.truncated.par_chunks_mut(chunk),
-            self.movers.par_chunks_mut(chunk),
-            self.finals.par_chunks_mut(chunk),
-        )
-            .into_par_iter()
-            .for_each(
-                |(
-                    lanes,
-                    acts,
-                    obs,
-                    masks,
-                    bits,
-                    episodes,
-                    rewards,
-                    term,
-                    trunc,
-                    movers,
-                    finals,
-                )| {
-                    for (((lane, &a), o), m) in lanes
-                        .iter_mut()
-                        .zip(acts)
-                        .zip(obs.chunks_exact_mut(OBS_LEN))
-                        .zip(masks.chunks_exact_mut(ACTIONS))
-                    {
-                        lane.step(base_seed, a, o, m);
-                    }
-                    // The chunk's results in one burst by the thread that stepped it: the
-                    // caller never reads the lanes themselves, which stay in this core's cache.
-                    for (j, lane) in lanes.iter().enumerate() {
-                        let out = lane.out;
-                        bits[j] = out.mask_bits;
-                        episodes[j] = out.episode;
-                        rewards[j] = out.rewards;
-                        term[j] = out.terminated;
-                        trunc[j] = out.truncated;
-                        movers[j] = out.mover;
-                        finals[j] = lane.fin;
-                    }
-                },
-            );
+        let claims = &self.claims;
+        let lanes = ByIndex::new(&mut self.lanes);
+        let obs = ByIndex::new(self.obs.as_chunks_mut::<OBS_LEN>().0);
+        let masks = ByIndex::new(self.masks.as_chunks_mut::<ACTIONS>().0);
+        let bits = ByIndex::new(&mut self.mask_bits);
+        let episodes = ByIndex::new(&mut self.episodes);
+        let rewards = ByIndex::new(&mut self.rewards);
+        let terminated = ByIndex::new(&mut self.terminated);
+        let truncated = ByIndex::new(&mut self.truncated);
+        let movers = ByIndex::new(&mut self.movers);
+        let finals = ByIndex::new(&mut self.finals);
+        (0..claims.parts()).into_par_iter().for_each(|k| {
+            claims.run(k, |i| {
+                // SAFETY: `claims` hands each index to one call only, and nothing else
+                // borrows these buffers during the step.
+                let (lane, o, m) = unsafe { (lanes.get(i), obs.get(i), masks.get(i)) };
+                lane.step(base_seed, actions[i], o, m);
+                // The results go to the public arrays from the thread that stepped the lane,
+                // whose cache holds it.
+                let out = lane.out;
+                unsafe {
+                    *bits.get(i) = out.mask_bits;
+                    *episodes.get(i) = out.episode;
+                    *rewards.get(i) = out.rewards;
+                    *terminated.get(i) = out.terminated;
+                    *truncated.get(i) = out.truncated;
+                    *movers.get(i) = out.mover;
+                    *finals.get(i) = lane.fin;
+                }
+            });
+        });
         Ok(())
     }
 
