@@ -4,7 +4,7 @@
 use super::action::{ACTIONS, nth_action};
 use super::env::{Env, EnvConfig};
 use super::observation::OBS_LEN;
-use super::vec_env::{VecEnv, episode_seed};
+use super::vec_env::{VecEnv, episode_seed, splitmix64};
 use crate::bench::median;
 use crate::rules::{Rules, Variant};
 use std::fmt;
@@ -200,11 +200,8 @@ struct CheapPick(u64);
 impl CheapPick {
     #[inline]
     fn pick(&mut self, bits: u64) -> usize {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
+        self.0 = self.0.wrapping_add(1);
+        let z = splitmix64(self.0);
         let n = u64::from(bits.count_ones());
         // `((z >> 32) * n) >> 32` is uniform in 0..n up to 2^-32.
         nth_action(bits, (((z >> 32) * n) >> 32) as usize).unwrap_or(0)
