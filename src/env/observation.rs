@@ -148,8 +148,8 @@ const MARK_PLANES: [usize; 4] = [CH_MOVER_HOUSE, CH_OPPONENT_HOUSE, CH_BLOCKED, 
 /// Everything an observation shows, in compact form: the seeds of each cell, the value of each
 /// constant plane and the marked cell of each one-cell plane. An observation buffer is written
 /// from it whole ([`Features::write`]) or, when the buffer already shows other features, by
-/// changing only the cells that differ ([`Features::update`]): a step then touches about half
-/// of the buffer's cache lines, which counts when a [`VecEnv`](super::VecEnv) writes the
+/// changing only the cells that differ ([`Features::update`]): a step then leaves the constant
+/// planes that did not change untouched, which counts when a [`VecEnv`](super::VecEnv) writes the
 /// observations of many environments every step.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Features {
