@@ -4,9 +4,12 @@
 //! move priors and values, so the network (or a uniform stand-in) is one implementation among
 //! others and many games can share one batched evaluation (see `selfplay`).
 
+mod cache;
+pub mod gumbel;
 mod player;
 mod tree;
 
+pub use cache::EvalCache;
 pub use player::MctsPlayer;
 pub use tree::{Leaf, Tree};
 
@@ -36,8 +39,13 @@ pub struct MctsConfig {
     pub full_search_prob: f32,
     /// Simulations of a fast search.
     pub fast_sims: u32,
-    /// Keep the subtree of the chosen move for the next search.
+    /// Keep the subtree of the chosen move for the next search (not with `gumbel`).
     pub reuse_tree: bool,
+    /// Self-play with Gumbel AlphaZero's root: Gumbel-top-k moves, sequential halving, improved
+    /// policy targets, no Dirichlet noise or temperature ([`gumbel`]).
+    pub gumbel: bool,
+    /// Moves a Gumbel root considers at most.
+    pub gumbel_considered: usize,
 }
 
 impl Default for MctsConfig {
@@ -53,6 +61,8 @@ impl Default for MctsConfig {
             full_search_prob: 1.0,
             fast_sims: 50,
             reuse_tree: true,
+            gumbel: false,
+            gumbel_considered: 16,
         }
     }
 }
@@ -136,6 +146,79 @@ pub fn search(
     }
 }
 
+/// Buffers for batched searches, kept between calls so a search allocates nothing per batch.
+#[derive(Default)]
+pub struct BatchBuffers {
+    positions: Vec<Position>,
+    moves: Vec<Move>,
+    spans: Vec<(usize, usize)>,
+    keys: Vec<u64>,
+    misses: Vec<usize>,
+    priors: Vec<f32>,
+    values: Vec<f32>,
+    cached: Vec<f32>,
+}
+
+/// One round of a batched search on a single tree: gathers up to `batch` leaves under virtual
+/// loss, answers those in `cache` from it and the rest with one call to `eval`, and backs them
+/// all up. Returns the number of positions the evaluator saw.
+pub fn search_round(
+    tree: &mut Tree,
+    rules: &Rules,
+    eval: &dyn Evaluator,
+    cfg: &MctsConfig,
+    batch: usize,
+    cache: &mut EvalCache,
+    buf: &mut BatchBuffers,
+) -> usize {
+    let batch = batch.max(1);
+    let leaves = tree.gather(rules, cfg, batch, batch).to_vec();
+    buf.positions.clear();
+    buf.moves.clear();
+    buf.spans.clear();
+    buf.keys.clear();
+    buf.misses.clear();
+    for &leaf in &leaves {
+        buf.positions.push(*tree.position(leaf));
+        let start = buf.moves.len();
+        buf.moves.extend_from_slice(tree.child_moves(leaf));
+        buf.spans.push((start, buf.moves.len()));
+    }
+    // Cached leaves are delivered at once; the others wait for the batch.
+    for (k, pos) in buf.positions.iter().enumerate() {
+        let key = EvalCache::key(pos);
+        buf.keys.push(key);
+        let n = buf.spans[k].1 - buf.spans[k].0;
+        match cache.get(key, n, &mut buf.cached) {
+            Some(value) => tree.deliver(k, &buf.cached, value),
+            None => buf.misses.push(k),
+        }
+    }
+    if !buf.misses.is_empty() {
+        let requests: Vec<EvalRequest> = buf
+            .misses
+            .iter()
+            .map(|&k| EvalRequest {
+                pos: &buf.positions[k],
+                moves: &buf.moves[buf.spans[k].0..buf.spans[k].1],
+            })
+            .collect();
+        buf.priors.clear();
+        buf.values.clear();
+        eval.evaluate(rules, &requests, &mut buf.priors, &mut buf.values);
+        let mut offset = 0;
+        for (j, &k) in buf.misses.iter().enumerate() {
+            let n = buf.spans[k].1 - buf.spans[k].0;
+            let priors = &buf.priors[offset..offset + n];
+            cache.put(buf.keys[k], priors, buf.values[j]);
+            tree.deliver(k, priors, buf.values[j]);
+            offset += n;
+        }
+    }
+    tree.end_gather();
+    buf.misses.len()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -167,6 +250,69 @@ mod tests {
         };
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
         search(&mut tree, &rules, &UniformEvaluator, &cfg, 200, &mut rng);
+        assert_eq!(
+            crate::notation::move_text(tree.best_move().unwrap(), pos.side_to_move()),
+            "A3<"
+        );
+        assert!(tree.root_value() > 0.9, "root value {}", tree.root_value());
+    }
+
+    #[test]
+    fn batched_rounds_undo_every_virtual_loss() {
+        let rules = Variant::Kiswahili.rules();
+        let mut tree = Tree::new(Position::start(&rules));
+        let cfg = MctsConfig::default();
+        let (mut cache, mut buf) = (EvalCache::new(10), BatchBuffers::default());
+        let mut evaluated = 0;
+        while tree.root_visits() < 300 {
+            evaluated += search_round(
+                &mut tree,
+                &rules,
+                &UniformEvaluator,
+                &cfg,
+                16,
+                &mut cache,
+                &mut buf,
+            );
+        }
+        tree.assert_consistent(true);
+        assert!(evaluated > 0 && evaluated <= 300);
+        // Re-rooting two plies down keeps a consistent subtree.
+        let pv = tree.pv(2);
+        let mut pos = *tree.root();
+        for &mv in &pv {
+            pos = pos.play(&rules, mv).unwrap();
+        }
+        assert!(tree.reroot_to(&pos, 2));
+        assert_eq!(*tree.root(), pos);
+        tree.assert_consistent(true);
+    }
+
+    #[test]
+    fn a_batched_search_finds_the_capture_that_wins_at_once() {
+        let rules = Rules {
+            mandatory_capture: false,
+            ..Variant::Kujifunza.rules()
+        };
+        let pos: Position =
+            "0,0,0,0,0,0,0,5/1,0,0,0,0,0,0,0/1,0,2,0,0,0,0,0/0,0,0,0,0,0,2,0 S 0,0 - - - 40"
+                .parse()
+                .unwrap();
+        let mut tree = Tree::new(pos);
+        let cfg = MctsConfig::default();
+        let (mut cache, mut buf) = (EvalCache::new(0), BatchBuffers::default());
+        while tree.root_visits() < 200 && !tree.root_is_terminal() {
+            search_round(
+                &mut tree,
+                &rules,
+                &UniformEvaluator,
+                &cfg,
+                8,
+                &mut cache,
+                &mut buf,
+            );
+        }
+        tree.assert_consistent(false);
         assert_eq!(
             crate::notation::move_text(tree.best_move().unwrap(), pos.side_to_move()),
             "A3<"

@@ -1,20 +1,32 @@
 //! MCTS as a [`Player`]: a search over any [`Evaluator`] (a network, or uniform priors) that
 //! answers with its most visited move, its value and principal variation.
+//!
+//! At play time the search gathers batches of leaves under virtual loss, so one forward pass
+//! serves many simulations; evaluations are cached by position hash, the tree is kept between
+//! moves, and a time limit is met by stopping before a batch that would overrun it.
 
-use super::{Evaluator, MctsConfig, Tree, search};
+use super::{BatchBuffers, EvalCache, Evaluator, MctsConfig, Tree, search_round};
 use crate::rules::{Position, Rules};
 use crate::search::{Choice, Limits, Player};
 use anyhow::Context;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
-use std::time::Instant;
-
-/// Simulations run between two looks at the clock under a time limit.
-const SIMS_PER_CLOCK_CHECK: u32 = 16;
+use std::time::{Duration, Instant};
 
 /// Simulations a time-limited search may never exceed (the tree's memory bound).
 const MAX_SIMS: u32 = 2_000_000;
+
+/// The most leaves one batch gathers at play time.
+pub const MAX_BATCH: usize = 32;
+
+/// Simulations per leaf of a batch: a node-limited search uses batches of about
+/// `budget / SIMS_PER_BATCH_LEAF` leaves, so small searches stay close to sequential ones.
+const SIMS_PER_BATCH_LEAF: u32 = 16;
+
+/// Time kept in hand under a time limit, for answering after the last batch.
+const TIME_MARGIN: Duration = Duration::from_millis(2);
+
+/// log2 of the evaluation cache's entries (about 9 MB).
+const CACHE_BITS: u32 = 16;
 
 /// An MCTS player: no root noise, the most visited move.
 pub struct MctsPlayer {
@@ -23,7 +35,15 @@ pub struct MctsPlayer {
     eval: Arc<dyn Evaluator>,
     cfg: MctsConfig,
     sims: u32,
-    rng: ChaCha8Rng,
+    /// Leaves per batch (0: chosen from the budget).
+    batch: usize,
+    /// Worker threads for the network (and a pool that confines it to them).
+    threads: usize,
+    pool: Option<rayon::ThreadPool>,
+    cache: EvalCache,
+    /// The last search's tree, kept for the next move.
+    tree: Option<Tree>,
+    buf: BatchBuffers,
 }
 
 impl MctsPlayer {
@@ -44,7 +64,12 @@ impl MctsPlayer {
                 ..cfg.clone()
             },
             sims: sims.max(1),
-            rng: ChaCha8Rng::seed_from_u64(0),
+            batch: 0,
+            threads: 1,
+            pool: None,
+            cache: EvalCache::new(CACHE_BITS),
+            tree: None,
+            buf: BatchBuffers::default(),
         }
     }
 
@@ -54,9 +79,96 @@ impl MctsPlayer {
         self
     }
 
+    /// Leaves per batched evaluation (1: one simulation at a time; 0: chosen from the budget).
+    pub fn with_batch(mut self, batch: usize) -> Self {
+        self.batch = batch.min(MAX_BATCH * 8);
+        self
+    }
+
+    /// Threads the network may use (default 1).
+    pub fn with_threads(mut self, threads: usize) -> Self {
+        self.threads = threads.max(1);
+        self.pool = None;
+        self
+    }
+
     /// Simulations per move when the limits give none.
     pub fn sims(&self) -> u32 {
         self.sims
+    }
+
+    /// The tree to search `pos` with: the last one, re-rooted at `pos` if `pos` is its root or
+    /// follows from it within two plies; else a new one.
+    fn take_tree(&mut self, pos: &Position) -> Tree {
+        if let Some(mut tree) = self.tree.take()
+            && tree.reroot_to(pos, 2)
+        {
+            return tree;
+        }
+        Tree::new(*pos)
+    }
+
+    /// Leaves per batch for a search of `budget` simulations.
+    fn batch_for(&self, budget: u32, timed: bool) -> usize {
+        match self.batch {
+            0 if timed => MAX_BATCH,
+            0 => (budget / SIMS_PER_BATCH_LEAF).clamp(1, MAX_BATCH as u32) as usize,
+            b => b,
+        }
+    }
+
+    fn search(&mut self, rules: &Rules, pos: &Position, limits: &Limits) -> anyhow::Result<Choice> {
+        let started = Instant::now();
+        let budget = match (limits.nodes, limits.time) {
+            (Some(n), _) => n.min(u64::from(MAX_SIMS)) as u32,
+            (None, Some(_)) => MAX_SIMS,
+            (None, None) => self.sims,
+        }
+        .max(1);
+        let deadline = limits.time.map(|t| started + t.saturating_sub(TIME_MARGIN));
+        let batch = self.batch_for(budget, limits.time.is_some());
+        let mut tree = self.take_tree(pos);
+        let first = tree.root_visits();
+        let mut slowest_round = Duration::ZERO;
+        loop {
+            let done = tree.root_visits() - first;
+            if done >= budget || tree.root_is_terminal() {
+                break;
+            }
+            // A forced move needs no thought beyond a value.
+            if done > 0 && tree.root_children() == 1 {
+                break;
+            }
+            let round_start = Instant::now();
+            if let Some(deadline) = deadline
+                && done > 0
+                && round_start + slowest_round > deadline
+            {
+                break;
+            }
+            let want = batch.min((budget - done) as usize);
+            search_round(
+                &mut tree,
+                rules,
+                self.eval.as_ref(),
+                &self.cfg,
+                want,
+                &mut self.cache,
+                &mut self.buf,
+            );
+            slowest_round = slowest_round.max(round_start.elapsed());
+        }
+        let mv = tree.best_move().context("the search found no move")?;
+        let pv = tree.pv(16);
+        let choice = Choice {
+            mv,
+            eval: Some(tree.root_value()),
+            depth: pv.len() as u32,
+            pv,
+            nodes: u64::from(tree.root_visits() - first),
+        };
+        self.tree = Some(tree);
+        Ok(choice)
     }
 }
 
@@ -65,8 +177,9 @@ impl Player for MctsPlayer {
         self.name.clone()
     }
 
-    /// Node limits count simulations; a time limit searches until the time is spent (the
-    /// default simulations still cap it unless a node limit is given too); depth is ignored.
+    /// Node limits count this move's simulations; a time limit searches until the time is spent
+    /// (the default simulations still cap it unless a node limit is given too); depth is
+    /// ignored.
     fn choose(&mut self, rules: &Rules, pos: &Position, limits: &Limits) -> anyhow::Result<Choice> {
         if let Some(own) = &self.rules {
             anyhow::ensure!(
@@ -78,42 +191,36 @@ impl Player for MctsPlayer {
         pos.validate(rules)
             .map_err(|e| anyhow::anyhow!("the position does not fit the rules: {e}"))?;
         anyhow::ensure!(pos.outcome(rules).is_none(), "the game is over");
-        let budget = match (limits.nodes, limits.time) {
-            (Some(n), _) => n.min(u64::from(MAX_SIMS)) as u32,
-            (None, Some(_)) => MAX_SIMS,
-            (None, None) => self.sims,
+        if self.pool.is_none() {
+            self.pool = Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(self.threads)
+                    .thread_name(|i| format!("mcts-{i}"))
+                    .build()
+                    .context("cannot start the search's threads")?,
+            );
         }
-        .max(1);
-        let mut tree = Tree::new(*pos);
-        let (eval, cfg) = (self.eval.as_ref(), &self.cfg);
-        match limits.time {
-            None => search(&mut tree, rules, eval, cfg, budget, &mut self.rng),
-            Some(time) => {
-                let start = Instant::now();
-                let mut target = 0;
-                while target < budget && start.elapsed() < time && !tree.root_is_terminal() {
-                    target = (target + SIMS_PER_CLOCK_CHECK).min(budget);
-                    search(&mut tree, rules, eval, cfg, target, &mut self.rng);
-                }
-            }
-        }
-        let mv = tree.best_move().context("the search found no move")?;
-        let pv = tree.pv(16);
-        Ok(Choice {
-            mv,
-            eval: Some(tree.root_value()),
-            depth: pv.len() as u32,
-            pv,
-            nodes: u64::from(tree.root_visits()),
-        })
+        let pool = self.pool.take().expect("pool built above");
+        // Everything the network runs in parallel stays on the player's own threads. The search
+        // is entered from a plain thread: a thread of another rayon pool (an arena's) waiting
+        // in `install` would start other work meanwhile, and more games would think at once.
+        let result = std::thread::scope(|s| {
+            s.spawn(|| pool.install(|| self.search(rules, pos, limits)))
+                .join()
+                .unwrap_or_else(|_| Err(anyhow::anyhow!("the search panicked")))
+        });
+        self.pool = Some(pool);
+        result
     }
 
     fn rules(&self) -> Option<Rules> {
         self.rules.clone()
     }
 
-    fn new_game(&mut self, seed: u64) {
-        self.rng = ChaCha8Rng::seed_from_u64(seed);
+    /// The search has no randomness; a new game starts with an empty tree and cache.
+    fn new_game(&mut self, _seed: u64) {
+        self.tree = None;
+        self.cache = EvalCache::new(CACHE_BITS);
     }
 }
 

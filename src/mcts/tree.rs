@@ -7,6 +7,12 @@ use rand::RngExt;
 const UNEXPANDED: u8 = 0;
 const EXPANDED: u8 = 1;
 const TERMINAL: u8 = 2;
+/// Gathered for a batched evaluation: children exist, priors and value are on their way.
+const PENDING: u8 = 3;
+
+/// Virtual loss: while a leaf waits for its evaluation, every node on its path counts one more
+/// visit that lost, so the next descents of the same batch spread to other lines.
+const VIRTUAL_LOSS: f32 = 1.0;
 
 /// A node: a position and the statistics of the move that led to it.
 #[derive(Clone, Copy, Debug)]
@@ -34,6 +40,19 @@ pub enum Leaf {
     Eval(u32),
 }
 
+/// Leaves gathered for one batched evaluation and the paths that lead to them.
+#[derive(Clone, Debug, Default)]
+struct Gathered {
+    /// The leaves, in the order they were gathered.
+    leaves: Vec<u32>,
+    /// Every gathered path (leaves' and collisions'), one after the other.
+    paths: Vec<u32>,
+    /// Each leaf's path: a range of `paths`.
+    leaf_paths: Vec<(u32, u32)>,
+    /// Each collision's path (a descent that reached a leaf already gathered).
+    collisions: Vec<(u32, u32)>,
+}
+
 /// A search tree rooted at one position.
 #[derive(Clone, Debug)]
 pub struct Tree {
@@ -41,6 +60,7 @@ pub struct Tree {
     path: Vec<u32>,
     moves: Vec<Move>,
     list: Box<MoveList>,
+    gathered: Gathered,
 }
 
 impl Tree {
@@ -51,6 +71,7 @@ impl Tree {
             path: Vec::new(),
             moves: Vec::new(),
             list: Box::default(),
+            gathered: Gathered::default(),
         };
         t.reset(pos);
         t
@@ -109,20 +130,147 @@ impl Tree {
     /// Descends from the root by PUCT to a node not yet evaluated, creating its children; or to
     /// a terminal node, whose exact value is backed up at once.
     pub fn select(&mut self, rules: &Rules, cfg: &MctsConfig) -> Leaf {
+        self.select_through(rules, cfg, None)
+    }
+
+    /// [`Tree::select`], but the descent goes through the root's child number `root_child` (in
+    /// child order) when one is given and the root is expanded: how a Gumbel root steers.
+    pub fn select_through(
+        &mut self,
+        rules: &Rules,
+        cfg: &MctsConfig,
+        root_child: Option<usize>,
+    ) -> Leaf {
+        let id = self.descend(cfg, root_child);
+        let node = self.nodes[id as usize];
+        debug_assert_ne!(node.state, PENDING, "select() while a batch is gathered");
+        if node.state == TERMINAL {
+            self.backup(node.value, node.pos.side_to_move());
+            return Leaf::Done;
+        }
+        self.open(id, rules)
+    }
+
+    /// Follows PUCT from the root down to the first node that is not expanded; `self.path`
+    /// holds the way there.
+    fn descend(&mut self, cfg: &MctsConfig, root_child: Option<usize>) -> u32 {
         self.path.clear();
         let mut id = 0u32;
         loop {
             self.path.push(id);
+            let node = &self.nodes[id as usize];
+            if node.state != EXPANDED {
+                return id;
+            }
+            id = match root_child {
+                Some(k) if id == 0 && k < node.num_children as usize => node.first_child + k as u32,
+                _ => self.best_child(id, cfg.c_puct, cfg.fpu_reduction),
+            };
+        }
+    }
+
+    /// Gathers up to `max` leaves for one batched evaluation, under virtual loss, and returns
+    /// them. Terminal nodes met on the way are backed up at once (they count as simulations);
+    /// descents that reach a leaf already gathered (collisions) stop the gathering after
+    /// `max_collisions`. Give each leaf its evaluation with [`Tree::deliver`], then call
+    /// [`Tree::end_gather`].
+    pub fn gather(
+        &mut self,
+        rules: &Rules,
+        cfg: &MctsConfig,
+        max: usize,
+        max_collisions: usize,
+    ) -> &[u32] {
+        let g = &mut self.gathered;
+        g.leaves.clear();
+        g.paths.clear();
+        g.leaf_paths.clear();
+        g.collisions.clear();
+        // Every attempt either gathers a leaf, collides, or completes a terminal simulation.
+        for _ in 0..max + max_collisions {
+            if self.gathered.leaves.len() >= max
+                || self.gathered.collisions.len() >= max_collisions
+                || self.root_is_terminal()
+            {
+                break;
+            }
+            let id = self.descend(cfg, None);
             let node = self.nodes[id as usize];
             match node.state {
-                TERMINAL => {
-                    self.backup(node.value, node.pos.side_to_move());
-                    return Leaf::Done;
+                TERMINAL => self.backup(node.value, node.pos.side_to_move()),
+                PENDING => {
+                    let span = self.keep_path_with_virtual_loss();
+                    self.gathered.collisions.push(span);
                 }
-                UNEXPANDED => return self.open(id, rules),
-                _ => id = self.best_child(id, cfg.c_puct, cfg.fpu_reduction),
+                _ => {
+                    if let Leaf::Eval(leaf) = self.open(id, rules) {
+                        self.nodes[leaf as usize].state = PENDING;
+                        let span = self.keep_path_with_virtual_loss();
+                        self.gathered.leaves.push(leaf);
+                        self.gathered.leaf_paths.push(span);
+                    }
+                }
             }
         }
+        &self.gathered.leaves
+    }
+
+    /// Counts a lost visit along `self.path` and remembers the path; returns its span.
+    fn keep_path_with_virtual_loss(&mut self) -> (u32, u32) {
+        let start = self.gathered.paths.len() as u32;
+        for &id in &self.path {
+            let n = &mut self.nodes[id as usize];
+            n.visits += 1;
+            n.value_sum -= VIRTUAL_LOSS;
+        }
+        self.gathered.paths.extend_from_slice(&self.path);
+        (start, self.gathered.paths.len() as u32)
+    }
+
+    /// The leaves of the last [`Tree::gather`].
+    pub fn gathered(&self) -> &[u32] {
+        &self.gathered.leaves
+    }
+
+    /// Gives the `k`-th gathered leaf its priors and value: the virtual loss on its path turns
+    /// into the real value.
+    pub fn deliver(&mut self, k: usize, priors: &[f32], value: f32) {
+        let leaf = self.gathered.leaves[k];
+        self.set_priors(leaf, priors, value);
+        let (a, b) = self.gathered.leaf_paths[k];
+        let side = self.nodes[leaf as usize].pos.side_to_move();
+        let root_mover = self.nodes[0].pos.side_to_move();
+        for i in a as usize..b as usize {
+            let chooser = if i == a as usize {
+                root_mover
+            } else {
+                self.nodes[self.gathered.paths[i - 1] as usize]
+                    .pos
+                    .side_to_move()
+            };
+            let signed = if chooser == side { value } else { -value };
+            self.nodes[self.gathered.paths[i] as usize].value_sum += signed + VIRTUAL_LOSS;
+        }
+    }
+
+    /// Ends a gathering: takes back the virtual visits of the collisions. Every gathered leaf
+    /// must have been delivered.
+    pub fn end_gather(&mut self) {
+        debug_assert!(
+            self.gathered
+                .leaves
+                .iter()
+                .all(|&l| self.nodes[l as usize].state != PENDING),
+            "a gathered leaf was not delivered"
+        );
+        for &(a, b) in &self.gathered.collisions {
+            for &id in &self.gathered.paths[a as usize..b as usize] {
+                let n = &mut self.nodes[id as usize];
+                n.visits -= 1;
+                n.value_sum += VIRTUAL_LOSS;
+            }
+        }
+        self.gathered.collisions.clear();
     }
 
     /// Generates the children of a new node, or marks it terminal and backs up its value.
@@ -154,6 +302,13 @@ impl Tree {
 
     /// Gives node `id` (returned by `select` as `Leaf::Eval`) its priors and value, and backs up.
     pub fn expand(&mut self, id: u32, priors: &[f32], value: f32) {
+        self.set_priors(id, priors, value);
+        let side = self.nodes[id as usize].pos.side_to_move();
+        self.backup(value, side);
+    }
+
+    /// Stores an evaluation in node `id` and marks it expanded.
+    fn set_priors(&mut self, id: u32, priors: &[f32], value: f32) {
         let node = self.nodes[id as usize];
         let first = node.first_child as usize;
         for (child, &p) in self.nodes[first..first + node.num_children as usize]
@@ -165,7 +320,6 @@ impl Tree {
         let n = &mut self.nodes[id as usize];
         n.state = EXPANDED;
         n.value = value;
-        self.backup(value, node.pos.side_to_move());
     }
 
     /// Adds `value` (for `side`) along the current path.
@@ -324,13 +478,74 @@ impl Tree {
                     .find(|&i| self.nodes[i].mv == mv && self.nodes[i].pos == *next)
             })
             .flatten();
-        let Some(child) = found else {
-            self.reset(*next);
-            return;
-        };
+        match found {
+            Some(child) => self.reroot(child),
+            None => self.reset(*next),
+        }
+    }
+
+    /// Re-roots the tree at `pos` if it is the root or a node at most `depth` plies below it
+    /// (keeping its subtree); returns whether it was found.
+    pub fn reroot_to(&mut self, pos: &Position, depth: u32) -> bool {
+        let mut level = vec![0usize];
+        for _ in 0..=depth {
+            if let Some(&id) = level.iter().find(|&&id| self.nodes[id].pos == *pos) {
+                if id != 0 {
+                    self.reroot(id);
+                }
+                return true;
+            }
+            level = level
+                .iter()
+                .filter(|&&id| self.nodes[id].state == EXPANDED)
+                .flat_map(|&id| {
+                    let n = &self.nodes[id];
+                    n.first_child as usize..(n.first_child + u32::from(n.num_children)) as usize
+                })
+                .collect();
+        }
+        false
+    }
+
+    /// The root's children as a Gumbel root sees them (priors, visits, mean values for the
+    /// root's mover), in child order.
+    pub fn root_stats(&self) -> Vec<super::gumbel::RootChild> {
+        let root = &self.nodes[0];
+        let first = root.first_child as usize;
+        self.nodes[first..first + root.num_children as usize]
+            .iter()
+            .map(|c| super::gumbel::RootChild {
+                prior: c.prior,
+                visits: c.visits,
+                q: if c.visits > 0 {
+                    c.value_sum / c.visits as f32
+                } else {
+                    0.0
+                },
+            })
+            .collect()
+    }
+
+    /// The evaluator's value of the root for its mover.
+    pub fn root_net_value(&self) -> f32 {
+        self.nodes[0].value
+    }
+
+    /// The move of the root's child number `k`.
+    pub fn root_move(&self, k: usize) -> Move {
+        self.nodes[self.nodes[0].first_child as usize + k].mv
+    }
+
+    /// Number of the root's children (its legal moves, once it has been opened).
+    pub fn root_children(&self) -> usize {
+        self.nodes[0].num_children as usize
+    }
+
+    /// Makes node `id` the root, keeping its subtree and dropping the rest.
+    fn reroot(&mut self, id: usize) {
         // Copy the subtree breadth first into a fresh vector; children stay contiguous.
         let mut fresh = Vec::with_capacity(self.nodes.len() / 4 + 16);
-        let mut top = self.nodes[child];
+        let mut top = self.nodes[id];
         top.prior = 1.0;
         fresh.push(top);
         let mut i = 0;
@@ -345,6 +560,32 @@ impl Tree {
             i += 1;
         }
         self.nodes = fresh;
+    }
+}
+
+#[cfg(test)]
+impl Tree {
+    /// Checks the bookkeeping: every expanded node has one visit for its own evaluation plus
+    /// one per visit of a child, nothing is left pending, and (with an evaluator that values
+    /// every position 0) no value is left over from a virtual loss.
+    pub(crate) fn assert_consistent(&self, zero_values: bool) {
+        // Terminal values are real wins and losses: the zero check needs a tree without them.
+        let zero_values = zero_values && self.nodes.iter().all(|n| n.state != TERMINAL);
+        for (i, n) in self.nodes.iter().enumerate() {
+            assert!(n.value_sum.abs() <= n.visits as f32 + 1e-3, "node {i}");
+            assert_ne!(n.state, PENDING, "node {i} still pending");
+            if n.state == EXPANDED {
+                let first = n.first_child as usize;
+                let kids: u32 = self.nodes[first..first + n.num_children as usize]
+                    .iter()
+                    .map(|c| c.visits)
+                    .sum();
+                assert_eq!(n.visits, kids + 1, "node {i}");
+            }
+            if zero_values && n.state != TERMINAL {
+                assert_eq!(n.value_sum, 0.0, "node {i}");
+            }
+        }
     }
 }
 

@@ -8,6 +8,7 @@
 pub mod alphabeta;
 pub mod bench;
 pub mod eval_fn;
+pub mod external;
 pub mod player;
 pub mod random;
 pub mod spec;
@@ -15,6 +16,7 @@ pub mod zobrist;
 
 pub use alphabeta::{AlphaBeta, AlphaBetaConfig, Analysis};
 pub use eval_fn::EvalWeights;
+pub use external::ExternalEngine;
 pub use player::{Choice, Limits, Player};
 pub use random::{GreedyPlayer, RandomPlayer};
 pub use spec::{PlayerSpec, SpecError};

@@ -13,6 +13,8 @@
 //! | `ab:...,weights=FILE.json` | evaluation weights from a JSON file ([`EvalWeights`]) |
 //! | `mcts:...` | MCTS with a network (needs the `ml` feature; see [`EXTERNAL`]) |
 //! | `player:PATH` | a player file (needs the `ml` feature; see [`EXTERNAL`]) |
+//! | `engine:PROGRAM` | another `bao` program through `PROGRAM engine` (its default player) |
+//! | `engine:PROGRAM,player=SPEC` | the same, playing SPEC (the rest of the text, commas and all) |
 
 use super::alphabeta::{AlphaBeta, AlphaBetaConfig, MAX_DEPTH};
 use super::eval_fn::EvalWeights;
@@ -29,7 +31,7 @@ use std::time::Duration;
 pub const ACCEPTED: &str = "accepted forms: random, greedy, ab (depth 4), ab:depth=N, \
 ab:nodes=N (100000, 100k, 2m), ab:time=T (500ms, 1s, 1.5s), several limits joined by commas \
 (ab:depth=6,time=1s), with tt=BITS (2^BITS table entries, 10..=30) and weights=FILE.json; \
-mcts:OPTIONS and player:PATH (these need the ml feature)";
+mcts:OPTIONS and player:PATH (these need the ml feature), engine:PROGRAM[,player=SPEC]";
 
 /// Alpha-beta options of a spec.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -56,6 +58,13 @@ pub enum PlayerSpec {
     Mcts(String),
     /// A player file, `player:PATH` (built by [`EXTERNAL`]).
     File(PathBuf),
+    /// Another program speaking the engine protocol, with the player spec it should use.
+    Engine {
+        /// The program, started as `PROGRAM engine`.
+        program: PathBuf,
+        /// The spec sent with `player SPEC`, if any.
+        player: Option<String>,
+    },
 }
 
 /// A bad player spec: what is wrong, and the accepted forms.
@@ -95,6 +104,11 @@ impl PlayerSpec {
             PlayerSpec::Greedy => Box::new(GreedyPlayer::new(seed)),
             PlayerSpec::AlphaBeta(ab) => Box::new(self.alpha_beta(ab)?),
             PlayerSpec::Mcts(_) | PlayerSpec::File(_) => return build_external(self, seed),
+            PlayerSpec::Engine { program, player } => Box::new(super::ExternalEngine::start(
+                program,
+                player.as_deref(),
+                self.to_string(),
+            )?),
         })
     }
 
@@ -177,6 +191,17 @@ impl FromStr for PlayerSpec {
                 Ok(PlayerSpec::File(PathBuf::from(path.trim())))
             }
             ("player", _) => Err(err("`player:` needs a file path".into())),
+            ("engine", Some(rest)) if !rest.trim().is_empty() => {
+                let (program, player) = match rest.split_once(",player=") {
+                    Some((p, spec)) => (p, Some(spec.trim().to_string())),
+                    None => (rest, None),
+                };
+                Ok(PlayerSpec::Engine {
+                    program: PathBuf::from(program.trim()),
+                    player: player.filter(|s| !s.is_empty()),
+                })
+            }
+            ("engine", _) => Err(err("`engine:` needs a program path".into())),
             ("ab" | "alphabeta", None) => Ok(PlayerSpec::AlphaBeta(AbSpec::default())),
             ("ab" | "alphabeta", Some(o)) => {
                 let mut ab = AbSpec::default();
@@ -248,6 +273,13 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Mcts(o) if o.is_empty() => f.write_str("mcts"),
             PlayerSpec::Mcts(o) => write!(f, "mcts:{o}"),
             PlayerSpec::File(p) => write!(f, "player:{}", p.display()),
+            PlayerSpec::Engine { program, player } => {
+                write!(f, "engine:{}", program.display())?;
+                match player {
+                    Some(spec) => write!(f, ",player={spec}"),
+                    None => Ok(()),
+                }
+            }
             PlayerSpec::AlphaBeta(ab) => {
                 let mut parts = Vec::new();
                 if let Some(d) = ab.limits.depth {

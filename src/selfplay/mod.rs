@@ -7,6 +7,7 @@ mod sample;
 pub use replay::ReplayBuffer;
 pub use sample::{MAX_TARGETS, Sample};
 
+use crate::mcts::gumbel::{GumbelRoot, GumbelSettings, improved_policy};
 use crate::mcts::{EvalRequest, Evaluator, Leaf, MctsConfig, Tree};
 use crate::rules::{Move, MoveList, Position, Rules, Side};
 use rand::{RngExt, SeedableRng};
@@ -82,6 +83,10 @@ struct Slot {
     target: u32,
     full: bool,
     noised: bool,
+    /// The Gumbel root of the current search (with `gumbel`), once the root has priors.
+    gumbel: Option<GumbelRoot>,
+    /// Simulations of the current search so far.
+    sims: u32,
     pending: Vec<(Sample, Side)>,
 }
 
@@ -94,6 +99,8 @@ impl Slot {
             target: 0,
             full: true,
             noised: false,
+            gumbel: None,
+            sims: 0,
             pending: Vec::new(),
         };
         s.plan_search(cfg);
@@ -110,6 +117,42 @@ impl Slot {
         }
         .max(1);
         self.noised = false;
+        self.gumbel = None;
+        self.sims = 0;
+    }
+
+    /// The root child the next simulation must go through (Gumbel root), if any.
+    fn root_child(&mut self, cfg: &MctsConfig) -> Option<usize> {
+        if !cfg.gumbel || !self.tree.root_expanded() {
+            return None;
+        }
+        let stats = self.tree.root_stats();
+        let target = self.target;
+        let rng = &mut self.rng;
+        let settings = gumbel_settings(cfg);
+        let g = self
+            .gumbel
+            .get_or_insert_with(|| GumbelRoot::new(settings, stats.len(), target - 1, rng));
+        Some(g.child_for(self.sims.saturating_sub(1) as usize, &stats))
+    }
+
+    /// Whether the current search is complete.
+    fn searched(&self, cfg: &MctsConfig) -> bool {
+        let t = &self.tree;
+        t.root_is_terminal()
+            || if cfg.gumbel {
+                // A forced move needs no search (and teaches nothing).
+                self.sims >= self.target || (t.root_expanded() && t.root_children() == 1)
+            } else {
+                t.root_visits() >= self.target
+            }
+    }
+}
+
+fn gumbel_settings(cfg: &MctsConfig) -> GumbelSettings {
+    GumbelSettings {
+        considered: cfg.gumbel_considered.max(1),
+        ..GumbelSettings::default()
     }
 }
 
@@ -162,9 +205,11 @@ fn play_worker(
         // Each game descends to one leaf (terminal leaves are backed up on the spot).
         leaves.clear();
         for (i, slot) in slots.iter_mut().enumerate() {
-            while slot.tree.root_visits() < slot.target && !slot.tree.root_is_terminal() {
+            while !slot.searched(mcts) {
                 out.simulations += 1;
-                if let Leaf::Eval(id) = slot.tree.select(rules, mcts) {
+                let through = slot.root_child(mcts);
+                slot.sims += 1;
+                if let Leaf::Eval(id) = slot.tree.select_through(rules, mcts, through) {
                     leaves.push((i, id));
                     break;
                 }
@@ -206,12 +251,11 @@ fn play_worker(
         let mut i = 0;
         while i < slots.len() {
             let slot = &mut slots[i];
-            if slot.full && !slot.noised && slot.tree.root_expanded() {
+            if slot.full && !mcts.gumbel && !slot.noised && slot.tree.root_expanded() {
                 slot.tree.add_root_noise(mcts, &mut slot.rng);
                 slot.noised = true;
             }
-            let searched = slot.tree.root_visits() >= slot.target || slot.tree.root_is_terminal();
-            if searched && finish_move(rules, cfg, slot, &mut list, &mut out) {
+            if slot.searched(mcts) && finish_move(rules, cfg, slot, &mut list, &mut out) {
                 tick();
                 match queue.next() {
                     Some(seed) => slots[i] = Slot::new(rules, seed, mcts),
@@ -241,7 +285,24 @@ fn finish_move(
     root.legal_moves(rules, list);
     let outcome = root.outcome_given(list);
     if outcome.is_none() && slot.ply < cfg.max_plies {
-        if slot.full {
+        let gumbel_root = slot.gumbel.take().filter(|_| mcts.gumbel);
+        let gumbel_move = gumbel_root.as_ref().map(|g| {
+            let stats = slot.tree.root_stats();
+            let target =
+                improved_policy(&gumbel_settings(mcts), &stats, slot.tree.root_net_value());
+            (slot.tree.root_move(g.choice(&stats)), target)
+        });
+        if let Some((_, target)) = &gumbel_move
+            && slot.full
+        {
+            // The improved policy, in child order (= legal-move order), as integer weights.
+            let weights: Vec<u32> = target
+                .iter()
+                .map(|p| (p * 65535.0).round() as u32)
+                .collect();
+            slot.pending
+                .push((Sample::new(root, &weights), root.side_to_move()));
+        } else if slot.full && !mcts.gumbel {
             let by_move = slot.tree.root_visits_by_move();
             let visits: Vec<u32> = list
                 .moves()
@@ -256,13 +317,14 @@ fn finish_move(
         } else {
             0.0
         };
-        let mv = slot
-            .tree
-            .sample_move(temperature, &mut slot.rng)
-            .or_else(|| list.moves().first().copied());
+        let mv = match gumbel_move {
+            Some((mv, _)) => Some(mv),
+            None => slot.tree.sample_move(temperature, &mut slot.rng),
+        }
+        .or_else(|| list.moves().first().copied());
         let Some(mv) = mv else { return true };
         let next = *list.find(mv).expect("a root move is legal");
-        if mcts.reuse_tree {
+        if mcts.reuse_tree && !mcts.gumbel {
             slot.tree.advance(mv, &next);
         } else {
             slot.tree.reset(next);
@@ -316,6 +378,27 @@ mod tests {
         assert_eq!(a.south_wins + a.north_wins + a.draws, 6);
         assert_eq!(a.samples, b.samples);
         assert_eq!(a.samples.len() as u64, a.plies);
+        // Gumbel roots: reproducible too, and every target is a distribution over legal moves.
+        let gumbel = SelfPlayConfig {
+            mcts: MctsConfig {
+                sims: 16,
+                gumbel: true,
+                gumbel_considered: 4,
+                ..MctsConfig::default()
+            },
+            ..cfg.clone()
+        };
+        let g1 = play(&rules, &UniformEvaluator, &gumbel, &seeds, &|_| {});
+        let g2 = play(&rules, &UniformEvaluator, &gumbel, &seeds, &|_| {});
+        assert_eq!(g1.games, 6);
+        assert_eq!(g1.samples, g2.samples);
+        let mut list = MoveList::new();
+        for s in &g1.samples {
+            let p = s.policy(&rules, &mut list);
+            assert!(list.len() > 1, "forced moves make no sample");
+            let total: f32 = p.iter().map(|x| x.1).sum();
+            assert!((total - 1.0).abs() < 1e-3, "{total}");
+        }
         // Outcomes alternate in sign with the mover within a decided game.
         assert!(
             a.samples
