@@ -45,12 +45,12 @@ fn fixed_batch() -> Batch {
         let visits: Vec<u32> = (0..list.len())
             .map(|k| if k == i % list.len() { 10 } else { 1 })
             .collect();
-        let mut s = Sample::new(pos, &visits);
+        let mut s = Sample::new(pos, &list, &visits, 0.0);
         s.outcome = if i % 3 == 0 { 1 } else { -1 };
         samples.push(s);
         pos = list.children()[i % list.len()];
     }
-    Batch::from_samples(&rules, &samples)
+    Batch::from_samples(&rules, &samples, 0.0)
 }
 
 #[test]

@@ -300,8 +300,11 @@ fn finish_move(
                 .iter()
                 .map(|p| (p * 65535.0).round() as u32)
                 .collect();
-            slot.pending
-                .push((Sample::new(root, &weights), root.side_to_move()));
+            let value = slot.tree.root_value();
+            slot.pending.push((
+                Sample::new(root, list, &weights, value),
+                root.side_to_move(),
+            ));
         } else if slot.full && !mcts.gumbel {
             let by_move = slot.tree.root_visits_by_move();
             let visits: Vec<u32> = list
@@ -309,8 +312,9 @@ fn finish_move(
                 .iter()
                 .map(|m| by_move.iter().find(|(mv, _)| mv == m).map_or(0, |x| x.1))
                 .collect();
+            let value = slot.tree.root_value();
             slot.pending
-                .push((Sample::new(root, &visits), root.side_to_move()));
+                .push((Sample::new(root, list, &visits, value), root.side_to_move()));
         }
         let temperature = if slot.ply < mcts.temperature_plies {
             mcts.temperature
@@ -392,11 +396,10 @@ mod tests {
         let g2 = play(&rules, &UniformEvaluator, &gumbel, &seeds, &|_| {});
         assert_eq!(g1.games, 6);
         assert_eq!(g1.samples, g2.samples);
-        let mut list = MoveList::new();
         for s in &g1.samples {
-            let p = s.policy(&rules, &mut list);
-            assert!(list.len() > 1, "forced moves make no sample");
-            let total: f32 = p.iter().map(|x| x.1).sum();
+            assert!(s.is_valid());
+            assert!(s.legal.count_ones() > 1, "forced moves make no sample");
+            let total: f32 = s.policy().map(|x| x.1).sum();
             assert!((total - 1.0).abs() < 1e-3, "{total}");
         }
         // Outcomes alternate in sign with the mover within a decided game.

@@ -8,9 +8,10 @@ use rand::RngExt;
 use std::collections::VecDeque;
 use std::path::Path;
 
-const MAGIC: &[u8; 8] = b"BAOREPL1";
-/// Bytes per sample on disk: the position's fields packed, then the visit targets.
-const RECORD: usize = 46 + MAX_TARGETS * 3;
+const MAGIC: &[u8; 8] = b"BAOREPL2";
+/// Bytes per sample on disk: the position's fields packed, the legal-action mask, then the
+/// policy targets.
+const RECORD: usize = 54 + MAX_TARGETS * 3;
 
 /// Recent self-play samples, at most `capacity` of them (the oldest leave first).
 #[derive(Clone, Debug, Default)]
@@ -87,6 +88,11 @@ impl ReplayBuffer {
         let bytes = std::fs::read(path)
             .with_context(|| format!("cannot read replay buffer {}", path.display()))?;
         let bad = |why: &str| anyhow::anyhow!("replay buffer {} is damaged: {why}", path.display());
+        if bytes.len() >= 8 && &bytes[..7] == b"BAOREPL" && &bytes[..8] != MAGIC {
+            return Err(bad(
+                "it was written by an older bao-zero (replay format 1); start a new run",
+            ));
+        }
         if bytes.len() < 40 || &bytes[..8] != MAGIC {
             return Err(bad("not a bao-zero replay file (wrong header)"));
         }
@@ -141,11 +147,11 @@ fn pack(s: &Sample, out: &mut Vec<u8>) {
         p.opening_phase(),
     ]);
     out.extend_from_slice(&p.ply().to_le_bytes());
-    out.extend_from_slice(&[s.outcome as u8, s.len]);
-    out.extend_from_slice(&[0, 0]);
-    out.extend_from_slice(&s.moves);
-    for v in s.visits {
-        out.extend_from_slice(&v.to_le_bytes());
+    out.extend_from_slice(&[s.outcome as u8, s.len, s.q as u8, 0]);
+    out.extend_from_slice(&s.legal.to_le_bytes());
+    out.extend_from_slice(&s.actions);
+    for w in s.weights {
+        out.extend_from_slice(&w.to_le_bytes());
     }
 }
 
@@ -183,16 +189,18 @@ fn unpack(b: &[u8]) -> anyhow::Result<Sample> {
         pos,
         outcome: b[42] as i8,
         len: b[43],
-        moves: [0; MAX_TARGETS],
-        visits: [0; MAX_TARGETS],
+        q: b[44] as i8,
+        actions: [0; MAX_TARGETS],
+        weights: [0; MAX_TARGETS],
+        legal: u64::from_le_bytes(b[46..54].try_into().expect("8 bytes")),
     };
-    if s.len as usize > MAX_TARGETS || !(-1..=1).contains(&s.outcome) {
-        bail!("bad sample in replay file");
+    s.actions.copy_from_slice(&b[54..54 + MAX_TARGETS]);
+    for (k, w) in s.weights.iter_mut().enumerate() {
+        let i = 54 + MAX_TARGETS + 2 * k;
+        *w = u16::from_le_bytes([b[i], b[i + 1]]);
     }
-    s.moves.copy_from_slice(&b[46..46 + MAX_TARGETS]);
-    for (k, v) in s.visits.iter_mut().enumerate() {
-        let i = 46 + MAX_TARGETS + 2 * k;
-        *v = u16::from_le_bytes([b[i], b[i + 1]]);
+    if !s.is_valid() {
+        bail!("bad sample in replay file");
     }
     Ok(s)
 }
@@ -216,7 +224,7 @@ mod tests {
                 continue;
             }
             let visits: Vec<u32> = (0..list.len()).map(|i| (i * 7 % 5) as u32).collect();
-            let mut s = Sample::new(pos, &visits);
+            let mut s = Sample::new(pos, &list, &visits, 0.25);
             s.outcome = [1, 0, -1][out.len() % 3];
             out.push(s);
             pos = list.children()[rng.random_range(0..list.len())];

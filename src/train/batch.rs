@@ -1,7 +1,7 @@
 //! Training batches: samples turned into network inputs and targets.
 
-use crate::env::{ACTIONS, OBS_LEN, encode_observation, move_to_action};
-use crate::rules::{MoveList, Rules};
+use crate::env::{ACTIONS, OBS_LEN, encode_observation};
+use crate::rules::Rules;
 use crate::selfplay::Sample;
 
 /// A batch in the flat layout the network takes.
@@ -20,8 +20,9 @@ pub struct Batch {
 }
 
 impl Batch {
-    /// Encodes `samples`.
-    pub fn from_samples(rules: &Rules, samples: &[Sample]) -> Batch {
+    /// Encodes `samples`; the value target is `(1 - q_weight) * outcome + q_weight * search
+    /// value` (0: the game's result alone).
+    pub fn from_samples(rules: &Rules, samples: &[Sample], q_weight: f32) -> Batch {
         let n = samples.len();
         let mut b = Batch {
             size: n,
@@ -30,17 +31,17 @@ impl Batch {
             policy: vec![0.0; n * ACTIONS],
             value: Vec::with_capacity(n),
         };
-        let mut list = MoveList::new();
         for (i, s) in samples.iter().enumerate() {
             encode_observation(rules, &s.pos, &mut b.obs[i * OBS_LEN..(i + 1) * OBS_LEN]);
-            let policy = s.policy(rules, &mut list);
-            for &mv in list.moves() {
-                b.masks[i * ACTIONS + move_to_action(&s.pos, mv)] = 1.0;
+            let masks = &mut b.masks[i * ACTIONS..(i + 1) * ACTIONS];
+            for (a, m) in masks.iter_mut().enumerate() {
+                *m = (s.legal >> a & 1) as f32;
             }
-            for (k, p) in policy {
-                b.policy[i * ACTIONS + move_to_action(&s.pos, list.moves()[k])] = p;
+            for (a, p) in s.policy() {
+                b.policy[i * ACTIONS + a] = p;
             }
-            b.value.push(s.outcome as f32);
+            b.value
+                .push((1.0 - q_weight) * f32::from(s.outcome) + q_weight * s.value());
         }
         b
     }

@@ -51,6 +51,8 @@ pub struct OptimConfig {
     pub replay_window: usize,
     /// No training until the buffer holds this many samples.
     pub min_replay: usize,
+    /// Weight of the search's value in the value target, against the game's result (0..=1).
+    pub value_q_weight: f32,
 }
 
 impl Default for OptimConfig {
@@ -64,6 +66,7 @@ impl Default for OptimConfig {
             weight_decay: 1e-4,
             replay_window: 100_000,
             min_replay: 1_000,
+            value_q_weight: 0.0,
         }
     }
 }
@@ -105,7 +108,35 @@ impl TrainConfig {
             toml::from_str(&text).with_context(|| format!("bad config {}", path.display()))?;
         cfg.rules()
             .with_context(|| format!("bad rules in config {}", path.display()))?;
+        cfg.validate()
+            .with_context(|| format!("bad config {}", path.display()))?;
         Ok(cfg)
+    }
+
+    /// Checks the values serde cannot: counts that must be positive, weights in range.
+    pub fn validate(&self) -> anyhow::Result<()> {
+        let o = &self.optim;
+        anyhow::ensure!(self.iterations > 0, "iterations must be at least 1");
+        anyhow::ensure!(o.batch_size > 0, "optim.batch_size must be at least 1");
+        anyhow::ensure!(
+            (0.0..=1.0).contains(&o.value_q_weight),
+            "optim.value_q_weight must be in 0..=1, not {}",
+            o.value_q_weight
+        );
+        anyhow::ensure!(
+            self.selfplay.games_per_iteration > 0,
+            "selfplay.games_per_iteration must be at least 1"
+        );
+        anyhow::ensure!(
+            self.selfplay.mcts.sims > 0,
+            "selfplay.mcts.sims must be at least 1"
+        );
+        Ok(())
+    }
+
+    /// Whether the replay buffer, holding `samples`, is full enough to train on.
+    pub fn ready_to_train(&self, samples: usize) -> bool {
+        samples > 0 && samples >= self.optim.min_replay
     }
 
     /// The rule set: the variant preset with the config's overrides.
@@ -142,4 +173,45 @@ pub fn derive_seed(master: u64, iteration: u32, purpose: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn default_config() -> TrainConfig {
+        toml::from_str(include_str!("../../configs/default.toml")).expect("default config")
+    }
+
+    #[test]
+    fn training_waits_for_min_replay_samples_whatever_the_batch_size() {
+        let mut cfg = default_config();
+        cfg.optim.batch_size = 256;
+        cfg.optim.min_replay = 2000;
+        // Once the buffer holds a batch but not min_replay samples, it still waits.
+        assert!(!cfg.ready_to_train(0));
+        assert!(!cfg.ready_to_train(256));
+        assert!(!cfg.ready_to_train(1999));
+        assert!(cfg.ready_to_train(2000));
+        cfg.optim.min_replay = 0;
+        assert!(!cfg.ready_to_train(0), "nothing to sample from");
+        assert!(cfg.ready_to_train(1));
+    }
+
+    #[test]
+    fn a_config_with_impossible_values_is_refused_with_the_field_named() {
+        let mut cfg = default_config();
+        assert!(cfg.validate().is_ok());
+        cfg.iterations = 0;
+        assert!(
+            cfg.validate()
+                .unwrap_err()
+                .to_string()
+                .contains("iterations")
+        );
+        cfg.iterations = 1;
+        cfg.optim.value_q_weight = 1.5;
+        let err = cfg.validate().unwrap_err().to_string();
+        assert!(err.contains("value_q_weight"), "{err}");
+    }
 }

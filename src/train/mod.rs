@@ -194,9 +194,7 @@ fn run_iterations(
         let lr = config.learning_rate(iteration - 1);
         let mut losses = crate::nn::Losses::default();
         let mut steps_done = 0usize;
-        if replay.len() >= config.optim.min_replay.min(replay.len().max(1))
-            && replay.len() >= config.optim.batch_size.min(config.optim.min_replay)
-        {
+        if config.ready_to_train(replay.len()) {
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(derive_seed(
                 config.seed,
                 iteration,
@@ -208,8 +206,11 @@ fn run_iterations(
                 opts.quiet,
             );
             for _ in 0..config.optim.steps_per_iteration {
-                let batch =
-                    Batch::from_samples(rules, &replay.sample(config.optim.batch_size, &mut rng));
+                let batch = Batch::from_samples(
+                    rules,
+                    &replay.sample(config.optim.batch_size, &mut rng),
+                    config.optim.value_q_weight,
+                );
                 losses.add(&trainer.step(&batch, lr)?);
                 steps_done += 1;
                 pb.inc(1);
