@@ -33,6 +33,7 @@ pub struct TrainArgs {
 /// Runs `bao train`.
 pub fn run_train(args: TrainArgs) -> anyhow::Result<()> {
     let opts = RunOptions {
+        player_weights: Some(|path| Ok(crate::export::Bundle::read(path)?.weights)),
         quiet: args.quiet,
         max_new_iterations: args.iterations,
     };

@@ -73,6 +73,17 @@ impl Trainer {
     }
 
     /// The network and optimizer saved in `dir` by [`Trainer::save`].
+    /// A trainer starting from given weights (burnpack bytes) with a fresh optimizer.
+    pub fn from_weights(
+        cfg: &NetConfig,
+        weight_decay: f64,
+        bytes: &[u8],
+    ) -> anyhow::Result<Trainer> {
+        let mut t = Trainer::new(cfg, weight_decay, 0)?;
+        t.net = super::load_net_bytes(cfg, &t.dev, bytes)?;
+        Ok(t)
+    }
+
     pub fn load(cfg: &NetConfig, weight_decay: f64, dir: &Path) -> anyhow::Result<Trainer> {
         let mut t = Trainer::new(cfg, weight_decay, 0)?;
         t.net = load_net(cfg, &t.dev, &dir.join("model.bpk"))?;

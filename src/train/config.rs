@@ -21,6 +21,11 @@ pub struct TrainConfig {
     pub iterations: u32,
     /// Where checkpoints, logs and the replay buffer go.
     pub run_dir: String,
+    /// Start from another network instead of random weights (same `net` shape; the observation
+    /// and actions are the same for every variant, so a net trained on another variant works as
+    /// a curriculum): a player file (`.bao`), or a run directory (its last iteration).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub init_from: Option<String>,
     /// The network.
     pub net: crate::nn::NetConfig,
     /// Self-play.

@@ -33,8 +33,14 @@ const SEED_EVAL: u64 = 3;
 const SEED_INIT: u64 = 4;
 
 /// Options of one `bao train` invocation.
+/// Reads the network weights (burnpack bytes) of a player file named by `init_from`; the
+/// caller provides it because player files belong to a higher layer.
+pub type WeightsLoader = fn(&Path) -> anyhow::Result<Vec<u8>>;
+
 #[derive(Clone, Debug, Default)]
 pub struct RunOptions {
+    /// How to read a player file named by the config's `init_from`.
+    pub player_weights: Option<WeightsLoader>,
     /// Hide progress bars (tests, CI).
     pub quiet: bool,
     /// Stop after this many iterations of this invocation (the run can be resumed later).
@@ -54,12 +60,8 @@ pub fn start(config: TrainConfig, opts: &RunOptions) -> anyhow::Result<Meta> {
     let rules = config.rules()?;
     std::fs::create_dir_all(&dir.path)
         .with_context(|| format!("cannot create {}", dir.path.display()))?;
+    let trainer = fresh_trainer(&config, opts)?;
     crate::util::write_atomic(&dir.config(), toml::to_string_pretty(&config)?.as_bytes())?;
-    let trainer = Trainer::new(
-        &config.net,
-        config.optim.weight_decay,
-        derive_seed(config.seed, 0, SEED_INIT),
-    )?;
     let meta = Meta {
         version: run_dir::VERSION,
         variant: config.variant.clone(),
@@ -91,11 +93,7 @@ pub fn resume(path: &Path, opts: &RunOptions) -> anyhow::Result<Meta> {
         );
     }
     let trainer = if meta.iteration == 0 {
-        Trainer::new(
-            &config.net,
-            config.optim.weight_decay,
-            derive_seed(config.seed, 0, SEED_INIT),
-        )?
+        fresh_trainer(&config, opts)?
     } else {
         Trainer::load(
             &config.net,
@@ -117,6 +115,34 @@ pub fn resume(path: &Path, opts: &RunOptions) -> anyhow::Result<Meta> {
     };
     dir.truncate_metrics(meta.iteration)?;
     run(&config, &rules, &dir, trainer, replay, meta, opts)
+}
+
+/// The trainer of a run's first iteration: seeded random weights, or those of `init_from`.
+fn fresh_trainer(config: &TrainConfig, opts: &RunOptions) -> anyhow::Result<Trainer> {
+    let wd = config.optim.weight_decay;
+    let Some(source) = &config.init_from else {
+        return Trainer::new(&config.net, wd, derive_seed(config.seed, 0, SEED_INIT));
+    };
+    let path = Path::new(source);
+    let bytes = if path.is_dir() {
+        let dir = RunDir::new(path);
+        let meta = dir
+            .read_meta()
+            .with_context(|| format!("init_from {source} is not a training run"))?;
+        anyhow::ensure!(
+            meta.iteration > 0,
+            "init_from {source} has no iteration yet"
+        );
+        let model = dir.iteration(meta.iteration).join("model.bpk");
+        std::fs::read(&model).with_context(|| format!("cannot read {}", model.display()))?
+    } else {
+        let load = opts
+            .player_weights
+            .context("init_from names a player file, and no player-file reader was given")?;
+        load(path).with_context(|| format!("init_from {source}"))?
+    };
+    Trainer::from_weights(&config.net, wd, &bytes)
+        .with_context(|| format!("init_from {source}: the network does not fit `net`"))
 }
 
 fn bar(len: u64, what: &str, quiet: bool) -> ProgressBar {
