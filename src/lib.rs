@@ -1,7 +1,8 @@
 //! bao-zero: a rules engine, a reinforcement-learning environment, self-play training and
 //! players for Bao la Kiswahili and the Bao family of four-row mancala games.
 //!
-//! The `rules` and `notation` modules depend on no ML crate; everything else builds on them.
+//! The rules engine and its notation live in their own crate, `bao_rules`, re-exported here as
+//! [`rules`] and [`notation`]; everything else builds on them.
 
 pub mod bench;
 pub mod cli;
@@ -12,10 +13,13 @@ pub mod export;
 pub mod mcts;
 #[cfg(feature = "ml")]
 pub mod nn;
-pub mod notation;
-pub mod rules;
 pub mod search;
 pub mod selfplay;
 #[cfg(feature = "ml")]
 pub mod train;
 pub mod util;
+
+/// The rules engine (the `bao_rules` crate).
+pub use bao_rules as rules;
+/// KIBA notation (the `bao_rules` crate's `notation`).
+pub use bao_rules::notation;

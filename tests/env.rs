@@ -10,7 +10,7 @@ use bao_zero::env::{
     legal_mask_bits, move_to_action, parse_action,
 };
 use bao_zero::notation::{legal_strings, move_text};
-use bao_zero::rules::{EndReason, MoveKind, MoveList, Pit, Position, Side, Stage, Variant};
+use bao_zero::rules::{MoveKind, MoveList, Outcome, Pit, Position, Side, Stage, Variant};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::HashMap;
@@ -41,14 +41,6 @@ fn sample_positions(v: Variant, games: usize, max_plies: usize, seed: u64) -> Ve
     out
 }
 
-fn reason_name(r: EndReason) -> &'static str {
-    match r {
-        EndReason::FrontRowEmpty => "front-row-empty",
-        EndReason::NoMoves => "no-moves",
-        EndReason::NeverEndingMove => "never-ending-move",
-    }
-}
-
 /// The same position with the two players' fields exchanged.
 fn mirror(p: &Position) -> Position {
     let (s, n) = (Side::South, Side::North);
@@ -64,19 +56,12 @@ fn mirror(p: &Position) -> Position {
         p.opening_phase(),
         p.mtaji_captured(),
     );
-    match p.result() {
-        None => q,
-        Some(o) => {
-            let who = match o.winner {
-                Some(Side::South) => "N",
-                Some(Side::North) => "S",
-                None => "draw",
-            };
-            format!("{q} over={who}/{}", reason_name(o.reason))
-                .parse()
-                .unwrap()
-        }
-    }
+    let mut setup = q.to_setup();
+    setup.over = p.result().map(|o| Outcome {
+        winner: o.winner.map(Side::opponent),
+        ..o
+    });
+    Position::from_setup_unchecked(setup)
 }
 
 /// Everything about a position that decides its future, from the mover's point of view.
@@ -343,7 +328,8 @@ fn mutations(p: &Position) -> Vec<Position> {
     out.push(parts(&|x| x.8 = !x.8));
     out.push(parts(&|x| x.3 = if x.3 == 0 { 1 } else { 0 }));
     for who in ["S", "N", "draw"] {
-        out.push(format!("{p} over={who}/never-ending-move").parse().unwrap());
+        let setup = format!("{p} over={who}/never-ending-move").parse().unwrap();
+        out.push(Position::from_setup_unchecked(setup));
     }
     out
 }
@@ -454,10 +440,12 @@ fn misuse_gives_typed_errors_and_changes_nothing() {
         Err(ActionError::OutOfRange { action: 99 })
     ));
 
-    let wrong_total: Position =
+    // A position the gate would refuse, made without it, is still refused by the environment.
+    let wrong_total = Position::from_setup_unchecked(
         "0,0,0,0,0,0,0,0/0,2,2,6,0,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0 S 21,22 Hh - - 0"
             .parse()
-            .unwrap();
+            .unwrap(),
+    );
     assert!(matches!(
         env.set_state(wrong_total),
         Err(EnvError::InvalidPosition(_))

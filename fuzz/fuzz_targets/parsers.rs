@@ -2,7 +2,7 @@
 #![no_main]
 
 use bao_zero::notation::{MoveSpec, Record, parse_and_play};
-use bao_zero::rules::{Position, Side, Variant, variant::rules_with_overrides};
+use bao_zero::rules::{Position, Setup, Side, Variant, variant::rules_with_overrides};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -11,10 +11,10 @@ fuzz_target!(|data: &[u8]| {
     let start = Position::start(&rules);
     let _ = MoveSpec::parse(text, Side::South);
     let _ = parse_and_play(&rules, &start, text);
-    if let Ok(p) = text.parse::<Position>() {
-        assert_eq!(p.to_string().parse::<Position>().ok(), Some(p));
-        // Only positions that fit the rules are played (the CLI checks the same way).
-        if p.validate(&rules).is_ok() {
+    if let Ok(setup) = text.parse::<Setup>() {
+        assert_eq!(setup.to_string().parse::<Setup>().ok(), Some(setup));
+        // Only positions through the setup gate are played (as every entry point does).
+        if let Ok(p) = Position::from_setup(setup, &rules) {
             let _ = p.outcome(&rules);
         }
     }

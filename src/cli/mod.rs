@@ -7,7 +7,7 @@ pub mod rules_cmds;
 pub mod train_cmd;
 
 use crate::rules::{Position, Rules, Variant};
-use anyhow::{Context, bail};
+use anyhow::Context;
 
 /// Options that pick a rule set and an optional starting position.
 #[derive(clap::Args, Clone, Debug)]
@@ -48,13 +48,8 @@ impl GameArgs {
     pub fn start(&self, rules: &Rules) -> anyhow::Result<Position> {
         match &self.position {
             None => Ok(Position::start(rules)),
-            Some(text) => {
-                let pos: Position = text.parse()?;
-                if let Err(why) = pos.validate(rules) {
-                    bail!("position does not fit variant {}: {why}", self.variant);
-                }
-                Ok(pos)
-            }
+            Some(text) => Position::from_text(text, rules)
+                .with_context(|| format!("--position for variant {}", self.variant)),
         }
     }
 }

@@ -417,11 +417,7 @@ impl Engine {
                 };
                 let mut pos = match base {
                     ["startpos"] | [] => self.start,
-                    ["text", text @ ..] => {
-                        let p: Position = text.join(" ").parse()?;
-                        p.validate(&self.rules).map_err(anyhow::Error::msg)?;
-                        p
-                    }
+                    ["text", text @ ..] => Position::from_text(&text.join(" "), &self.rules)?,
                     _ => bail!("usage: position startpos|text POSITION [moves M...]"),
                 };
                 for m in moves {

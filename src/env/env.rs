@@ -41,13 +41,13 @@ impl Default for EnvConfig {
 pub enum EnvError {
     /// The rule set does not validate.
     #[error("invalid rules: {0}")]
-    InvalidRules(String),
+    InvalidRules(#[from] crate::rules::RulesError),
     /// The configuration does not make sense.
     #[error("invalid environment config: {0}")]
     InvalidConfig(String),
     /// A position that does not fit the rules.
     #[error("invalid position: {0}")]
-    InvalidPosition(String),
+    InvalidPosition(#[from] crate::rules::SetupError),
     /// The action id is not in `0..64`.
     #[error("action {action} is out of range: actions are 0..{ACTIONS}")]
     ActionOutOfRange {

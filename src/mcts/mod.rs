@@ -233,10 +233,11 @@ mod tests {
             mandatory_capture: false,
             ..Variant::Kujifunza.rules()
         };
-        let pos: Position =
+        let pos = Position::from_setup_unchecked(
             "0,0,0,0,0,0,0,5/1,0,0,0,0,0,0,0/1,0,2,0,0,0,0,0/0,0,0,0,0,0,2,0 S 0,0 - - - 40"
                 .parse()
-                .unwrap();
+                .unwrap(),
+        );
         let mut list = crate::rules::MoveList::new();
         pos.legal_moves(&rules, &mut list);
         assert_eq!(
@@ -327,10 +328,11 @@ mod tests {
             mandatory_capture: false,
             ..Variant::Kujifunza.rules()
         };
-        let pos: Position =
+        let pos = Position::from_setup_unchecked(
             "0,2,0,0,0,0,0,0/0,0,0,0,0,2,0,1/0,0,0,0,0,0,0,1/5,0,0,0,0,0,0,0 N 0,0 - - - 41"
                 .parse()
-                .unwrap();
+                .unwrap(),
+        );
         let mut tree = Tree::new(pos);
         let cfg = MctsConfig {
             dirichlet_epsilon: 0.0,

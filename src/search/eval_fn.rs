@@ -220,17 +220,20 @@ mod tests {
         let pos = Position::start(&rules);
         assert_eq!(max_threat(&rules, &pos, Side::North), 0);
         // Namua: South's A5 (6 seeds) faces a4 (6 seeds): each threatens the other.
-        let pos: Position =
-            "0,0,0,0,0,0,0,0/0,2,2,0,6,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0 S 22,22 Hh - - 0"
-                .parse()
-                .unwrap();
+        let pos = Position::from_text(
+            "0,0,0,0,0,0,0,0/0,2,2,0,6,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0 S 22,22 Hh - - 0",
+            &rules,
+        )
+        .unwrap();
         assert_eq!(max_threat(&rules, &pos, Side::North), 6);
         assert_eq!(max_threat(&rules, &pos, Side::South), 6);
         // Mtaji: South A6 holds 2; sowing right ends in A8 (1 seed) facing a1 (3 seeds).
-        let pos: Position =
+        // A hand-made study with few seeds: built without the gate's seed count.
+        let pos = Position::from_setup_unchecked(
             "0,0,0,0,0,0,0,4/0,0,0,0,0,0,0,3/0,0,0,0,0,2,0,1/0,0,0,0,0,0,0,4 S 0,0 - - - 40"
                 .parse()
-                .unwrap();
+                .unwrap(),
+        );
         assert_eq!(max_threat(&rules, &pos, Side::South), 3);
         assert_eq!(max_threat(&rules, &pos, Side::North), 0);
     }

@@ -133,23 +133,15 @@ mod tests {
         for child in list.children() {
             assert_ne!(hash(child), h);
         }
-        let flipped: Position = start.to_string().replacen(" S ", " N ", 1).parse().unwrap();
+        let read = |text: &str| Position::from_text(text, &rules).unwrap();
+        let flipped = read(&start.to_string().replacen(" S ", " N ", 1));
         assert_ne!(hash(&flipped), h);
-        let moved: Position = start
-            .to_string()
-            .replace(" 0", " 5")
-            .parse::<Position>()
-            .unwrap();
+        let moved = read(&start.to_string().replace(" 0", " 5"));
         // Same board, ply 5 instead of 0: only the first-ply key differs.
         assert_eq!(hash(&moved) ^ KEYS.first_ply, h);
-        let blocked: Position =
-            "0,0,0,0,0,0,0,0/0,2,2,6,0,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0 S 22,22 Hh A6 - 9"
-                .parse()
-                .unwrap();
-        let unblocked: Position =
-            "0,0,0,0,0,0,0,0/0,2,2,6,0,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0 S 22,22 Hh - - 9"
-                .parse()
-                .unwrap();
+        let board = "2,2,2,2,0,0,0,0/2,2,2,6,2,2,2,2/2,2,2,2,6,2,2,2/2,2,2,2,2,2,2,2 S 0,0 Hh";
+        let blocked = read(&format!("{board} A6 - 9"));
+        let unblocked = read(&format!("{board} - - 9"));
         assert_ne!(hash(&blocked), hash(&unblocked));
     }
 }

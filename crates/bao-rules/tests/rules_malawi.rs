@@ -8,14 +8,14 @@
 
 mod common;
 
-use bao_zero::rules::{EndReason, Outcome, Position, Side, StopReason, Variant};
+use bao_rules::{EndReason, Outcome, Position, Side, StopReason, Variant};
 use common::*;
 
-fn basic() -> bao_zero::rules::Rules {
+fn basic() -> bao_rules::Rules {
     Variant::MalawiBasic.rules()
 }
 
-fn intermediate() -> bao_zero::rules::Rules {
+fn intermediate() -> bao_rules::Rules {
     Variant::MalawiIntermediate.rules()
 }
 

@@ -10,12 +10,12 @@
 
 mod common;
 
-use bao_zero::notation::{MoveError, Record};
-use bao_zero::rules::variant::{InfiniteMoves, Takasia};
-use bao_zero::rules::{EndReason, Outcome, Position, Side, Stage, StopReason, Variant};
+use bao_rules::notation::{MoveError, Record};
+use bao_rules::variant::{InfiniteMoves, Takasia};
+use bao_rules::{EndReason, Outcome, Position, Side, Stage, StopReason, Variant};
 use common::*;
 
-fn kiswahili() -> bao_zero::rules::Rules {
+fn kiswahili() -> bao_rules::Rules {
     Variant::Kiswahili.rules()
 }
 
@@ -314,7 +314,7 @@ fn rule_2_1_start_position_and_south_moves_first() {
 #[test]
 fn rule_2_3_namua_takata_plants_then_sows_and_not_from_the_house() {
     let r = kiswahili();
-    let p = pos(START);
+    let p = pos_for(&r, START);
     assert_eq!(legal(&r, &p), s(&["A6<", "A6>", "A7<", "A7>"]));
     // A6<: A6 = 3, sown A5 = 7, A4 = 1, A3 = 1 (passing the house does not stop).
     assert_eq!(
@@ -334,7 +334,7 @@ fn rule_2_2_1_namua_must_capture_when_possible() {
     let r = kiswahili();
     // After A6<, A3 = 1 faces a6 = 2 and A4 = 1 faces a5 = 6: North must plant in a5 or a6;
     // a7 (facing the empty A2) may not start a takata.
-    let p = play(&r, &pos(START), "A6<");
+    let p = play(&r, &pos_for(&r, START), "A6<");
     assert_eq!(legal(&r, &p), s(&["a5<", "a5>", "a6<", "a6>"]));
 }
 
@@ -343,7 +343,7 @@ fn rule_2_2_1_namua_must_capture_when_possible() {
 #[test]
 fn rule_2_2_2_namua_capture_outside_kimbi_chooses_the_kichwa() {
     let r = kiswahili();
-    let p = play(&r, &pos(START), "A6<");
+    let p = play(&r, &pos_for(&r, START), "A6<");
     // a5<: a5 = 7 (keeps its seeds), A4's 1 seed sown from North's left kichwa a1: a1 = 1, stop.
     assert_eq!(
         after(&r, &p, "a5<"),
@@ -368,13 +368,13 @@ fn rule_1_4_5_namua_capture_in_kimbi_forces_the_nearest_kichwa() {
     // A2 = 1 faces a7 = 1: the only capture; A2 is a kimbi, so only the left kichwa: A2<.
     let p = pos_for(
         &r,
-        "0,0,0,0,0,0,0,0/0,1,2,6,0,0,0,0/0,1,0,0,6,2,2,0/0,0,0,0,0,0,0,0 S 21,23 Hh - - 10",
+        "0,0,0,0,0,0,0,0/0,1,2,6,0,0,0,0/0,1,0,0,6,2,2,0/0,0,0,0,0,0,0,0 S 22,22 Hh - - 10",
     );
     assert_eq!(legal(&r, &p), s(&["A2<"]));
     // Plant A2 = 2, capture a7 (1), sown into A1 (empty): stop.
     assert_eq!(
         after(&r, &p, "A2<"),
-        "0,0,0,0,0,0,0,0/0,0,2,6,0,0,0,0/1,2,0,0,6,2,2,0/0,0,0,0,0,0,0,0 N 20,23 Hh - - 11"
+        "0,0,0,0,0,0,0,0/0,0,2,6,0,0,0,0/1,2,0,0,6,2,2,0/0,0,0,0,0,0,0,0 N 21,22 Hh - - 11"
     );
     // Without the kimbi rule both kichwa may be chosen.
     let no_kimbi = rules_with(Variant::Kiswahili, "kimbi = false");
@@ -1064,7 +1064,7 @@ fn option_lap_limit_counts_the_seeds_of_the_last_sowing() {
 #[test]
 fn appendix_markers_plus_star_double_star_and_hash_are_accepted() {
     let r = kiswahili();
-    let p = pos(START);
+    let p = pos_for(&r, START);
     assert_eq!(play(&r, &p, "A6<*"), play(&r, &p, "A6<"));
     let h = pos_for(
         &r,
@@ -1085,12 +1085,12 @@ fn appendix_markers_plus_star_double_star_and_hash_are_accepted() {
 #[test]
 fn appendix_row_and_forced_direction_may_be_omitted() {
     let r = kiswahili();
-    let p = pos(START);
+    let p = pos_for(&r, START);
     assert_eq!(play(&r, &p, "6<"), play(&r, &p, "A6<"));
     // Kimbi capture: A2, 2 and A2< are the same move.
     let k = pos_for(
         &r,
-        "0,0,0,0,0,0,0,0/0,1,2,6,0,0,0,0/0,1,0,0,6,2,2,0/0,0,0,0,0,0,0,0 S 21,23 Hh - - 10",
+        "0,0,0,0,0,0,0,0/0,1,2,6,0,0,0,0/0,1,0,0,6,2,2,0/0,0,0,0,0,0,0,0 S 22,22 Hh - - 10",
     );
     assert_eq!(play(&r, &k, "A2"), play(&r, &k, "A2<"));
     assert_eq!(play(&r, &k, "2"), play(&r, &k, "A2<"));

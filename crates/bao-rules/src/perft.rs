@@ -2,7 +2,7 @@
 
 use super::moves::MoveList;
 use super::position::Position;
-use super::variant::Rules;
+use super::rule_set::Rules;
 
 /// Number of distinct move sequences of exactly `depth` plies from `pos` (games that end sooner
 /// count nothing).

@@ -13,42 +13,11 @@ mod fen;
 mod record;
 
 pub use diagram::Diagram;
-pub use fen::FenError;
+pub use fen::{FenError, FenErrorKind, PositionError};
 pub use record::{Record, RecordError};
 
-use crate::rules::{Dir, Move, MoveKind, MoveList, Pit, Position, Row, Rules, Side};
-use std::fmt;
-
-/// A move printed for its mover, canonically: row letter, number, direction, `+`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MoveText {
-    /// The move.
-    pub mv: Move,
-    /// Whose move it is (decides `A`/`a`).
-    pub side: Side,
-}
-
-impl fmt::Display for MoveText {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let Move {
-            pit,
-            dir,
-            house,
-            kind,
-        } = self.mv;
-        match kind {
-            MoveKind::Sow => {
-                write!(f, "{}{}", pit.name(self.side), dir.sign())?;
-                if house {
-                    f.write_str("+")?;
-                }
-                Ok(())
-            }
-            MoveKind::Place => write!(f, "@{}", pit.name(self.side)),
-            MoveKind::OpeningCapture => write!(f, "x{}", pit.opposite().name(self.side.opponent())),
-        }
-    }
-}
+pub use crate::moves::MoveText;
+use crate::{Dir, Move, MoveKind, MoveList, Pit, Position, Row, Rules, Side};
 
 /// A move as written, before it is matched against the legal moves: parts may be missing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -222,13 +191,22 @@ impl MoveSpec {
 
 /// The legal moves in canonical notation, sorted by string.
 pub fn legal_strings(list: &MoveList, side: Side) -> Vec<String> {
-    let mut v: Vec<String> = list
-        .moves()
+    sorted_texts(list.moves(), side)
+}
+
+/// Moves in canonical notation, sorted by string.
+fn sorted_texts(moves: &[Move], side: Side) -> Vec<String> {
+    let mut v: Vec<String> = moves
         .iter()
         .map(|&mv| MoveText { mv, side }.to_string())
         .collect();
     v.sort();
     v
+}
+
+/// Moves in canonical notation, sorted and joined by spaces (for error messages).
+pub(crate) fn legal_moves_text(moves: &[Move], side: Side) -> String {
+    sorted_texts(moves, side).join(" ")
 }
 
 /// Reads `text` as a move in `pos` and returns it with the position it leads to.

@@ -1,28 +1,20 @@
 //! Helpers shared by the named rule tests (`tests/rules_*.rs`): read a position, play a move
 //! written in KIBA notation, list the legal moves, look at what a move did.
 //!
-//! Positions are written in the one-line format of `src/notation/fen.rs`:
+//! Positions are written in the one-line format of `the notation module (fen.rs)`:
 //! `b8..b1/a8..a1/A1..A8/B1..B8 side stores houses blocked target ply` (North's rows are written as
 //! South sees them, so reversed).
 
 #![allow(dead_code)] // each test file uses its own subset
 
-use bao_zero::notation::{MoveError, legal_strings, parse_and_play};
-use bao_zero::rules::variant::rules_with_overrides;
-use bao_zero::rules::{Event, MoveList, Outcome, Position, Rules, Side, StopReason, Variant};
+use bao_rules::notation::{MoveError, legal_strings, parse_and_play};
+use bao_rules::variant::rules_with_overrides;
+use bao_rules::{Event, MoveList, Outcome, Position, Rules, Side, StopReason, Variant};
 
-/// Reads a position string; panics with the reason if it is malformed.
-pub fn pos(s: &str) -> Position {
-    s.parse()
-        .unwrap_or_else(|e| panic!("test position does not parse: {e}"))
-}
-
-/// Reads a position string and checks it against a rule set (seed total, houses).
+/// Reads a position string through the setup gate of a rule set; panics with the reason if it is
+/// malformed or does not fit the rules.
 pub fn pos_for(rules: &Rules, s: &str) -> Position {
-    let p = pos(s);
-    p.validate(rules)
-        .unwrap_or_else(|e| panic!("test position {s} does not fit the rules: {e}"));
-    p
+    Position::from_text(s, rules).unwrap_or_else(|e| panic!("test position {s}: {e}"))
 }
 
 /// The start position of a preset.

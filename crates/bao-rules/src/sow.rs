@@ -5,10 +5,11 @@
 //! board, the pit about to be lifted, the rotation, the house flags) is compared with a saved one
 //! by Brent's cycle detection, which needs no memory beyond one saved state.
 
-use super::pit::{Dir, Pit, Rotation, Side};
-use super::position::{EndReason, Outcome, Position, Stage, front_empty, kichwa_rotation};
+use super::options::{CapturedSowing, House, InfiniteMoves};
+use super::pit::{Dir, Pit, Rotation, Side, kichwa_rotation};
+use super::position::{EndReason, Outcome, Position, Stage, front_empty};
+use super::rule_set::Rules;
 use super::trace::{Event, Observer, StopReason};
-use super::variant::{CapturedSowing, House, InfiniteMoves, Rules};
 
 /// How a move begins; decided by the move generator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,8 +1,8 @@
 //! Parsers never panic: arbitrary text into the move, position, record and rule-option readers
 //! gives either a value or an error. (A cargo-fuzz target for the same lives in `fuzz/`.)
 
-use bao_zero::notation::{MoveSpec, Record, parse_and_play};
-use bao_zero::rules::{Position, Side, Variant, variant::rules_with_overrides};
+use bao_rules::notation::{MoveSpec, Record, parse_and_play};
+use bao_rules::{Position, Setup, Side, Variant, variant::rules_with_overrides};
 use proptest::prelude::*;
 
 proptest! {
@@ -21,13 +21,16 @@ proptest! {
 
     #[test]
     fn position_text_never_panics(s in "\\PC{0,80}", counts in proptest::collection::vec(0u16..300, 32)) {
-        let _ = s.parse::<Position>();
+        let _ = s.parse::<Setup>();
+        let _ = Position::from_text(&s, &Variant::Kiswahili.rules());
         // Well-formed rows with arbitrary counts: parse (or reject) and, if parsed, round-trip.
         let rows: Vec<String> = counts.chunks(8).map(|c| c.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(",")).collect();
         let text = format!("{} S 0,0 - - - 10", rows.join("/"));
-        if let Ok(p) = text.parse::<Position>() {
-            prop_assert_eq!(p.to_string().parse::<Position>().unwrap(), p);
-            let _ = p.validate(&Variant::Kiswahili.rules());
+        if let Ok(p) = text.parse::<Setup>() {
+            prop_assert_eq!(p.to_string().parse::<Setup>().unwrap(), p);
+            if let Ok(q) = Position::from_setup(p, &Variant::Kiswahili.rules()) {
+                prop_assert_eq!(q.to_setup(), p);
+            }
         }
     }
 

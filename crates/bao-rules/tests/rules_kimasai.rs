@@ -9,11 +9,11 @@
 
 mod common;
 
-use bao_zero::notation::MoveError;
-use bao_zero::rules::{EndReason, Outcome, Position, Side, Variant};
+use bao_rules::notation::MoveError;
+use bao_rules::{EndReason, Outcome, Position, Side, Variant};
 use common::*;
 
-fn kimasai() -> bao_zero::rules::Rules {
+fn kimasai() -> bao_rules::Rules {
     Variant::Kimasai.rules()
 }
 

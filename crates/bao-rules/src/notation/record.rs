@@ -12,7 +12,7 @@
 //! commas: `1: @A1,@A2,@B3,@B3,@B8 xA2,@a1,...;`.
 
 use super::{MoveError, MoveSpec, MoveText};
-use crate::rules::{Move, MoveList, Position, Rules, Side};
+use crate::{Move, MoveList, Position, Rules, Side};
 use std::fmt;
 use std::str::FromStr;
 
@@ -59,7 +59,7 @@ impl Record {
                 source: MoveError::Illegal {
                     text,
                     side,
-                    legal: e.legal.join(" "),
+                    legal: super::legal_moves_text(&e.legal, side),
                 },
             })?;
             let text = MoveText { mv, side }.to_string();

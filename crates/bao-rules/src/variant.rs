@@ -1,221 +1,13 @@
-//! Rule sets: every rule where the Bao family differs (or where sources disagree) is an option
-//! here, and each named game is a preset of options. See `docs/RULES.md` for the rules in words.
+//! Named rule sets: each game of the Bao family, and each step of seed 000's ladder, is a preset
+//! of [`Rules`]. The option types and the rule set itself live in `options.rs` and
+//! `rule_set.rs`; they are re-exported here, where callers have always found them.
 
+pub use super::options::*;
+pub use super::overrides::rules_with_overrides;
+pub use super::rule_set::{Rules, RulesError};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
-
-/// Seeds per side at the start, mirrored for North.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Setup {
-    /// Front row, pits 1..8 from the owner's left.
-    pub front: [u8; 8],
-    /// Back row, pits 1..8 from the owner's left.
-    pub back: [u8; 8],
-    /// Seeds in store (in hand) for the planting stage.
-    pub store: u8,
-}
-
-/// Which way seeds may be sown.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Sowing {
-    /// The player chooses clockwise or anticlockwise at the start of the move (Bao).
-    Both,
-    /// Clockwise only (Bao la Kimasai).
-    Clockwise,
-    /// Anticlockwise only (Hus).
-    Anticlockwise,
-}
-
-/// Where captured seeds are sown.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum CapturedSowing {
-    /// From a kichwa, into the front row first (Bao).
-    Kichwa,
-    /// From the pit after the capturing pit, together with the capturing pit's own seeds (Hus).
-    NextPitWithOwn,
-    /// From the pit after the capturing pit; the capturing pit keeps its seeds (ladder step).
-    NextPit,
-    /// Starting in the capturing pit itself (Bao la Kimasai).
-    CapturingPit,
-}
-
-/// A takata from a kichwa that is the only non-empty front pit, toward the back row.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum LoneKichwa {
-    /// Not a legal move (seed 003, 1.5.3.1).
-    Forbidden,
-    /// Legal, and loses at once because the front row is empty (Malawi).
-    Loses,
-}
-
-/// Which pits may receive a planted seed in the planting (namua) stage.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum PlantRows {
-    /// A non-empty front pit (Bao).
-    Front,
-    /// A non-empty pit of either row (Bao la Kimasai).
-    Both,
-}
-
-/// When a takata may plant into a pit holding a single seed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum SingletonPlanting {
-    /// Always.
-    Always,
-    /// Once the house is lost, only if no front pit holds more than one seed (seed 000, 003 2.3.3).
-    UnlessHouseLost,
-    /// Only if no front pit other than the kuu holds more than one seed (Malawi).
-    OnlyIfNoOtherMultiple,
-}
-
-/// How the planting (namua) stage is played.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Planting {
-    /// Whether a planted seed facing a non-empty opponent pit captures (Bao: yes; Kimasai: no).
-    pub captures: bool,
-    /// Which pits may be planted into.
-    pub rows: PlantRows,
-    /// Whether the very first move of the game plants a seed (Kimasai: no, it only sows).
-    pub first_move_plants: bool,
-    /// Restriction on planting a takata into a singleton.
-    pub singletons: SingletonPlanting,
-}
-
-/// What a takata planting may do with the house.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Tax {
-    /// Only when the house is the only non-empty front pit; 2 seeds are sown, the rest stays.
-    WhenAlone,
-    /// Any takata planting into the valid house is a tax (seed 002).
-    Always,
-    /// No tax: a takata planting into the house sows it whole and loses it (ladder step).
-    Never,
-}
-
-/// Rules of the Bao la Kiswahili nyumba.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Nyumba {
-    /// Seeds (counting one just landed) from which an owned house is valid.
-    pub valid_from: u8,
-    /// Taxing rule for takata plantings into the valid house.
-    pub tax: Tax,
-    /// The stop/choice rules also apply in the mtaji stage while the house is owned; ownership
-    /// then ends at the first capture of the mtaji stage by either player (seed 003 1.6.2, 3.2).
-    pub in_mtaji: bool,
-    /// Playing the house when a capture-move sowing ends in it is mandatory (seed 002).
-    pub play_mandatory: bool,
-}
-
-/// The special pit A5, if any.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum House {
-    /// No house: A5 is an ordinary pit.
-    None,
-    /// The Bao la Kiswahili nyumba.
-    Nyumba(Nyumba),
-    /// The Malawi kuu (seed 001): privileged until emptied, in the first stage only.
-    Kuu,
-}
-
-/// Takasia (kutakatia): blocking a threatened pit after a takata.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Takasia {
-    /// No blocking.
-    None,
-    /// Bao la Kiswahili: the owned house, the only non-empty front pit and the only front pit
-    /// with more than one seed are exempt.
-    Kiswahili,
-    /// As `Kiswahili`, but only a valid house (6 or more seeds) is exempt (seed 000).
-    ValidHouseOnly,
-    /// Malawi (seed 001): no exemptions; the blocked pit may still start a takata when it is the
-    /// only pit that can.
-    Malawi,
-}
-
-/// What happens to a move that never ends.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum InfiniteMoves {
-    /// The move is illegal; a player with only never-ending moves loses (seed 003 1.5.6).
-    Illegal,
-    /// The move may be played and loses (seed 000).
-    MoverLoses,
-    /// The move may be played and the game is void: a draw (seed 000).
-    Void,
-    /// The move may be played and stops at the end of the relay where it is found to be
-    /// never-ending (seed 000; Malawi: "sleeps at the end of the current relay").
-    Stop,
-}
-
-/// The opening that precedes the planting stage.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Opening {
-    /// None: the game starts in the planting stage (or mtaji if the stores are empty).
-    None,
-    /// Malawi advanced: each player redistributes its non-kuu seeds plus one from store, one seed
-    /// a ply; the second player may first capture one hole facing its kuu or its 2-seed holes.
-    MalawiAdvanced,
-}
-
-/// A complete rule set. Build one from a [`Variant`] preset and change options as needed.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Rules {
-    /// Starting seeds.
-    pub setup: Setup,
-    /// Allowed sowing directions.
-    pub sowing: Sowing,
-    /// Fewest seeds a pit needs to start a move in the mtaji stage (Bao: 2; Kimasai: 1).
-    pub min_lift: u8,
-    /// Whether captures exist at all in the mtaji stage.
-    pub captures: bool,
-    /// A capture also takes the opponent's back pit behind the captured front pit (Hus).
-    pub capture_back_row: bool,
-    /// Where captured seeds are sown.
-    pub captured_sowing: CapturedSowing,
-    /// A capture in a kimbi (pits 1, 2, 7, 8) sows from the nearest kichwa.
-    pub kimbi: bool,
-    /// A move whose first sowing does not capture is a takata: it captures nothing later.
-    pub takata: bool,
-    /// A pit holding more seeds than this never starts a capture move (Bao: 15).
-    pub max_capture_lift: Option<u8>,
-    /// A player who can capture must.
-    pub mandatory_capture: bool,
-    /// A takata starts in the back row only if no front pit can start one.
-    pub front_row_first: bool,
-    /// A takata from a lone kichwa toward the back row.
-    pub lone_kichwa: LoneKichwa,
-    /// A player whose front row is empty loses at once, even in the middle of a move.
-    pub empty_front_row_loses: bool,
-    /// The planting stage.
-    pub planting: Planting,
-    /// The house (nyumba or kuu).
-    pub house: House,
-    /// Blocking after a takata.
-    pub takasia: Takasia,
-    /// Never-ending moves.
-    pub infinite_moves: InfiniteMoves,
-    /// A move that sows more than this many laps of 16 seeds counts as never-ending (seed 000
-    /// says 12 laps); `None` decides exactly, by finding the repeated state.
-    pub lap_limit: Option<u32>,
-    /// Safety net: a move that sows more seeds than this counts as never-ending.
-    pub max_sown: u32,
-    /// Opening before the planting stage.
-    pub opening: Opening,
-}
 
 impl Default for Rules {
     fn default() -> Self {
@@ -224,43 +16,6 @@ impl Default for Rules {
 }
 
 impl Rules {
-    /// Total seeds on the board and in the stores at the start.
-    pub fn total_seeds(&self) -> u32 {
-        let s = &self.setup;
-        2 * (s
-            .front
-            .iter()
-            .chain(&s.back)
-            .map(|&n| n as u32)
-            .sum::<u32>()
-            + s.store as u32)
-    }
-
-    /// Whether the rule set has a house (nyumba or kuu).
-    pub fn has_house(&self) -> bool {
-        !matches!(self.house, House::None)
-    }
-
-    /// Checks that the options fit together; returns what is wrong.
-    pub fn validate(&self) -> Result<(), String> {
-        let total = self.total_seeds();
-        if total == 0 || total > 250 {
-            return Err(format!("the setup has {total} seeds; it must have 1..=250"));
-        }
-        if self.min_lift == 0 {
-            return Err("min_lift must be at least 1".into());
-        }
-        if self.max_sown == 0 {
-            return Err("max_sown must be at least 1".into());
-        }
-        if self.opening == Opening::MalawiAdvanced
-            && (self.setup.store == 0 || self.house != House::Kuu)
-        {
-            return Err("the Malawi advanced opening needs a kuu and seeds in store".into());
-        }
-        Ok(())
-    }
-
     const KISWAHILI_HOUSE: Nyumba = Nyumba {
         valid_from: 6,
         tax: Tax::WhenAlone,
@@ -268,9 +23,10 @@ impl Rules {
         play_mandatory: false,
     };
 
+    /// Bao la Kujifunza: the base of most presets.
     fn kujifunza() -> Rules {
         Rules {
-            setup: Setup {
+            setup: StartSeeds {
                 front: [2; 8],
                 back: [2; 8],
                 store: 0,
@@ -302,9 +58,10 @@ impl Rules {
         }
     }
 
+    /// Hus: the base of the ladder.
     fn hus() -> Rules {
         Rules {
-            setup: Setup {
+            setup: StartSeeds {
                 front: [0, 0, 0, 0, 2, 2, 2, 2],
                 back: [2; 8],
                 store: 0,
@@ -324,7 +81,7 @@ impl Rules {
         }
     }
 
-    const KISWAHILI_SETUP: Setup = Setup {
+    const KISWAHILI_SETUP: StartSeeds = StartSeeds {
         front: [0, 0, 0, 0, 6, 2, 2, 0],
         back: [0; 8],
         store: 22,
@@ -452,7 +209,7 @@ impl Variant {
                 ..kujifunza
             },
             MalawiIntermediate | MalawiAdvanced => Rules {
-                setup: Setup {
+                setup: StartSeeds {
                     front: [0, 0, 0, 0, 8, 2, 2, 0],
                     back: [0; 8],
                     store: 20,
@@ -471,7 +228,7 @@ impl Variant {
                 ..Variant::MalawiBasic.rules()
             },
             Kimasai => Rules {
-                setup: Setup {
+                setup: StartSeeds {
                     front: [1; 8],
                     back: [0; 8],
                     store: 24,
@@ -495,7 +252,7 @@ impl Variant {
             },
             Hus => Rules::hus(),
             KatraFandatsaka => Rules {
-                setup: Setup {
+                setup: StartSeeds {
                     front: [0, 1, 1, 1, 1, 1, 1, 0],
                     back: [0; 8],
                     store: 26,
@@ -588,32 +345,10 @@ impl FromStr for Variant {
     }
 }
 
-/// A preset with options overridden by a TOML table, e.g. `takasia = "none"` or
-/// `[house.nyumba]\ntax = "always"`. Unknown options are rejected by name.
-pub fn rules_with_overrides(variant: Variant, toml_text: &str) -> Result<Rules, String> {
-    let overrides: toml::Table = toml::from_str(toml_text).map_err(|e| e.to_string())?;
-    let mut base = toml::Table::try_from(variant.rules()).map_err(|e| e.to_string())?;
-    merge(&mut base, overrides);
-    toml::Value::Table(base)
-        .try_into()
-        .map_err(|e: toml::de::Error| e.to_string())
-}
-
-/// Merges `over` into `base`, table by table.
-fn merge(base: &mut toml::Table, over: toml::Table) {
-    for (k, v) in over {
-        match (base.get_mut(&k), v) {
-            (Some(toml::Value::Table(b)), toml::Value::Table(o)) => merge(b, o),
-            (_, v) => {
-                base.insert(k, v);
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::overrides::rules_with_overrides;
 
     #[test]
     fn every_preset_is_valid_and_named_uniquely() {
@@ -668,6 +403,6 @@ mod tests {
             })
         ));
         let err = rules_with_overrides(Variant::Kiswahili, "takasiaa = \"none\"").unwrap_err();
-        assert!(err.contains("takasiaa"), "{err}");
+        assert!(err.to_string().contains("takasiaa"), "{err}");
     }
 }

@@ -1,6 +1,6 @@
 //! A board diagram for people: rows named as in KIBA, the houses, the stores, the stage.
 
-use crate::rules::{Pit, Position, Row, Rules, Side, Stage};
+use crate::{Pit, Position, Row, Rules, Side, Stage};
 use std::fmt;
 
 /// A position drawn as text (`Display`). South sits at the bottom.

@@ -296,3 +296,14 @@ mod tests {
         assert_eq!(Pit(2).behind().name(Side::South), "B3");
     }
 }
+
+/// The rotation a capture sown from `kichwa` takes: clockwise from the left, anticlockwise from
+/// the right, so the front row is sown first.
+#[inline]
+pub fn kichwa_rotation(kichwa: Pit) -> Rotation {
+    if kichwa == Pit::LEFT_KICHWA {
+        Rotation::Clockwise
+    } else {
+        Rotation::Anticlockwise
+    }
+}

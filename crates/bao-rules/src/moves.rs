@@ -1,6 +1,6 @@
 //! Moves and the fixed-capacity list the generator fills.
 
-use super::pit::{Dir, Pit};
+use super::pit::{Dir, Pit, Side};
 use super::position::Position;
 use serde::{Deserialize, Serialize};
 
@@ -151,6 +151,37 @@ impl MoveList {
             self.moves[self.len] = mv;
             self.children[self.len] = child;
             self.len += 1;
+        }
+    }
+}
+
+/// A move printed for its mover, canonically: row letter, number, direction, `+`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveText {
+    /// The move.
+    pub mv: Move,
+    /// Whose move it is (decides `A`/`a`).
+    pub side: Side,
+}
+
+impl std::fmt::Display for MoveText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let Move {
+            pit,
+            dir,
+            house,
+            kind,
+        } = self.mv;
+        match kind {
+            MoveKind::Sow => {
+                write!(f, "{}{}", pit.name(self.side), dir.sign())?;
+                if house {
+                    f.write_str("+")?;
+                }
+                Ok(())
+            }
+            MoveKind::Place => write!(f, "@{}", pit.name(self.side)),
+            MoveKind::OpeningCapture => write!(f, "x{}", pit.opposite().name(self.side.opponent())),
         }
     }
 }

@@ -10,7 +10,7 @@
 
 mod common;
 
-use bao_zero::rules::{Position, Variant};
+use bao_rules::{Position, Variant};
 use common::*;
 
 /// A Hus-family position (48 seeds): South A3 = 1, A5 = 2, B5..B8 = 2; North's only front seed
@@ -107,7 +107,7 @@ fn ladder_step_empty_front_row_loses() {
         "5,5,1,5,5,5,5,5/0,0,0,0,0,0,0,0/0,0,2,1,0,0,0,0/0,0,0,0,2,2,2,2 N 1,0 - - - 11 \
          mtaji-captured=1 over=S/front-row-empty"
     );
-    assert_eq!(winner(&r, &c), Some(Some(bao_zero::rules::Side::South)));
+    assert_eq!(winner(&r, &c), Some(Some(bao_rules::Side::South)));
 }
 
 /// Step "Bidirectional play": the player chooses the direction of each move.

@@ -1,0 +1,125 @@
+//! A complete rule set ([`Rules`]): the options of every rule, and the check that they fit
+//! together. Named games are presets of it (`variant.rs`).
+
+use super::options::{
+    CapturedSowing, House, InfiniteMoves, LoneKichwa, Opening, Planting, Sowing, StartSeeds,
+    Takasia,
+};
+use super::pit::Rotation;
+use serde::{Deserialize, Serialize};
+
+/// A complete rule set. Build one from a [`Variant`] preset and change options as needed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rules {
+    /// Starting seeds.
+    pub setup: StartSeeds,
+    /// Allowed sowing directions.
+    pub sowing: Sowing,
+    /// Fewest seeds a pit needs to start a move in the mtaji stage (Bao: 2; Kimasai: 1).
+    pub min_lift: u8,
+    /// Whether captures exist at all in the mtaji stage.
+    pub captures: bool,
+    /// A capture also takes the opponent's back pit behind the captured front pit (Hus).
+    pub capture_back_row: bool,
+    /// Where captured seeds are sown.
+    pub captured_sowing: CapturedSowing,
+    /// A capture in a kimbi (pits 1, 2, 7, 8) sows from the nearest kichwa.
+    pub kimbi: bool,
+    /// A move whose first sowing does not capture is a takata: it captures nothing later.
+    pub takata: bool,
+    /// A pit holding more seeds than this never starts a capture move (Bao: 15).
+    pub max_capture_lift: Option<u8>,
+    /// A player who can capture must.
+    pub mandatory_capture: bool,
+    /// A takata starts in the back row only if no front pit can start one.
+    pub front_row_first: bool,
+    /// A takata from a lone kichwa toward the back row.
+    pub lone_kichwa: LoneKichwa,
+    /// A player whose front row is empty loses at once, even in the middle of a move.
+    pub empty_front_row_loses: bool,
+    /// The planting stage.
+    pub planting: Planting,
+    /// The house (nyumba or kuu).
+    pub house: House,
+    /// Blocking after a takata.
+    pub takasia: Takasia,
+    /// Never-ending moves.
+    pub infinite_moves: InfiniteMoves,
+    /// A move that sows more than this many laps of 16 seeds counts as never-ending (seed 000
+    /// says 12 laps); `None` decides exactly, by finding the repeated state.
+    pub lap_limit: Option<u32>,
+    /// Safety net: a move that sows more seeds than this counts as never-ending.
+    pub max_sown: u32,
+    /// Opening before the planting stage.
+    pub opening: Opening,
+}
+
+impl Rules {
+    /// Total seeds on the board and in the stores at the start.
+    pub fn total_seeds(&self) -> u32 {
+        let s = &self.setup;
+        2 * (s
+            .front
+            .iter()
+            .chain(&s.back)
+            .map(|&n| n as u32)
+            .sum::<u32>()
+            + s.store as u32)
+    }
+
+    /// Whether the rule set has a house (nyumba or kuu).
+    pub fn has_house(&self) -> bool {
+        !matches!(self.house, House::None)
+    }
+
+    /// Whether the rules allow sowing in `rotation`.
+    #[inline]
+    pub fn allows(&self, rotation: Rotation) -> bool {
+        match self.sowing {
+            Sowing::Both => true,
+            Sowing::Clockwise => rotation == Rotation::Clockwise,
+            Sowing::Anticlockwise => rotation == Rotation::Anticlockwise,
+        }
+    }
+
+    /// Checks that the options fit together; says what is wrong.
+    pub fn validate(&self) -> Result<(), RulesError> {
+        let total = self.total_seeds();
+        if total == 0 || total > 250 {
+            return Err(RulesError::SeedTotal(total));
+        }
+        if self.min_lift == 0 {
+            return Err(RulesError::MinLift);
+        }
+        if self.max_sown == 0 {
+            return Err(RulesError::MaxSown);
+        }
+        if self.opening == Opening::MalawiAdvanced
+            && (self.setup.store == 0 || self.house != House::Kuu)
+        {
+            return Err(RulesError::MalawiOpening);
+        }
+        Ok(())
+    }
+}
+
+/// A rule set whose options do not fit together, or rule options that cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RulesError {
+    /// The start holds too few or too many seeds.
+    #[error("setup: the start has {0} seeds; it must have 1..=250")]
+    SeedTotal(u32),
+    /// `min_lift` is zero.
+    #[error("min_lift must be at least 1")]
+    MinLift,
+    /// `max_sown` is zero.
+    #[error("max_sown must be at least 1")]
+    MaxSown,
+    /// The Malawi advanced opening without a kuu or a store.
+    #[error("opening: the Malawi advanced opening needs a kuu and seeds in store")]
+    MalawiOpening,
+    /// Rule options (TOML) that cannot be read or name an unknown option.
+    #[error("{0}")]
+    Options(String),
+}
