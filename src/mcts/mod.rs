@@ -295,10 +295,11 @@ mod tests {
             mandatory_capture: false,
             ..Variant::Kujifunza.rules()
         };
-        let pos: Position =
+        let pos = Position::from_setup_unchecked(
             "0,0,0,0,0,0,0,5/1,0,0,0,0,0,0,0/1,0,2,0,0,0,0,0/0,0,0,0,0,0,2,0 S 0,0 - - - 40"
                 .parse()
-                .unwrap();
+                .unwrap(),
+        );
         let mut tree = Tree::new(pos);
         let cfg = MctsConfig::default();
         let (mut cache, mut buf) = (EvalCache::new(0), BatchBuffers::default());
