@@ -24,6 +24,13 @@ go nodes 32
 variant hus
 go nodes 8
 variant kiswahili
+threads 2
+go nodes 1k
+go time 2000 inc 50
+go movetime 30
+option takasia "no such
+player ab
+threads 2
 show
 quit
 legal
@@ -57,6 +64,13 @@ expect 14 '^bestmove \S+ value [-+][0-9.]+ nodes 32 depth [0-9]+ pv '
 expect 15 '^ok hus$'
 expect 16 '^error .*other rules'
 expect 17 '^ok kiswahili$'
+expect 18 '^ok threads 2$'
+expect 19 '^bestmove \S+ value [-+][0-9.]+ nodes 1000 depth [0-9]+ pv '
+expect 20 '^bestmove \S+ value [-+][0-9.]+ nodes [0-9]+ depth [0-9]+ pv '
+expect 21 '^bestmove \S+ value [-+][0-9.]+ nodes [0-9]+ depth [0-9]+ pv '
+expect 22 '^error bad rule option'
+expect 23 '^ok ab$'
+expect 24 '^error ab always searches on one thread$'
 grep -q '^position ' <<<"$out" || { echo "show printed no position line" >&2; fail=1; }
 # Nothing after quit.
 [[ $(tail -n 1 <<<"$out") == position* ]] || { echo "replies after quit: $(tail -n 1 <<<"$out")" >&2; fail=1; }

@@ -350,9 +350,9 @@ struct Engine {
     player: Box<dyn Player>,
 }
 
-const ENGINE_COMMANDS: &str = "variant NAME, option NAME VALUE, player SPEC, \
+const ENGINE_COMMANDS: &str = "variant NAME, option NAME VALUE, player SPEC, threads N, \
 position startpos|text POSITION [moves M...], legal, show, \
-go [nodes N] [depth N] [movetime MS], quit";
+go [nodes N] [depth N] [movetime MS] [time MS [inc MS]], quit";
 
 impl Engine {
     fn set_rules(&mut self, variant: Variant, overrides: Vec<String>) -> anyhow::Result<()> {
@@ -440,6 +440,19 @@ impl Engine {
                 },
                 self.pos
             ),
+            "threads" => {
+                let n = match rest {
+                    [n] => n.parse::<usize>().ok().filter(|n| (1..=256).contains(n)),
+                    _ => None,
+                }
+                .context("usage: threads N (1 to 256)")?;
+                anyhow::ensure!(
+                    self.player.set_threads(n),
+                    "{} always searches on one thread",
+                    self.player.name()
+                );
+                format!("ok threads {n}")
+            }
             "go" => {
                 let limits = go_limits(rest)?;
                 if let Some(o) = self.pos.outcome(&self.rules) {
@@ -460,25 +473,37 @@ impl Engine {
     }
 }
 
-/// The limits of `go [nodes N] [depth N] [movetime MS]` (`sims` is a synonym of `nodes`).
+/// The limits of `go [nodes N] [depth N] [movetime MS] [time MS [inc MS]]` (`sims` is a
+/// synonym of `nodes`; counts may be written `100k`, `2m`; `time` is what is left on the mover's
+/// clock and `inc` its increment per move).
 fn go_limits(words: &[&str]) -> anyhow::Result<Limits> {
     let mut limits = Limits::NONE;
-    let usage = "usage: go [nodes N] [depth N] [movetime MS]";
+    let (mut clock, mut inc) = (None, std::time::Duration::ZERO);
+    let usage = "usage: go [nodes N] [depth N] [movetime MS] [time MS [inc MS]]";
     for pair in words.chunks(2) {
         let [key, value] = pair else { bail!("{usage}") };
-        let n: u64 = value
-            .parse()
-            .ok()
-            .filter(|&n| n > 0)
-            .with_context(|| format!("`{key}` takes a positive number, not `{value}`"))?;
+        let n: u64 = crate::search::spec::parse_count(value).with_context(|| {
+            format!("`{key}` takes a positive number (such as 400, 100k or 2m), not `{value}`")
+        })?;
+        let ms = std::time::Duration::from_millis(n);
         match *key {
             "nodes" | "sims" => limits.nodes = Some(n),
             "depth" => limits.depth = Some(n.min(u64::from(u32::MAX)) as u32),
-            "movetime" => limits.time = Some(std::time::Duration::from_millis(n)),
+            "movetime" => limits.time = Some(ms),
+            "time" => clock = Some(ms),
+            "inc" => inc = ms,
             other => bail!("unknown limit `{other}`; {usage}"),
         }
     }
+    if let Some(remaining) = clock {
+        limits = limits.min(&Limits::from_clock(remaining, inc));
+    }
     Ok(limits)
+}
+
+/// Folds a message onto one line.
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// Runs `bao engine` until `quit` or the end of input: one reply line (or block, for `show`)
@@ -504,7 +529,8 @@ pub fn run_engine(args: EngineArgs) -> anyhow::Result<()> {
         match engine.command(&line?) {
             Ok(Some(reply)) => writeln!(out, "{reply}")?,
             Ok(None) => break,
-            Err(e) => writeln!(out, "error {e:#}")?,
+            // One line per reply, whatever the error's own text holds.
+            Err(e) => writeln!(out, "error {}", one_line(&format!("{e:#}")))?,
         }
         out.flush()?;
     }

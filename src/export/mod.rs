@@ -251,4 +251,8 @@ impl Player for LoadedPlayer {
     fn new_game(&mut self, seed: u64) {
         self.player.new_game(seed);
     }
+
+    fn set_threads(&mut self, threads: usize) -> bool {
+        self.player.set_threads(threads)
+    }
 }

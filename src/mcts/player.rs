@@ -217,6 +217,12 @@ impl Player for MctsPlayer {
         self.rules.clone()
     }
 
+    fn set_threads(&mut self, threads: usize) -> bool {
+        self.threads = threads.max(1);
+        self.pool = None;
+        true
+    }
+
     /// The search has no randomness; a new game starts with an empty tree and cache.
     fn new_game(&mut self, _seed: u64) {
         self.tree = None;

@@ -52,6 +52,15 @@ impl Limits {
         }
     }
 
+    /// The time for one move from a game clock: `remaining` on the mover's clock and `increment`
+    /// added after each move. About a thirtieth of what is left plus most of the increment, never
+    /// more than a third of what is left, so the clock cannot run out.
+    pub fn from_clock(remaining: Duration, increment: Duration) -> Limits {
+        let share = remaining / 30 + increment * 3 / 4;
+        let safe = remaining.saturating_sub(Duration::from_millis(20)) / 3;
+        Limits::time(share.min(safe).max(Duration::from_millis(1)))
+    }
+
     /// Whether no limit is set.
     pub fn is_none(&self) -> bool {
         self.depth.is_none() && self.nodes.is_none() && self.time.is_none()
@@ -121,6 +130,11 @@ pub trait Player: Send {
     /// The one rule set this player can play, if it is bound to one (a trained network).
     fn rules(&self) -> Option<Rules> {
         None
+    }
+
+    /// Lets the player use `threads` threads; false if it always runs on one.
+    fn set_threads(&mut self, threads: usize) -> bool {
+        threads == 1
     }
 
     /// Forget everything from the previous game and reseed the player's randomness.

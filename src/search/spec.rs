@@ -148,7 +148,8 @@ fn parse_duration(v: &str) -> Option<Duration> {
 }
 
 /// `100000`, `100k`, `2m`.
-fn parse_count(v: &str) -> Option<u64> {
+/// A positive count as a spec or the engine protocol writes it: `100000`, `100k`, `2m`.
+pub fn parse_count(v: &str) -> Option<u64> {
     let v = v.trim().to_ascii_lowercase();
     let (num, mult) = if let Some(n) = v.strip_suffix('k') {
         (n, 1_000)
