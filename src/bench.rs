@@ -150,3 +150,86 @@ pub fn bench_mcts(seconds: f64, runs: usize) -> MctsBench {
         batch: sp.concurrent_games,
     }
 }
+
+/// Simulations per second of one game's search at play time beside self-play's, with the same
+/// network and search settings, both on one thread.
+#[cfg(feature = "ml")]
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct PlayBench {
+    /// Median simulations per second of `MctsPlayer` under a time limit, one game, one thread.
+    pub play_sims_per_sec: f64,
+    /// Median simulations per second of self-play (32 games batched together) on one thread.
+    pub selfplay_sims_per_sec: f64,
+    /// `play / selfplay`.
+    pub ratio: f64,
+}
+
+/// Play-time search against self-play on one thread: each run plays one game move by move at
+/// `seconds / 10` a move (counting simulations), then self-play for as long.
+#[cfg(feature = "ml")]
+pub fn bench_play(seconds: f64, runs: usize) -> PlayBench {
+    use crate::search::{Limits, Player};
+    let cfg: crate::train::TrainConfig =
+        toml::from_str(crate::cli::train_cmd::DEFAULT_CONFIG).expect("the built-in config parses");
+    let rules = cfg.rules().expect("the built-in rules");
+    let trainer = crate::nn::Trainer::new(&cfg.net, 0.0, 1).expect("a network");
+    let eval = std::sync::Arc::new(crate::nn::NetEvaluator::new(trainer.snapshot()));
+    let sp = crate::selfplay::SelfPlayConfig {
+        threads: 1,
+        ..cfg.selfplay.clone()
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("a thread");
+    let (mut play, mut selfplay) = (Vec::new(), Vec::new());
+    let move_time = std::time::Duration::from_secs_f64((seconds / 10.0).max(0.01));
+    let mut list = MoveList::new();
+    for run in 0..runs.max(1) {
+        let mut player = crate::mcts::MctsPlayer::new(
+            "bench",
+            eval.clone(),
+            &cfg.selfplay.mcts,
+            cfg.selfplay.mcts.sims,
+        );
+        player.new_game(run as u64);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(run as u64);
+        let mut pos = Position::start(&rules);
+        let (mut sims, t) = (0u64, Instant::now());
+        while t.elapsed().as_secs_f64() < seconds {
+            pos.legal_moves(&rules, &mut list);
+            if list.is_empty() {
+                pos = Position::start(&rules);
+                player.new_game(rng.random());
+                continue;
+            }
+            let c = player
+                .choose(&rules, &pos, &Limits::time(move_time))
+                .expect("a move");
+            sims += c.nodes;
+            // Varied games: now and then a random move instead of the searched one.
+            pos = if rng.random_range(0..4) == 0 {
+                list.children()[rng.random_range(0..list.len())]
+            } else {
+                *list.find(c.mv).expect("a legal move")
+            };
+        }
+        play.push(sims as f64 / t.elapsed().as_secs_f64());
+        let (mut total, t, mut seed) = (0u64, Instant::now(), run as u64 * 1_000_000);
+        pool.install(|| {
+            while t.elapsed().as_secs_f64() < seconds {
+                let seeds: Vec<u64> = (seed..seed + sp.concurrent_games as u64).collect();
+                seed += sp.concurrent_games as u64;
+                total +=
+                    crate::selfplay::play(&rules, eval.as_ref(), &sp, &seeds, &|_| {}).simulations;
+            }
+        });
+        selfplay.push(total as f64 / t.elapsed().as_secs_f64());
+    }
+    let (p, s) = (median(&play), median(&selfplay));
+    PlayBench {
+        play_sims_per_sec: p,
+        selfplay_sims_per_sec: s,
+        ratio: p / s,
+    }
+}

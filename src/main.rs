@@ -94,6 +94,15 @@ fn bench(args: BenchArgs) -> anyhow::Result<()> {
             );
             Ok(())
         }
+        #[cfg(feature = "ml")]
+        "play" => {
+            let r = bao_zero::bench::bench_play(args.seconds, args.runs);
+            println!(
+                "one game at play (batched search, time per move, 1 thread): {:.0} simulations/s; self-play of the same net (32 games batched, 1 thread): {:.0} simulations/s; ratio {:.2}",
+                r.play_sims_per_sec, r.selfplay_sims_per_sec, r.ratio
+            );
+            Ok(())
+        }
         "ab" => bao_zero::search::bench::run_bench_ab(bao_zero::search::bench::BenchAbArgs {
             positions: 20,
             depth: 12,
@@ -115,7 +124,9 @@ fn bench(args: BenchArgs) -> anyhow::Result<()> {
             println!("{report}");
             Ok(())
         }
-        other => anyhow::bail!("unknown benchmark `{other}`; known: rules, env, ab, mcts, net"),
+        other => {
+            anyhow::bail!("unknown benchmark `{other}`; known: rules, env, ab, mcts, net, play")
+        }
     }
 }
 
