@@ -87,7 +87,9 @@ fn bench(args: BenchArgs) -> anyhow::Result<()> {
         }
         #[cfg(feature = "ml")]
         "mcts" | "net" => {
-            let r = bao_zero::bench::bench_mcts(args.seconds, args.runs);
+            let cfg: bao_zero::train::TrainConfig =
+                toml::from_str(bao_zero::cli::train_cmd::DEFAULT_CONFIG)?;
+            let r = bao_zero::bench::bench_mcts(&cfg, args.seconds, args.runs);
             println!(
                 "self-play (default config, {} concurrent games per worker, 2 workers): {:.0} simulations/s; raw forward of the same net at batch {}: {:.0} positions/s; ratio {:.2}",
                 r.batch, r.sims_per_sec, r.batch, r.forward_per_sec, r.ratio

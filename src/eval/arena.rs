@@ -36,9 +36,9 @@ impl GameEnd {
     /// The name used in records: `front-row-empty`, `no-moves`, `never-ending-move`, `max-plies`.
     pub fn name(self) -> &'static str {
         match self {
-            GameEnd::FrontRowEmpty => "front-row-empty",
-            GameEnd::NoMoves => "no-moves",
-            GameEnd::NeverEndingMove => "never-ending-move",
+            GameEnd::FrontRowEmpty => EndReason::FrontRowEmpty.name(),
+            GameEnd::NoMoves => EndReason::NoMoves.name(),
+            GameEnd::NeverEndingMove => EndReason::NeverEndingMove.name(),
             GameEnd::MaxPlies => "max-plies",
         }
     }
@@ -339,12 +339,13 @@ impl MatchResult {
     }
 }
 
-/// SplitMix64: well-spread seeds from a seed and an index.
+/// Well-spread seeds from a seed and an index (SplitMix64's mix).
 pub fn mix(seed: u64, index: u64) -> u64 {
-    let mut z = seed ^ index.wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
+    crate::util::mix64(
+        seed ^ index
+            .wrapping_add(1)
+            .wrapping_mul(crate::util::GOLDEN_GAMMA),
+    )
 }
 
 /// A progress bar on stderr, hidden when asked or when stderr is not a terminal.

@@ -2,9 +2,9 @@
 //! the optimizer (burnpack files, written into a temporary folder renamed into place).
 
 use super::NetConfig;
+use super::batch::Batch;
 use super::model::PolicyValueNet;
 use crate::env::{ACTIONS, OBS_CHANNELS};
-use crate::train::Batch;
 use anyhow::{Context, bail};
 use burn::module::Module;
 use burn::optim::{AdamWConfig, GradientsParams, ModuleOptimizer};

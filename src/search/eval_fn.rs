@@ -221,7 +221,7 @@ mod tests {
         assert_eq!(max_threat(&rules, &pos, Side::North), 0);
         // Namua: South's A5 (6 seeds) faces a4 (6 seeds): each threatens the other.
         let pos = Position::from_text(
-            "0,0,0,0,0,0,0,0/0,2,2,0,6,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0 S 22,22 Hh - - 0",
+            "0,0,0,0,0,0,0,0/0,2,2,0,6,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0 S 22,22 H - - 0",
             &rules,
         )
         .unwrap();

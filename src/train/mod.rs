@@ -5,12 +5,12 @@
 //! iteration exactly as the uninterrupted run would have (every random choice derives from the
 //! config's seed and the iteration number).
 
-mod batch;
 pub mod config;
 pub mod evaluate;
 mod run_dir;
+mod samples;
 
-pub use batch::Batch;
+pub use crate::nn::Batch;
 pub use config::{EvalConfig, OptimConfig, TrainConfig, derive_seed};
 pub use run_dir::{EvalEntry, Meta, RunDir};
 
