@@ -26,6 +26,9 @@ pub struct TrainConfig {
     /// a curriculum): a player file (`.bao`), or a run directory (its last iteration).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub init_from: Option<String>,
+    /// Checkpoints kept: the last this many iterations, plus the best evaluated one (0: all).
+    #[serde(default = "default_keep")]
+    pub keep_iterations: u32,
     /// The network.
     pub net: crate::nn::NetConfig,
     /// Self-play.
@@ -34,6 +37,10 @@ pub struct TrainConfig {
     pub optim: OptimConfig,
     /// Periodic evaluation.
     pub eval: EvalConfig,
+}
+
+fn default_keep() -> u32 {
+    3
 }
 
 /// Optimisation settings.

@@ -328,8 +328,17 @@ fn run_iterations(
             tb.scalar(&format!("eval/score_vs_{name}"), e.score as f32, step);
             tb.scalar(&format!("eval/elo_vs_{name}"), e.elo as f32, step);
         }
+        if !evals.is_empty() {
+            let mean = evals.iter().map(|e| e.score).sum::<f64>() / evals.len() as f64;
+            if meta.best_iteration == 0 || mean > meta.best_score {
+                meta.best_iteration = iteration;
+                meta.best_score = mean;
+            }
+        }
         tb.flush();
         dir.write_meta(&meta)?;
+        // Only once meta.json names the new iteration may older checkpoints go.
+        dir.prune(iteration, config.keep_iterations, meta.best_iteration)?;
         let eval_text: String = evals
             .iter()
             .map(|e| {
