@@ -31,10 +31,11 @@ pub struct TrainArgs {
 }
 
 /// Runs `bao train`.
-pub fn run_train(args: TrainArgs) -> anyhow::Result<()> {
+pub fn run_train(args: TrainArgs, players: &crate::search::PlayerRegistry) -> anyhow::Result<()> {
     let opts = RunOptions {
         quiet: args.quiet,
         max_new_iterations: args.iterations,
+        players: players.clone(),
     };
     let meta = if let Some(dir) = &args.resume {
         if args.run_dir.is_some() || args.seed.is_some() {
