@@ -66,6 +66,11 @@ impl Default for EvalWeights {
 /// Largest evaluation magnitude; scores beyond it are wins and losses.
 pub const EVAL_LIMIT: i32 = 20_000;
 
+/// The score of a win at the root; a win `n` plies away scores `WIN - n`.
+pub const WIN: i32 = 30_000;
+/// Scores at least this big (in absolute value) are proven wins or losses.
+pub const WIN_BOUND: i32 = WIN - 1_000;
+
 impl EvalWeights {
     /// Whether the evaluation needs the leaf's legal moves (mobility or the mover's captures).
     pub fn needs_moves(&self) -> bool {

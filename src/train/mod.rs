@@ -45,6 +45,8 @@ pub struct RunOptions {
     pub quiet: bool,
     /// Stop after this many iterations of this invocation (the run can be resumed later).
     pub max_new_iterations: Option<u32>,
+    /// How the evaluation opponents' specs become players.
+    pub players: crate::search::PlayerRegistry,
 }
 
 /// Starts a new run from `config` in its `run_dir` (which must not hold a run yet).
@@ -267,6 +269,7 @@ fn run_iterations(
                     config.eval.games,
                     config.eval.opening_plies,
                     seed,
+                    &opts.players,
                     &|| pb.inc(1),
                 )?;
                 evals.push(EvalEntry {
