@@ -132,7 +132,22 @@ fn bench(args: BenchArgs) -> anyhow::Result<()> {
     }
 }
 
+/// Rust's runtime ignores SIGPIPE, so printing into a closed pipe (`bao random | head -n 1`)
+/// becomes an error that `println!` turns into a panic. Command-line tools end quietly there
+/// instead: restore the default action. (A network server would keep it ignored, so that one
+/// lost client cannot end it.)
+#[cfg(unix)]
+fn end_quietly_on_closed_pipe() {
+    // SAFETY: called first thing in `main`, before any thread starts; setting a signal's
+    // disposition to its default has no other precondition.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> std::process::ExitCode {
+    #[cfg(unix)]
+    end_quietly_on_closed_pipe();
     let cli = Cli::parse();
     // The player kinds every command can name: classical, and network players with `ml`.
     #[cfg(feature = "ml")]

@@ -4,6 +4,9 @@
 use anyhow::Context;
 use std::path::Path;
 
+/// The name prefix of [`write_atomic`]'s temporary files (a crash may leave one behind).
+pub const TEMP_PREFIX: &str = ".bao-";
+
 /// Writes `bytes` to `path` atomically: a temporary file of a unique name beside it (so two
 /// writers never share one), synced to disk, renamed over the target, and the folder synced so
 /// that the rename itself survives a crash. A reader never sees a half-written file.
@@ -12,7 +15,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     let dir = parent_dir(path);
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let mut tmp = tempfile::Builder::new()
-        .prefix(".bao-")
+        .prefix(TEMP_PREFIX)
         .suffix(".tmp")
         .tempfile_in(dir)
         .with_context(|| format!("cannot write a temporary file in {}", dir.display()))?;

@@ -40,19 +40,21 @@ fn elo_arithmetic_matches_worked_values() {
     assert!((elo_from_score(0.75) - 190.85).abs() < 0.005);
     assert!((score_from_elo(-190.85) - 0.25).abs() < 1e-5);
     // 30 wins, 20 draws, 10 losses: mean 0.6667; per-game variance
-    // (30 (1/3)^2 + 20 (1/6)^2 + 10 (2/3)^2) / 60 = 0.13889, standard error sqrt(0.13889/60)
-    // = 0.048113, 95% half-width 1.96 x 0.048113 = 0.094300.
+    // (30 (1/3)^2 + 20 (1/6)^2 + 10 (2/3)^2) / 60 = 0.13889 against the binomial 2/9, so the
+    // draws make the match worth 60 x (2/9) / 0.13889 = 96 decisive games; Wilson's interval
+    // for 2/3 of 96: [0.567565, 0.752943].
     let e = ScoreEstimate::from_wdl(30, 20, 10);
     assert!((e.score - 2.0 / 3.0).abs() < 1e-12);
-    assert!((e.score_high - e.score - 0.094300).abs() < 1e-5, "{e:?}");
+    assert!((e.score_low - 0.567565).abs() < 1e-5, "{e:?}");
+    assert!((e.score_high - 0.752943).abs() < 1e-5, "{e:?}");
     assert!((e.elo - 120.41).abs() < 0.01, "{e:?}"); // 400 log10(2)
     assert!(e.elo_low < e.elo && e.elo < e.elo_high);
-    // A perfect score stays finite (half a game is moved to the other side).
+    // A perfect score: the point estimate stays finite (half a game is moved to the other
+    // side), the text gives the bound, and Wilson's lower end for 10 of 10 is 0.722467.
     let p = ScoreEstimate::from_wdl(10, 0, 0);
     assert!((p.elo - elo_from_score(0.95)).abs() < 1e-9);
-    // ... and its interval is not a point: the spread of one extra draw, 10 (1/2)^2 / 11^2.
-    let half = 1.959_964 * (10.0 * 0.25 / 121.0 / 10.0f64).sqrt();
-    assert!((p.score_low - (1.0 - half)).abs() < 1e-6, "{p:?}");
+    assert!((p.score_low - 0.722467).abs() < 1e-5, "{p:?}");
+    assert_eq!(p.elo_text(), "> +166");
     // Pairs: 10 pairs of 1.5 points and 10 of 0.5: mean 0.5, Elo 0.
     let q = ScoreEstimate::from_pairs(&[0, 10, 0, 10, 0]);
     assert_eq!(q.score, 0.5);

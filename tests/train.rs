@@ -128,14 +128,18 @@ fn the_smoke_run_ends_and_beats_random_and_resuming_continues_where_it_stopped()
     };
     let first = train::start(smoke(parts.to_str().unwrap()), &opts).unwrap();
     assert_eq!(first.iteration, 1);
-    let replay_after_one = ReplayBuffer::load(&parts.join("replay.bin")).unwrap();
+    let replay_after_one = ReplayBuffer::load(&parts.join("replay-0001.bin")).unwrap();
     assert!(!replay_after_one.is_empty());
     let resumed = train::resume(&parts, &quiet()).unwrap();
     assert_eq!(resumed.iteration, 2);
     // The resumed replay buffer starts with exactly the first iteration's samples, and the
     // resumed run made the same games as the uninterrupted one.
-    let replay = ReplayBuffer::load(&parts.join("replay.bin")).unwrap();
-    let whole_replay = ReplayBuffer::load(&whole.join("replay.bin")).unwrap();
+    let replay = ReplayBuffer::load(&parts.join("replay-0002.bin")).unwrap();
+    assert!(
+        !parts.join("replay-0001.bin").exists(),
+        "older replay files are deleted"
+    );
+    let whole_replay = ReplayBuffer::load(&whole.join("replay-0002.bin")).unwrap();
     let head: Vec<_> = replay.iter().take(replay_after_one.len()).collect();
     assert_eq!(head, replay_after_one.iter().collect::<Vec<_>>());
     assert_eq!(replay.len(), whole_replay.len());
@@ -146,6 +150,19 @@ fn the_smoke_run_ends_and_beats_random_and_resuming_continues_where_it_stopped()
     // The metrics file has one line per iteration.
     let metrics = std::fs::read_to_string(parts.join("metrics.jsonl")).unwrap();
     assert_eq!(metrics.lines().count(), 2);
+    // Each invocation logged into an event file of its own (no file erased by the next).
+    let events = std::fs::read_dir(parts.join("tb")).unwrap().count();
+    assert_eq!(events, 2, "one TensorBoard event file per invocation");
+    // A finished run resumes as a no-op, and can be extended.
+    assert_eq!(train::resume(&parts, &quiet()).unwrap().iteration, 2);
+    let err = train::extend(&parts, 2).unwrap_err().to_string();
+    assert!(err.contains("already at iteration 2"), "{err}");
+    train::extend(&parts, 3).unwrap();
+    let extended = train::resume(&parts, &quiet()).unwrap();
+    assert_eq!(extended.iteration, 3);
+    assert!(extended.games > resumed.games);
+    let metrics = std::fs::read_to_string(parts.join("metrics.jsonl")).unwrap();
+    assert_eq!(metrics.lines().count(), 3);
     std::fs::remove_dir_all(whole).ok();
     std::fs::remove_dir_all(parts).ok();
 }
@@ -158,7 +175,7 @@ fn same_config_and_seed_give_the_same_run_on_one_thread() {
         cfg.selfplay.threads = 1;
         cfg.eval.every = 0;
         train::start(cfg, &quiet()).unwrap();
-        let replay = ReplayBuffer::load(&dir.join("replay.bin")).unwrap();
+        let replay = ReplayBuffer::load(&dir.join("replay-0002.bin")).unwrap();
         let samples: Vec<Sample> = replay.iter().copied().collect();
         // Parameter ids inside the file are random; compare what the network computes.
         let net = Trainer::load(&cfg_net(), 1e-4, &dir.join("iter-0002")).unwrap();

@@ -259,16 +259,14 @@ pub fn run_gauntlet_cmd(args: GauntletArgs, registry: &PlayerRegistry) -> anyhow
         for m in &result.matches {
             let e = &m.estimate;
             println!(
-                "{:>24} vs {:<24} +{:<3} ={:<3} -{:<3} {:5.1}%  Elo {:+.0} [{:+.0}, {:+.0}]",
+                "{:>24} vs {:<24} +{:<3} ={:<3} -{:<3} {:5.1}%  Elo {}",
                 m.a,
                 m.b,
                 m.wins,
                 m.draws,
                 m.losses,
                 100.0 * e.score,
-                e.elo,
-                e.elo_low,
-                e.elo_high
+                e.elo_text()
             );
         }
         println!();

@@ -111,13 +111,11 @@ pub fn run_export(args: ExportArgs) -> anyhow::Result<()> {
     );
     for e in &h.training.eval {
         println!(
-            "  vs {}: {:.0}% over {} games (Elo {:+.0} [{:+.0}, {:+.0}])",
+            "  vs {}: {:.0}% over {} games (Elo {})",
             e.opponent,
             100.0 * e.score,
             e.games,
-            e.elo,
-            e.elo_low,
-            e.elo_high
+            e.elo_text()
         );
     }
     Ok(())
@@ -157,7 +155,8 @@ pub struct PlayArgs {
     /// Between two players: print only the moves, not the board after each one.
     #[arg(long)]
     pub no_board: bool,
-    /// Where the game record is written (a game you play: bao-game.txt by default).
+    /// Where the game record is written (a game you play: games/<variant>-<time>.txt by default,
+    /// a folder git ignores).
     #[arg(long)]
     pub record: Option<PathBuf>,
 }
@@ -219,7 +218,9 @@ pub fn run_play(args: PlayArgs, players: &PlayerRegistry) -> anyhow::Result<()> 
     }
     let start = args.game.start(&rules)?;
     let limits = args.limits.limits()?;
-    let record = args.record.unwrap_or_else(|| PathBuf::from("bao-game.txt"));
+    let record = args
+        .record
+        .unwrap_or_else(|| default_record_path(&args.game.variant));
     let stdin = std::io::stdin();
     play_human(
         &rules,
@@ -230,6 +231,23 @@ pub fn run_play(args: PlayArgs, players: &PlayerRegistry) -> anyhow::Result<()> 
         &mut stdin.lock(),
         &record,
     )
+}
+
+/// Where a game you play is saved unless you say: `games/<variant>-<unix seconds>.txt`, under
+/// the current folder (ignored by git in this repository), never over an earlier game.
+pub fn default_record_path(variant: &str) -> PathBuf {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let name = |k: u32| match k {
+        0 => format!("{variant}-{secs}.txt"),
+        k => format!("{variant}-{secs}-{k}.txt"),
+    };
+    let dir = PathBuf::from("games");
+    (0..)
+        .map(|k| dir.join(name(k)))
+        .find(|p| !p.exists())
+        .expect("some numbered name is free")
 }
 
 /// You (reading `input`) against `ai`; the record is written to `record` at the end.

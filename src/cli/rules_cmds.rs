@@ -86,8 +86,9 @@ pub fn run_moves(args: MovesArgs) -> anyhow::Result<()> {
 pub struct PerftArgs {
     #[command(flatten)]
     pub game: GameArgs,
-    /// Number of plies.
-    #[arg(long, short = 'd')]
+    /// Number of plies (at most 64: the count grows exponentially, and the search recurses
+    /// once per ply).
+    #[arg(long, short = 'd', value_parser = clap::value_parser!(u32).range(0..=perft::MAX_DEPTH as i64))]
     pub depth: u32,
     /// Print the count below each first move.
     #[arg(long)]
@@ -188,6 +189,10 @@ pub struct RandomArgs {
     /// Write every game as a KIBA record to this file.
     #[arg(long)]
     pub records: Option<std::path::PathBuf>,
+    /// Stop a game that has not ended after this many plies and count it as truncated (rule
+    /// options can make games endless).
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_plies: u64,
 }
 
 /// Runs `bao random`.
@@ -197,7 +202,7 @@ pub fn run_random(args: RandomArgs) -> anyhow::Result<()> {
     let start = args.game.start(&rules)?;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed);
     let mut list = MoveList::new();
-    let (mut wins, mut plies, mut longest) = ([0u64; 3], 0u64, 0u64);
+    let (mut wins, mut plies, mut longest, mut truncated) = ([0u64; 3], 0u64, 0u64, 0u64);
     let mut records = String::new();
     let bar = indicatif::ProgressBar::new(args.games);
     for g in 0..args.games {
@@ -206,20 +211,30 @@ pub fn run_random(args: RandomArgs) -> anyhow::Result<()> {
         let outcome = loop {
             pos.legal_moves(&rules, &mut list);
             if let Some(o) = pos.outcome_given(&list) {
-                break o;
+                break Some(o);
+            }
+            if moves.len() as u64 >= args.max_plies {
+                break None;
             }
             let i = rng.random_range(0..list.len());
             moves.push(list.moves()[i]);
             pos = list.children()[i];
         };
-        wins[outcome.winner.map_or(2, |s| s.index())] += 1;
+        match outcome {
+            Some(o) => wins[o.winner.map_or(2, |s| s.index())] += 1,
+            None => truncated += 1,
+        }
         plies += moves.len() as u64;
         longest = longest.max(moves.len() as u64);
         if args.records.is_some() {
             let mut rec = Record::from_game(&rules, &start, &moves)?;
             rec.set_tag("Game", (g + 1).to_string());
             rec.set_tag("Variant", args.game.variant.clone());
-            rec.set_tag("Result", outcome_json(Some(outcome)).to_string());
+            let result = match outcome {
+                Some(o) => outcome_json(Some(o)).to_string(),
+                None => format!("truncated after {} plies", args.max_plies),
+            };
+            rec.set_tag("Result", result);
             records.push_str(&rec.to_string());
             records.push('\n');
         }
@@ -228,7 +243,7 @@ pub fn run_random(args: RandomArgs) -> anyhow::Result<()> {
     bar.finish_and_clear();
     let n = args.games.max(1) as f64;
     println!(
-        "{} random games of {}: South won {} ({:.1}%), North won {} ({:.1}%), void {}; {:.1} plies a game on average, longest {}",
+        "{} random games of {}: South won {} ({:.1}%), North won {} ({:.1}%), void {}, truncated at {} plies {}; {:.1} plies a game on average, longest {}",
         args.games,
         args.game.variant,
         wins[0],
@@ -236,6 +251,8 @@ pub fn run_random(args: RandomArgs) -> anyhow::Result<()> {
         wins[1],
         100.0 * wins[1] as f64 / n,
         wins[2],
+        args.max_plies,
+        truncated,
         plies as f64 / n,
         longest
     );

@@ -28,6 +28,10 @@ pub struct TrainArgs {
     /// Stop after this many iterations (the run can be resumed later).
     #[arg(long)]
     pub iterations: Option<u32>,
+    /// With --resume: train the run further, to this many iterations in all (a finished run
+    /// too); its config's `iterations` is raised and the learning-rate schedule stretches.
+    #[arg(long, requires = "resume")]
+    pub extend_to: Option<u32>,
 }
 
 /// Runs `bao train`.
@@ -43,6 +47,9 @@ pub fn run_train(args: TrainArgs, players: &crate::search::PlayerRegistry) -> an
             bail!(
                 "--resume continues a run with its own config; --run-dir and --seed do not apply"
             );
+        }
+        if let Some(total) = args.extend_to {
+            train::extend(dir, total)?;
         }
         train::resume(dir, &opts)?
     } else {
@@ -81,13 +88,11 @@ pub fn run_train(args: TrainArgs, players: &crate::search::PlayerRegistry) -> an
     );
     for e in &meta.eval {
         println!(
-            "  vs {:<12} {:.1}% over {} games, Elo {:+.0} [{:+.0}, {:+.0}] (iteration {})",
+            "  vs {:<12} {:.1}% over {} games, Elo {} (iteration {})",
             e.opponent,
             100.0 * e.score,
             e.games,
-            e.elo,
-            e.elo_low,
-            e.elo_high,
+            e.elo_text(),
             e.iteration
         );
     }

@@ -295,7 +295,7 @@ impl MatchResult {
         let e = &self.estimate;
         let mut s = format!(
             "{} vs {} on {}: {} games, +{} ={} -{} (South won {}, North {}, draws {}; {:.0} plies a game)\n\
-             score {:.1}% [{:.1}%, {:.1}%], Elo {:+.0} [{:+.0}, {:+.0}] (95%, {})",
+             score {:.1}% [{:.1}%, {:.1}%], Elo {} (95%, {})",
             self.a,
             self.b,
             self.variant,
@@ -310,9 +310,7 @@ impl MatchResult {
             100.0 * e.score,
             100.0 * e.score_low,
             100.0 * e.score_high,
-            e.elo,
-            e.elo_low,
-            e.elo_high,
+            e.elo_text(),
             self.model
         );
         if let Some(t) = &self.sprt {

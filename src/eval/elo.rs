@@ -45,10 +45,14 @@ pub struct ScoreEstimate {
 impl ScoreEstimate {
     /// From a distribution of per-sample scores: `(score of one sample in [0, 1], how many)`.
     /// For games, the samples are 1, 1/2, 0 (trinomial); for game pairs, a pair's mean score
-    /// 0, 1/4, 1/2, 3/4, 1 (pentanomial: it accounts for the shared opening of a pair). The
-    /// interval is mean +- 1.96 standard errors, clipped to [0, 1] (when every sample is the
-    /// same, with the spread one extra sample of 1/2 would give). `games_per_sample` is 1 for
-    /// games, 2 for pairs.
+    /// 0, 1/4, 1/2, 3/4, 1 (pentanomial: it accounts for the shared opening of a pair).
+    /// `games_per_sample` is 1 for games, 2 for pairs.
+    ///
+    /// The interval is Wilson's score interval, which stays honest for small matches and at
+    /// scores of 0 and 1 (where mean +- 1.96 standard errors collapses to a point): the sample
+    /// variance is turned into an effective number of independent decisive games
+    /// (`n p (1 - p) / variance`: draws and paired openings make a match worth more games),
+    /// and Wilson's formula is applied to that count.
     pub fn from_distribution(dist: &[(f64, f64)], games_per_sample: f64) -> ScoreEstimate {
         let n: f64 = dist.iter().map(|&(_, c)| c).sum();
         if n <= 0.0 {
@@ -63,20 +67,23 @@ impl ScoreEstimate {
             };
         }
         let mean = dist.iter().map(|&(v, c)| v * c).sum::<f64>() / n;
-        let mut var = dist
+        let var = dist
             .iter()
             .map(|&(v, c)| c * (v - mean).powi(2))
             .sum::<f64>()
             / n;
-        if var == 0.0 {
-            // Identical results everywhere: take the spread that one more sample of 1/2 would
-            // give, so the interval is not a single point.
-            var = n * (0.5 - mean).powi(2) / (n + 1.0).powi(2);
-        }
-        let half = Z95 * (var / n).sqrt();
-        let (lo, hi) = ((mean - half).max(0.0), (mean + half).min(1.0));
-        // Half a game the other way keeps 0 and 1 finite; `games` counts games, not pairs.
         let games = n * games_per_sample.max(1.0);
+        let binomial = mean * (1.0 - mean);
+        // Identical results everywhere (all wins, all losses, all draws): count the games as
+        // independent ones, the most cautious reading.
+        let n_eff = if var > 0.0 && binomial > 0.0 {
+            n * binomial / var
+        } else {
+            games
+        };
+        let (lo, hi) = wilson(mean, n_eff);
+        // Half a game the other way keeps the point estimate finite at 0 and 1 (for logs and
+        // JSON); `elo_text` shows a bound there instead.
         let clamp = |s: f64| s.clamp(0.5 / games, 1.0 - 0.5 / games);
         ScoreEstimate {
             samples: n,
@@ -87,6 +94,12 @@ impl ScoreEstimate {
             elo_low: elo_from_score(clamp(lo)),
             elo_high: elo_from_score(clamp(hi)),
         }
+    }
+
+    /// The Elo estimate as text: `+241 [+150, +350]`, or at a score of 0 or 1, where no point
+    /// estimate exists, the bound the interval gives: `> +520`, `< -520`.
+    pub fn elo_text(&self) -> String {
+        elo_text(self.score, self.elo, self.elo_low, self.elo_high)
     }
 
     /// From wins, draws and losses (trinomial).
@@ -118,6 +131,27 @@ pub fn pentanomial(pairs: &[u64; 5]) -> Vec<(f64, f64)> {
         .collect()
 }
 
+/// Wilson's 95% score interval of a proportion `p` observed over `n` trials.
+pub fn wilson(p: f64, n: f64) -> (f64, f64) {
+    let z2 = Z95 * Z95;
+    let denom = 1.0 + z2 / n;
+    let center = (p + z2 / (2.0 * n)) / denom;
+    let half = Z95 / denom * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    ((center - half).max(0.0), (center + half).min(1.0))
+}
+
+/// An Elo estimate and its interval as text (see [`ScoreEstimate::elo_text`]); the one
+/// formatting that matches, gauntlets and training logs share.
+pub fn elo_text(score: f64, elo: f64, elo_low: f64, elo_high: f64) -> String {
+    if score >= 1.0 {
+        format!("> {elo_low:+.0}")
+    } else if score <= 0.0 {
+        format!("< {elo_high:+.0}")
+    } else {
+        format!("{elo:+.0} [{elo_low:+.0}, {elo_high:+.0}]")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -129,5 +163,55 @@ mod tests {
         }
         assert!((elo_from_score(0.75) - 190.848_501_887_865).abs() < 1e-9);
         assert_eq!(elo_from_score(1.0), f64::INFINITY);
+    }
+
+    #[test]
+    fn a_perfect_score_gives_a_lower_bound_not_a_point() {
+        let e = ScoreEstimate::from_wdl(20, 0, 0);
+        assert_eq!(e.score, 1.0);
+        // Wilson: 20 wins of 20 leave the true score above 0.839.
+        assert!((e.score_low - 0.8389).abs() < 1e-3, "{}", e.score_low);
+        assert_eq!(e.score_high, 1.0);
+        assert!(e.elo.is_finite() && e.elo_low.is_finite());
+        assert_eq!(
+            e.elo_text(),
+            format!("> {:+.0}", elo_from_score(e.score_low))
+        );
+        // Finite everywhere, so that JSON (meta.json, --json) can hold it.
+        let lost = ScoreEstimate::from_wdl(0, 0, 20);
+        assert!(lost.elo_low.is_finite() && lost.elo.is_finite());
+        assert!(lost.elo_text().starts_with("< -"), "{}", lost.elo_text());
+    }
+
+    #[test]
+    fn small_matches_get_wide_intervals() {
+        // 3 wins of 4: the old normal interval was [0.33, 1.0]; Wilson's is [0.30, 0.95].
+        let e = ScoreEstimate::from_wdl(3, 0, 1);
+        assert!((e.score_low - 0.3006).abs() < 1e-3, "{}", e.score_low);
+        assert!((e.score_high - 0.9544).abs() < 1e-3, "{}", e.score_high);
+        let t = e.elo_text();
+        assert!(t.starts_with("+191 ["), "{t}");
+        // One win of one proves little.
+        let one = ScoreEstimate::from_wdl(1, 0, 0);
+        assert!(one.score_low < 0.25, "{}", one.score_low);
+    }
+
+    #[test]
+    fn large_matches_agree_with_the_normal_interval() {
+        let e = ScoreEstimate::from_wdl(600, 0, 400);
+        let half = Z95 * (0.24f64 / 1000.0).sqrt();
+        assert!((e.score_low - (0.6 - half)).abs() < 2e-3);
+        assert!((e.score_high - (0.6 + half)).abs() < 2e-3);
+    }
+
+    #[test]
+    fn draws_and_pairs_narrow_the_interval() {
+        let decisive = ScoreEstimate::from_wdl(30, 0, 30);
+        let drawn = ScoreEstimate::from_wdl(15, 30, 15);
+        assert!(drawn.score_high - drawn.score_low < decisive.score_high - decisive.score_low);
+        // 30 pairs split 1-1 by colour: every pair scores 1/2, so the pairs vary less
+        // than 60 independent games would; the interval is still not a point.
+        let pairs = ScoreEstimate::from_pairs(&[0, 0, 30, 0, 0]);
+        assert!(pairs.score_low < 0.5 && pairs.score_high > 0.5);
     }
 }

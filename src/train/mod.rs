@@ -110,13 +110,34 @@ pub fn resume(path: &Path, opts: &RunOptions) -> anyhow::Result<Meta> {
             )
         })?
     };
-    let replay = if dir.replay().exists() {
-        ReplayBuffer::load(&dir.replay())?
-    } else {
-        ReplayBuffer::new(config.optim.replay_window)
+    let replay = match dir.replay_to_resume(meta.iteration) {
+        Some(path) => ReplayBuffer::load(&path)?,
+        None => ReplayBuffer::new(config.optim.replay_window),
     };
     dir.truncate_metrics(meta.iteration)?;
+    dir.remove_temp_files()?;
     run(&config, &rules, &dir, trainer, replay, meta, opts)
+}
+
+/// Lets the run in `path` train further: raises its config's `iterations` to `total` (the
+/// learning-rate schedule then stretches to the new end). A finished run can be extended; the
+/// next resume continues it.
+pub fn extend(path: &Path, total: u32) -> anyhow::Result<()> {
+    let dir = RunDir::new(path);
+    let meta = dir.read_meta()?;
+    let mut config = TrainConfig::load(&dir.config())?;
+    if total <= meta.iteration {
+        bail!(
+            "{} is already at iteration {}; --extend-to must be above it",
+            path.display(),
+            meta.iteration
+        );
+    }
+    if total != config.iterations {
+        config.iterations = total;
+        crate::util::write_atomic(&dir.config(), toml::to_string_pretty(&config)?.as_bytes())?;
+    }
+    Ok(())
 }
 
 /// The trainer of a run's first iteration: seeded random weights, or those of `init_from`.
@@ -286,7 +307,7 @@ fn run_iterations(
 
         // 4. Checkpoint: the iteration's folder, the replay buffer, then meta.json last.
         trainer.save(&dir.iteration(iteration))?;
-        replay.save(&dir.replay())?;
+        replay.save(&dir.replay(iteration))?;
         meta.iteration = iteration;
         let line = json!({
             "iteration": iteration,
@@ -305,6 +326,18 @@ fn run_iterations(
             "seconds": t0.elapsed().as_secs_f64(),
         });
         dir.append_metrics(&line)?;
+        if !evals.is_empty() {
+            let mean = evals.iter().map(|e| e.score).sum::<f64>() / evals.len() as f64;
+            if meta.best_iteration == 0 || mean > meta.best_score {
+                meta.best_iteration = iteration;
+                meta.best_score = mean;
+            }
+        }
+        dir.write_meta(&meta)?;
+        // Only once meta.json names the new iteration may older checkpoints go.
+        dir.prune(iteration, config.keep_iterations, meta.best_iteration)?;
+        dir.prune_replay(iteration)?;
+        // TensorBoard after meta.json: an iteration redone after a crash logs its step once.
         for (tag, v) in [
             ("loss/total", losses.total),
             ("loss/policy", losses.policy),
@@ -331,27 +364,15 @@ fn run_iterations(
             tb.scalar(&format!("eval/score_vs_{name}"), e.score as f32, step);
             tb.scalar(&format!("eval/elo_vs_{name}"), e.elo as f32, step);
         }
-        if !evals.is_empty() {
-            let mean = evals.iter().map(|e| e.score).sum::<f64>() / evals.len() as f64;
-            if meta.best_iteration == 0 || mean > meta.best_score {
-                meta.best_iteration = iteration;
-                meta.best_score = mean;
-            }
-        }
         tb.flush();
-        dir.write_meta(&meta)?;
-        // Only once meta.json names the new iteration may older checkpoints go.
-        dir.prune(iteration, config.keep_iterations, meta.best_iteration)?;
         let eval_text: String = evals
             .iter()
             .map(|e| {
                 format!(
-                    " | vs {} {:.0}% (Elo {:+.0} [{:+.0}, {:+.0}])",
+                    " | vs {} {:.0}% (Elo {})",
                     e.opponent,
                     100.0 * e.score,
-                    e.elo,
-                    e.elo_low,
-                    e.elo_high
+                    e.elo_text()
                 )
             })
             .collect();

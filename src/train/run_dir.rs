@@ -60,6 +60,13 @@ pub struct EvalEntry {
     pub elo_high: f64,
 }
 
+impl EvalEntry {
+    /// The Elo estimate as text, a bound at a score of 0 or 1 (see `eval::elo::elo_text`).
+    pub fn elo_text(&self) -> String {
+        crate::eval::elo::elo_text(self.score, self.elo, self.elo_low, self.elo_high)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -131,9 +138,37 @@ impl RunDir {
         Ok(gone)
     }
 
-    /// `replay.bin`.
-    pub fn replay(&self) -> PathBuf {
-        self.path.join("replay.bin")
+    /// `replay-NNNN.bin`: the replay buffer as it was at the end of iteration `i`. Each
+    /// iteration writes a new file, and meta.json names the one to resume from, so a crash
+    /// between the two never resumes with samples of an iteration that will be played again.
+    pub fn replay(&self, i: u32) -> PathBuf {
+        self.path.join(format!("replay-{i:04}.bin"))
+    }
+
+    /// The replay buffer a resume after iteration `i` reads: `replay-NNNN.bin`, or the single
+    /// `replay.bin` of runs written before that; `None` if there is neither.
+    pub fn replay_to_resume(&self, i: u32) -> Option<PathBuf> {
+        [self.replay(i), self.path.join("replay.bin")]
+            .into_iter()
+            .find(|p| p.is_file())
+    }
+
+    /// Deletes every replay file but iteration `keep`'s (called once meta.json names it).
+    pub fn prune_replay(&self, keep: u32) -> anyhow::Result<()> {
+        let kept = self.replay(keep);
+        for entry in std::fs::read_dir(&self.path)
+            .with_context(|| format!("cannot list {}", self.path.display()))?
+            .flatten()
+        {
+            let path = entry.path();
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            if name.starts_with("replay") && name.ends_with(".bin") && path != kept {
+                std::fs::remove_file(&path)
+                    .with_context(|| format!("cannot delete {}", path.display()))?;
+            }
+        }
+        Ok(())
     }
 
     /// `metrics.jsonl`.
@@ -204,6 +239,31 @@ impl RunDir {
             .map(|l| format!("{l}\n"))
             .collect();
         crate::util::write_atomic(&path, kept.as_bytes())
+    }
+
+    /// Deletes the temporary files of writes a crash cut short (`.bao-*.tmp`, see
+    /// `util::write_atomic`) in the run directory and its iteration folders.
+    pub fn remove_temp_files(&self) -> anyhow::Result<()> {
+        let mut folders = vec![self.path.clone()];
+        for entry in std::fs::read_dir(&self.path)
+            .with_context(|| format!("cannot list {}", self.path.display()))?
+            .flatten()
+        {
+            if entry.path().is_dir() {
+                folders.push(entry.path());
+            }
+        }
+        for folder in folders {
+            for entry in std::fs::read_dir(&folder).into_iter().flatten().flatten() {
+                let name = entry.file_name();
+                let name = name.to_string_lossy();
+                if name.starts_with(crate::util::TEMP_PREFIX) && name.ends_with(".tmp") {
+                    std::fs::remove_file(entry.path())
+                        .with_context(|| format!("cannot delete {}", entry.path().display()))?;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Whether `path` looks like a run directory.

@@ -4,8 +4,13 @@ use super::moves::MoveList;
 use super::position::Position;
 use super::rule_set::Rules;
 
+/// The deepest perft the command line runs. The count grows exponentially (from the Kiswahili
+/// start, 405 sequences at 5 plies), so anything deeper never finishes; and the recursion holds
+/// one move list per ply on the stack, which a depth in the thousands would overflow.
+pub const MAX_DEPTH: u32 = 64;
+
 /// Number of distinct move sequences of exactly `depth` plies from `pos` (games that end sooner
-/// count nothing).
+/// count nothing). Recursive: keep `depth` within [`MAX_DEPTH`].
 pub fn perft(rules: &Rules, pos: &Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;

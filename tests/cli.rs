@@ -1,0 +1,137 @@
+//! The `bao` command line as a user meets it: bounds on what would never finish, quiet ends in
+//! pipes, files written where the user says.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn bao() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_bao"))
+}
+
+fn run(args: &[&str]) -> (bool, String, String) {
+    let out = bao().args(args).output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn perft_refuses_a_depth_it_could_never_finish_instead_of_overflowing_the_stack() {
+    for depth in ["65", "1500", "99999999"] {
+        let (ok, _, err) = run(&["perft", "--depth", depth]);
+        assert!(!ok);
+        assert!(err.contains("not in 0..=64"), "{err}");
+        assert!(!err.contains("overflow"), "{err}");
+    }
+    let (ok, out, _) = run(&["perft", "--depth", "3"]);
+    assert!(ok);
+    assert!(out.contains("perft 3 = 38"), "{out}");
+}
+
+#[test]
+fn random_games_stop_at_the_ply_cap_and_are_counted_as_truncated() {
+    // A cap below any game's length: every game is cut there.
+    let (ok, out, err) = run(&["random", "-n", "4", "--max-plies", "10"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("truncated at 10 plies 4"), "{out}");
+    assert!(out.contains("longest 10"), "{out}");
+    // Rule options that make games endless (no capture lifts any seed): the cap ends them.
+    let rules = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(rules.path(), "max_capture_lift = 0\n").unwrap();
+    let rules = rules.path().to_str().unwrap();
+    let args = [
+        "random",
+        "-n",
+        "20",
+        "--rules",
+        rules,
+        "--max-plies",
+        "2000",
+    ];
+    let (ok, out, err) = run(&args);
+    assert!(ok, "{err}");
+    assert!(!out.contains("truncated at 2000 plies 0;"), "{out}");
+    assert!(out.contains("longest 2000"), "{out}");
+    let (ok, out, _) = run(&["random", "-n", "4"]);
+    assert!(ok);
+    assert!(out.contains("truncated at 10000 plies 0"), "{out}");
+    let (ok, _, err) = run(&["random", "--max-plies", "0"]);
+    assert!(!ok && err.contains("--max-plies"), "{err}");
+}
+
+#[cfg(unix)]
+#[test]
+fn output_into_a_closed_pipe_ends_quietly() {
+    use std::os::unix::process::ExitStatusExt;
+    // Many lines of output, and a reader that goes away after reading nothing.
+    let mut child = bao()
+        .args(["random", "-n", "3000", "--records", "/dev/stdout"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    // Ended by SIGPIPE, as `seq 1000000 | head -n 1` ends `seq`, or by a one-line error.
+    assert!(
+        out.status.signal() == Some(libc::SIGPIPE) || err.lines().count() <= 1,
+        "{:?}: {err}",
+        out.status
+    );
+}
+
+#[cfg(feature = "ml")]
+#[test]
+fn a_game_you_play_is_saved_under_games_and_the_path_is_printed() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = bao()
+        .current_dir(dir.path())
+        .args(["play", "--against", "random", "--seed", "3"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"moves\nquit\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let saved: Vec<_> = std::fs::read_dir(dir.path().join("games"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    assert_eq!(saved.len(), 1, "{saved:?}");
+    let name = saved[0].file_name().unwrap().to_string_lossy().to_string();
+    assert!(
+        name.starts_with("kiswahili-") && name.ends_with(".txt"),
+        "{name}"
+    );
+    assert!(stdout.contains(&format!("games/{name}")), "{stdout}");
+    assert!(!dir.path().join("bao-game.txt").exists());
+    // --record puts it where the user says.
+    let chosen = dir.path().join("mine.txt");
+    let mut child = bao()
+        .args(["play", "--against", "random", "--record"])
+        .arg(&chosen)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"quit\n").unwrap();
+    assert!(child.wait().unwrap().success());
+    assert!(chosen.is_file());
+}

@@ -1,0 +1,145 @@
+//! Crash safety: `bao train` killed with SIGKILL at random moments resumes from its last
+//! complete iteration, never finds a damaged file, and ends exactly where a run that was never
+//! interrupted ends.
+#![cfg(all(feature = "ml", unix))]
+
+use bao_zero::nn::{NetEvaluator, Trainer};
+use bao_zero::selfplay::ReplayBuffer;
+use bao_zero::train::{RunDir, TrainConfig};
+use rand::{RngExt, SeedableRng};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const ITERATIONS: u32 = 6;
+
+/// The smoke config on one thread (so that runs are reproducible), a few iterations long.
+fn config(run_dir: &Path) -> TrainConfig {
+    let mut cfg: TrainConfig = toml::from_str(include_str!("../configs/smoke.toml")).unwrap();
+    cfg.run_dir = run_dir.to_str().unwrap().to_string();
+    cfg.iterations = ITERATIONS;
+    cfg.selfplay.threads = 1;
+    cfg.eval.every = 3;
+    cfg.keep_iterations = 2;
+    cfg
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("bao-crash-{}-{name}", std::process::id()));
+    std::fs::remove_dir_all(&dir).ok();
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `bao train --config FILE --quiet`: the same command starts the run or resumes it.
+fn train_command(config_file: &Path) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_bao"));
+    cmd.args(["train", "--quiet", "--config"])
+        .arg(config_file)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    cmd
+}
+
+/// The network of the run's last iteration, as outputs on fixed inputs (parameter ids inside
+/// the file are random, so files are not compared byte for byte), and its replay buffer.
+fn final_state(run: &Path) -> (Vec<u8>, String) {
+    let dir = RunDir::new(run);
+    let meta = dir.read_meta().unwrap();
+    assert_eq!(meta.iteration, ITERATIONS);
+    let cfg = TrainConfig::load(&dir.config()).unwrap();
+    let replay = std::fs::read(dir.replay(ITERATIONS)).unwrap();
+    let net = Trainer::load(&cfg.net, cfg.optim.weight_decay, &dir.iteration(ITERATIONS)).unwrap();
+    let samples: Vec<_> = ReplayBuffer::load(&dir.replay(ITERATIONS))
+        .unwrap()
+        .iter()
+        .copied()
+        .take(64)
+        .collect();
+    let batch = bao_zero::train::Batch::from_samples(&cfg.rules().unwrap(), &samples, 0.0);
+    let out = NetEvaluator::new(net.snapshot()).infer(&batch.obs, &batch.masks, batch.size);
+    (replay, format!("{out:?}"))
+}
+
+#[test]
+fn training_killed_at_random_moments_resumes_to_the_same_run() {
+    let whole = tmp("whole");
+    let whole_config = whole.join("config.toml");
+    let run = whole.join("run");
+    std::fs::write(&whole_config, toml::to_string(&config(&run)).unwrap()).unwrap();
+    let t = Instant::now();
+    let out = train_command(&whole_config).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let whole_secs = t.elapsed().as_secs_f64();
+
+    let killed = tmp("killed");
+    let killed_config = killed.join("config.toml");
+    let killed_run = killed.join("run");
+    std::fs::write(
+        &killed_config,
+        toml::to_string(&config(&killed_run)).unwrap(),
+    )
+    .unwrap();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2026);
+    let mut kills = 0;
+    let mut last_iteration = 0;
+    for attempt in 0.. {
+        assert!(attempt < 60, "the run never finished");
+        let mut child = train_command(&killed_config).spawn().unwrap();
+        // Kill somewhere inside the run (a whole run took `whole_secs`), a few times.
+        let deadline = Duration::from_secs_f64(rng.random_range(0.05..1.0) * whole_secs / 2.0);
+        let started = Instant::now();
+        let finished = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break Some(status);
+            }
+            if kills < 5 && started.elapsed() >= deadline {
+                break None;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        match finished {
+            Some(status) => {
+                assert!(status.success(), "bao train failed after {kills} kills");
+                break;
+            }
+            None => {
+                child.kill().unwrap(); // SIGKILL
+                child.wait().unwrap();
+                kills += 1;
+                // Whatever the moment, the run directory is readable and loses at most the
+                // iteration under way.
+                if RunDir::exists(&killed_run) {
+                    let meta = RunDir::new(&killed_run).read_meta().unwrap();
+                    assert!(meta.iteration >= last_iteration);
+                    last_iteration = meta.iteration;
+                }
+            }
+        }
+    }
+    assert_eq!(kills, 5, "the run was killed five times");
+    assert!(
+        final_state(&run) == final_state(&killed_run),
+        "the resumed run differs from the uninterrupted one"
+    );
+    // Resuming cleared the temporary files of the writes the kills cut short, and only the
+    // last iteration's replay buffer is kept.
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(&killed_run).unwrap().flatten() {
+        names.push(entry.file_name().to_string_lossy().to_string());
+        if entry.path().is_dir() {
+            for inner in std::fs::read_dir(entry.path()).unwrap().flatten() {
+                names.push(inner.file_name().to_string_lossy().to_string());
+            }
+        }
+    }
+    assert!(!names.iter().any(|n| n.ends_with(".tmp")), "{names:?}");
+    let replays: Vec<_> = names.iter().filter(|n| n.starts_with("replay")).collect();
+    assert_eq!(replays, [&format!("replay-{ITERATIONS:04}.bin")]);
+    std::fs::remove_dir_all(whole).ok();
+    std::fs::remove_dir_all(killed).ok();
+}
