@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Millions of random games across every preset, checking every invariant at every ply
-# (seed total, position text round trip, notation round trip, the game ends).
-# Usage: scripts/soak.sh [games per preset, default 100000]  (22 presets: 2.2M games by default)
+# Millions of random plies of every preset (the eight games and the ladder steps), checking every
+# invariant at every ply: seed total, position text round trip, notation round trip of every legal
+# move, record round trip, the game ends. Prints plies, games and time per preset.
+# Usage: scripts/soak.sh [plies per preset, default 10000000]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BAO_SOAK_GAMES="${1:-100000}" cargo test --release --test engine -- --ignored --nocapture soak
+BAO_SOAK_PLIES="${1:-10000000}" cargo test -p bao-rules --release --test engine -- --ignored --nocapture soak

@@ -43,8 +43,7 @@ enum Command {
     /// Rate several players on one Elo scale.
     Gauntlet(bao_zero::cli::eval_cmds::GauntletArgs),
     /// A line protocol on stdin/stdout for GUIs and scripts.
-    #[cfg(feature = "ml")]
-    Engine(bao_zero::cli::play_cmd::EngineArgs),
+    Engine(bao_zero::cli::engine::EngineArgs),
 }
 
 #[derive(clap::Args)]
@@ -170,8 +169,7 @@ fn main() -> std::process::ExitCode {
         Command::Play(a) => bao_zero::cli::eval_cmds::run_play(a, &players),
         Command::Eval(a) => bao_zero::cli::eval_cmds::run_eval(a, &players),
         Command::Gauntlet(a) => bao_zero::cli::eval_cmds::run_gauntlet_cmd(a, &players),
-        #[cfg(feature = "ml")]
-        Command::Engine(a) => bao_zero::cli::play_cmd::run_engine(a, &players),
+        Command::Engine(a) => bao_zero::cli::engine::run_engine(a, &players),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

@@ -8,12 +8,20 @@ use rand_chacha::ChaCha8Rng;
 
 /// Plays `games` random games of `rules` and checks every invariant at every ply.
 fn random_games(variant: Variant, games: usize, seed: u64) {
+    random_play(variant, seed, |g, _| g >= games);
+}
+
+/// Plays random games of `variant` until `done(games, plies)` says so, checking every invariant
+/// at every ply; returns the games and plies played.
+fn random_play(variant: Variant, seed: u64, done: impl Fn(usize, u64) -> bool) -> (usize, u64) {
     let rules = variant.rules();
     let total = rules.total_seeds();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut list = MoveList::new();
     let start = Position::start(&rules);
-    for g in 0..games {
+    let mut plies = 0u64;
+    let mut g = 0;
+    while !done(g, plies) {
         let mut pos = start;
         let mut moves = Vec::new();
         loop {
@@ -59,7 +67,10 @@ fn random_games(variant: Variant, games: usize, seed: u64) {
             assert_eq!(replayed, moves);
             assert_eq!(*positions.last().unwrap(), pos);
         }
+        plies += moves.len() as u64;
+        g += 1;
     }
+    (g, plies)
 }
 
 #[test]
@@ -79,13 +90,22 @@ fn random_play_of_the_eight_games_in_bulk() {
 
 #[test]
 #[ignore = "long soak: run with --ignored, or scripts/soak.sh"]
-fn soak_random_play_many_games() {
-    let n: usize = std::env::var("BAO_SOAK_GAMES")
+fn soak_random_play_many_plies() {
+    // BAO_SOAK_PLIES random plies of every preset (10 million by default), every invariant
+    // checked at every ply.
+    let plies: u64 = std::env::var("BAO_SOAK_PLIES")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(100_000);
+        .unwrap_or(10_000_000);
     for (i, v) in Variant::ALL.into_iter().enumerate() {
-        random_games(v, n, 1000 + i as u64);
+        let t = std::time::Instant::now();
+        let (games, played) = random_play(v, 1000 + i as u64, |_, p| p >= plies);
+        println!(
+            "soak {:<24} {played:>10} plies in {games:>8} games ({:.1} a game), {:.1} s, no invariant broken",
+            v.name(),
+            played as f64 / games as f64,
+            t.elapsed().as_secs_f64()
+        );
     }
 }
 

@@ -1,0 +1,218 @@
+//! `bao engine`: a line protocol on stdin/stdout for GUIs and scripts. One reply line per
+//! command (a block for `show`); errors are replies starting with `error`, and the engine goes on.
+
+use crate::notation::{Diagram, legal_strings, line_text, move_text, parse_and_play};
+use crate::rules::{MoveList, Position, Rules, Variant};
+use crate::search::{Limits, Player, PlayerRegistry};
+use anyhow::{Context, bail};
+use std::io::{BufRead, Write};
+
+/// `bao engine`: a line protocol on stdin/stdout (see the README).
+#[derive(clap::Args, Debug)]
+pub struct EngineArgs {
+    /// The player that searches: a spec (ab:depth=6, player:FILE, mcts:...); default `ab`.
+    #[arg(long, default_value = "ab")]
+    pub player: String,
+}
+
+/// The engine's state between commands.
+pub struct Engine {
+    variant: Variant,
+    overrides: Vec<String>,
+    rules: Rules,
+    start: Position,
+    pos: Position,
+    player: Box<dyn Player>,
+    /// How `player SPEC` becomes a player.
+    players: PlayerRegistry,
+}
+
+const ENGINE_COMMANDS: &str = "variant NAME, option NAME VALUE, player SPEC, threads N, \
+position startpos|text POSITION [moves M...], legal, show, \
+go [nodes N] [depth N] [movetime MS] [time MS [inc MS]], quit";
+
+impl Engine {
+    /// An engine at the Bao la Kiswahili start, searching with the player `spec` names.
+    pub fn new(spec: &str, players: &PlayerRegistry) -> anyhow::Result<Engine> {
+        let rules = Variant::Kiswahili.rules();
+        let start = Position::start(&rules);
+        Ok(Engine {
+            variant: Variant::Kiswahili,
+            overrides: Vec::new(),
+            rules,
+            start,
+            pos: start,
+            player: players.resolve(spec, 0)?.1,
+            players: players.clone(),
+        })
+    }
+
+    fn set_rules(&mut self, variant: Variant, overrides: Vec<String>) -> anyhow::Result<()> {
+        let rules = crate::rules::variant::rules_with_overrides(variant, &overrides.join("\n"))
+            .map_err(|e| anyhow::anyhow!("bad rule option: {e}"))?;
+        rules
+            .validate()
+            .map_err(|e| anyhow::anyhow!("inconsistent rule options: {e}"))?;
+        self.variant = variant;
+        self.overrides = overrides;
+        self.start = Position::start(&rules);
+        self.pos = self.start;
+        self.rules = rules;
+        Ok(())
+    }
+
+    /// The reply to one command line, or `None` to stop.
+    pub fn command(&mut self, line: &str) -> anyhow::Result<Option<String>> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some((&cmd, rest)) = words.split_first() else {
+            return Ok(Some(String::new()));
+        };
+        Ok(Some(match cmd {
+            "quit" => return Ok(None),
+            "variant" => {
+                let [name] = rest else {
+                    bail!("usage: variant NAME")
+                };
+                self.set_rules(name.parse()?, Vec::new())?;
+                format!("ok {}", self.variant.name())
+            }
+            "option" => {
+                let [name, value @ ..] = rest else {
+                    bail!("usage: option NAME VALUE")
+                };
+                anyhow::ensure!(!value.is_empty(), "usage: option NAME VALUE");
+                let mut overrides = self.overrides.clone();
+                overrides.push(format!("{name} = {}", value.join(" ")));
+                self.set_rules(self.variant, overrides)?;
+                "ok".into()
+            }
+            "player" => {
+                anyhow::ensure!(!rest.is_empty(), "usage: player SPEC");
+                self.player = self.players.resolve(&rest.join(" "), 0)?.1;
+                // A trained player brings its own rules: the game switches to them.
+                if let Some(rules) = self.player.rules() {
+                    if let Some(v) = Variant::ALL.into_iter().find(|v| v.rules() == rules) {
+                        self.variant = v;
+                        self.overrides.clear();
+                    }
+                    self.start = Position::start(&rules);
+                    self.pos = self.start;
+                    self.rules = rules;
+                }
+                format!("ok {}", self.player.name())
+            }
+            "position" => {
+                let (base, moves) = match rest.iter().position(|w| *w == "moves") {
+                    Some(i) => (&rest[..i], &rest[i + 1..]),
+                    None => (rest, &[][..]),
+                };
+                let mut pos = match base {
+                    ["startpos"] | [] => self.start,
+                    ["text", text @ ..] => Position::from_text(&text.join(" "), &self.rules)?,
+                    _ => bail!("usage: position startpos|text POSITION [moves M...]"),
+                };
+                for m in moves {
+                    pos = parse_and_play(&self.rules, &pos, m)?.1;
+                }
+                self.pos = pos;
+                "ok".into()
+            }
+            "legal" => {
+                let mut list = MoveList::new();
+                self.pos.legal_moves(&self.rules, &mut list);
+                let legal = legal_strings(&list, self.pos.side_to_move()).join(" ");
+                format!("legal {legal}").trim_end().to_string()
+            }
+            "show" => format!(
+                "{}\nposition {}",
+                Diagram {
+                    pos: &self.pos,
+                    rules: &self.rules
+                },
+                self.pos
+            ),
+            "threads" => {
+                let n = match rest {
+                    [n] => n.parse::<usize>().ok().filter(|n| (1..=256).contains(n)),
+                    _ => None,
+                }
+                .context("usage: threads N (1 to 256)")?;
+                anyhow::ensure!(
+                    self.player.set_threads(n),
+                    "{} always searches on one thread",
+                    self.player.name()
+                );
+                format!("ok threads {n}")
+            }
+            "go" => {
+                let limits = go_limits(rest)?;
+                if let Some(o) = self.pos.outcome(&self.rules) {
+                    bail!("the game is over: {o:?}");
+                }
+                let c = self.player.choose(&self.rules, &self.pos, &limits)?;
+                let value = c.eval.map_or("none".to_string(), |v| format!("{v:+.3}"));
+                format!(
+                    "bestmove {} value {value} nodes {} depth {} pv {}",
+                    move_text(c.mv, self.pos.side_to_move()),
+                    c.nodes,
+                    c.depth,
+                    line_text(&self.rules, &self.pos, &c.pv).join(" ")
+                )
+            }
+            other => bail!("unknown command `{other}`; commands: {ENGINE_COMMANDS}"),
+        }))
+    }
+}
+
+/// The limits of `go [nodes N] [depth N] [movetime MS] [time MS [inc MS]]` (`sims` is a
+/// synonym of `nodes`; counts may be written `100k`, `2m`; `time` is what is left on the mover's
+/// clock and `inc` its increment per move).
+pub fn go_limits(words: &[&str]) -> anyhow::Result<Limits> {
+    let mut limits = Limits::NONE;
+    let (mut clock, mut inc) = (None, std::time::Duration::ZERO);
+    let usage = "usage: go [nodes N] [depth N] [movetime MS] [time MS [inc MS]]";
+    for pair in words.chunks(2) {
+        let [key, value] = pair else { bail!("{usage}") };
+        let n: u64 = crate::search::spec::parse_count(value).with_context(|| {
+            format!("`{key}` takes a positive number (such as 400, 100k or 2m), not `{value}`")
+        })?;
+        let ms = std::time::Duration::from_millis(n);
+        match *key {
+            "nodes" | "sims" => limits.nodes = Some(n),
+            "depth" => limits.depth = Some(n.min(u64::from(u32::MAX)) as u32),
+            "movetime" => limits.time = Some(ms),
+            "time" => clock = Some(ms),
+            "inc" => inc = ms,
+            other => bail!("unknown limit `{other}`; {usage}"),
+        }
+    }
+    if let Some(remaining) = clock {
+        limits = limits.min(&Limits::from_clock(remaining, inc));
+    }
+    Ok(limits)
+}
+
+/// Folds a message onto one line.
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Runs `bao engine` until `quit` or the end of input: one reply line (or block, for `show`)
+/// per command; errors are replies starting with `error`, and the engine goes on.
+pub fn run_engine(args: EngineArgs, players: &PlayerRegistry) -> anyhow::Result<()> {
+    let mut engine = Engine::new(&args.player, players)?;
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "bao-zero engine ready")?;
+    out.flush()?;
+    for line in stdin.lock().lines() {
+        match engine.command(&line?) {
+            Ok(Some(reply)) => writeln!(out, "{reply}")?,
+            Ok(None) => break,
+            // One line per reply, whatever the error's own text holds.
+            Err(e) => writeln!(out, "error {}", one_line(&format!("{e:#}")))?,
+        }
+        out.flush()?;
+    }
+    Ok(())
+}
