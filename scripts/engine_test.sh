@@ -36,7 +36,7 @@ quit
 legal
 END
 )
-out=$("$bao" engine <<<"$session")
+out=$("$bao" engine --player ab <<<"$session")
 
 fail=0
 expect() { # expect LINE_NUMBER PATTERN: reply number N (1 = the greeting) matches PATTERN
@@ -74,6 +74,14 @@ expect 24 '^error ab always searches on one thread$'
 grep -q '^position ' <<<"$out" || { echo "show printed no position line" >&2; fail=1; }
 # Nothing after quit.
 [[ $(tail -n 1 <<<"$out") == position* ]] || { echo "replies after quit: $(tail -n 1 <<<"$out")" >&2; fail=1; }
+
+# Without --player, the engine plays the game's shipped player (alpha-beta where none is shipped),
+# and follows `variant`.
+default_out=$("$bao" engine <<<$'go nodes 16\nvariant kiswahili\nplayer ab\nplayer default\nquit')
+[[ $(sed -n 2p <<<"$default_out") =~ ^bestmove\ .*\ nodes\ 16\  ]] ||
+  { echo "default player: $(sed -n 2p <<<"$default_out")" >&2; fail=1; }
+[[ $(sed -n 5p <<<"$default_out") == "ok player:"*kiswahili.bao ]] ||
+  { echo "player default: $(sed -n 5p <<<"$default_out")" >&2; fail=1; }
 
 if [[ $fail -ne 0 ]]; then
   echo "--- engine output ---" >&2

@@ -135,3 +135,17 @@ fn a_game_you_play_is_saved_under_games_and_the_path_is_printed() {
     assert!(child.wait().unwrap().success());
     assert!(chosen.is_file());
 }
+
+#[cfg(feature = "ml")]
+#[test]
+fn play_picks_the_shipped_player_of_the_variant_or_says_there_is_none() {
+    // A ladder step has no shipped player: the error names the file it looked for.
+    let (ok, _, err) = run(&["play", "--variant", "ladder-kimbi"]);
+    assert!(!ok);
+    assert!(
+        err.contains("no shipped player for ladder-kimbi")
+            && err.contains("checkpoints/shipped/ladder-kimbi.bao"),
+        "{err}"
+    );
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+}

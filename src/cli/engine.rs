@@ -10,8 +10,10 @@ use std::io::{BufRead, Write};
 /// `bao engine`: a line protocol on stdin/stdout (see the README).
 #[derive(clap::Args, Debug)]
 pub struct EngineArgs {
-    /// The player that searches: a spec (ab:depth=6, player:FILE, mcts:...); default `ab`.
-    #[arg(long, default_value = "ab")]
+    /// The player that searches: a spec (ab:depth=6, player:FILE, mcts:...), or `default`: the
+    /// shipped player of the game being played (checkpoints/shipped/<variant>.bao; `ab` for a
+    /// game with none), following `variant` commands.
+    #[arg(long, default_value = DEFAULT_PLAYER)]
     pub player: String,
 }
 
@@ -23,11 +25,16 @@ pub struct Engine {
     start: Position,
     pos: Position,
     player: Box<dyn Player>,
+    /// Whether the player is the game's default one, changing with `variant`.
+    default_player: bool,
     /// How `player SPEC` becomes a player.
     players: PlayerRegistry,
 }
 
-const ENGINE_COMMANDS: &str = "variant NAME, option NAME VALUE, player SPEC, threads N, \
+/// The spec that names the game's default player.
+pub const DEFAULT_PLAYER: &str = "default";
+
+const ENGINE_COMMANDS: &str = "variant NAME, option NAME VALUE, player SPEC|default, threads N, \
 position startpos|text POSITION [moves M...], legal, show, \
 go [nodes N] [depth N] [movetime MS] [time MS [inc MS]], quit";
 
@@ -36,13 +43,19 @@ impl Engine {
     pub fn new(spec: &str, players: &PlayerRegistry) -> anyhow::Result<Engine> {
         let rules = Variant::Kiswahili.rules();
         let start = Position::start(&rules);
+        let default_player = spec == DEFAULT_PLAYER;
+        let player = match default_player {
+            true => default_player_of(Variant::Kiswahili, players)?,
+            false => players.resolve(spec, 0)?.1,
+        };
         Ok(Engine {
             variant: Variant::Kiswahili,
             overrides: Vec::new(),
             rules,
             start,
             pos: start,
-            player: players.resolve(spec, 0)?.1,
+            player,
+            default_player,
             players: players.clone(),
         })
     }
@@ -73,7 +86,11 @@ impl Engine {
                 let [name] = rest else {
                     bail!("usage: variant NAME")
                 };
-                self.set_rules(name.parse()?, Vec::new())?;
+                let variant: Variant = name.parse()?;
+                if self.default_player {
+                    self.player = default_player_of(variant, &self.players)?;
+                }
+                self.set_rules(variant, Vec::new())?;
                 format!("ok {}", self.variant.name())
             }
             "option" => {
@@ -87,8 +104,14 @@ impl Engine {
                 "ok".into()
             }
             "player" => {
-                anyhow::ensure!(!rest.is_empty(), "usage: player SPEC");
+                anyhow::ensure!(!rest.is_empty(), "usage: player SPEC|default");
+                if rest == [DEFAULT_PLAYER] {
+                    self.player = default_player_of(self.variant, &self.players)?;
+                    self.default_player = true;
+                    return Ok(Some(format!("ok {}", self.player.name())));
+                }
                 self.player = self.players.resolve(&rest.join(" "), 0)?.1;
+                self.default_player = false;
                 // A trained player brings its own rules: the game switches to them.
                 if let Some(rules) = self.player.rules() {
                     if let Some(v) = Variant::ALL.into_iter().find(|v| v.rules() == rules) {
@@ -161,6 +184,18 @@ impl Engine {
             }
             other => bail!("unknown command `{other}`; commands: {ENGINE_COMMANDS}"),
         }))
+    }
+}
+
+/// The default player of `variant`: its shipped player when the program can load player files
+/// and one is shipped, else alpha-beta.
+fn default_player_of(variant: Variant, players: &PlayerRegistry) -> anyhow::Result<Box<dyn Player>> {
+    let shipped = super::shipped_player(variant.name());
+    match shipped {
+        Some(file) if players.kinds().contains(&"player") => {
+            Ok(players.resolve(&format!("player:{}", file.display()), 0)?.1)
+        }
+        _ => Ok(players.resolve("ab", 0)?.1),
     }
 }
 

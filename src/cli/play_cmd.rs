@@ -10,25 +10,6 @@ use anyhow::{Context, bail};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 
-/// The player shipped with the project, used when no `--player` is given.
-pub const SHIPPED_PLAYER: &str = "checkpoints/shipped/kiswahili.bao";
-
-/// The shipped player's file: under the current directory, or else in the checkout this binary
-/// was built from.
-pub fn shipped_player() -> anyhow::Result<PathBuf> {
-    let here = PathBuf::from(SHIPPED_PLAYER);
-    let built = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(SHIPPED_PLAYER);
-    [here, built]
-        .into_iter()
-        .find(|p| p.is_file())
-        .with_context(|| {
-            format!(
-                "the shipped player {SHIPPED_PLAYER} is not here; give one with --player FILE, \
-             or play another player with --against SPEC (e.g. ab:depth=4)"
-            )
-        })
-}
-
 /// `bao export`: a training run's network as a one-file player, or as an ONNX model.
 #[derive(clap::Args, Debug)]
 pub struct ExportArgs {
@@ -201,7 +182,17 @@ pub fn run_play(args: PlayArgs, players: &PlayerRegistry) -> anyhow::Result<()> 
         let spec = match (&args.against, &args.player) {
             (Some(spec), _) => spec.clone(),
             (None, Some(file)) => format!("player:{}", file.display()),
-            (None, None) => format!("player:{}", shipped_player()?.display()),
+            (None, None) => {
+                let variant = args.game.variant.parse::<Variant>()?.name();
+                let file = super::shipped_player(variant).with_context(|| {
+                    format!(
+                        "no shipped player for {variant} ({}); give one with --player FILE, or \
+                         play another player with --against SPEC (e.g. ab:depth=4)",
+                        super::shipped_player_path(variant).display()
+                    )
+                })?;
+                format!("player:{}", file.display())
+            }
         };
         (me, spec)
     };
