@@ -189,7 +189,10 @@ impl Engine {
 
 /// The default player of `variant`: its shipped player when the program can load player files
 /// and one is shipped, else alpha-beta.
-fn default_player_of(variant: Variant, players: &PlayerRegistry) -> anyhow::Result<Box<dyn Player>> {
+fn default_player_of(
+    variant: Variant,
+    players: &PlayerRegistry,
+) -> anyhow::Result<Box<dyn Player>> {
     let shipped = super::shipped_player(variant.name());
     match shipped {
         Some(file) if players.kinds().contains(&"player") => {

@@ -1,5 +1,6 @@
 //! The network as the search's [`Evaluator`]: one forward pass per batch of positions.
 
+use super::FastMlp;
 use super::model::{PolicyValueNet, forward_probabilities};
 use crate::env::{ACTIONS, OBS_LEN, encode_observation, move_to_action};
 use crate::mcts::{EvalRequest, Evaluator};
@@ -7,10 +8,12 @@ use crate::rules::Rules;
 use burn::module::Module;
 use burn::tensor::Device;
 
-/// A network ready for inference (no autodiff, batch-norm in evaluation mode).
+/// A network ready for inference (no autodiff, batch-norm in evaluation mode). An MLP runs
+/// through [`FastMlp`] (plain loops, sparse inputs); the conv net through burn.
 #[derive(Debug)]
 pub struct NetEvaluator {
     net: PolicyValueNet,
+    fast: Option<FastMlp>,
     dev: Device,
 }
 
@@ -18,10 +21,9 @@ impl NetEvaluator {
     /// Wraps a network for inference on the CPU device.
     pub fn new(net: PolicyValueNet) -> NetEvaluator {
         let dev = super::device();
-        NetEvaluator {
-            net: net.valid(),
-            dev,
-        }
+        let net = net.valid();
+        let fast = net.mlp_weights().and_then(|w| FastMlp::new(&w));
+        NetEvaluator { net, fast, dev }
     }
 
     /// The network.
@@ -31,7 +33,10 @@ impl NetEvaluator {
 
     /// Raw batched inference on encoded observations and masks.
     pub fn infer(&self, obs: &[f32], masks: &[f32], batch: usize) -> (Vec<f32>, Vec<f32>) {
-        forward_probabilities(&self.net, &self.dev, obs, masks, batch)
+        match &self.fast {
+            Some(fast) => fast.forward(obs, masks, batch),
+            None => forward_probabilities(&self.net, &self.dev, obs, masks, batch),
+        }
     }
 }
 

@@ -3,13 +3,15 @@
 
 mod batch;
 mod evaluator;
+mod fast;
 mod model;
 mod tb;
 mod trainer;
 
 pub use batch::Batch;
 pub use evaluator::NetEvaluator;
-pub use model::{PolicyValueNet, forward_probabilities};
+pub use fast::FastMlp;
+pub use model::{DenseWeights, MlpWeights, PolicyValueNet, forward_probabilities};
 pub use tb::TbLogger;
 pub use trainer::{Losses, Trainer, load_net, load_net_bytes};
 

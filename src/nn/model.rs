@@ -149,6 +149,66 @@ impl PolicyValueNet {
     }
 }
 
+/// One dense layer's parameters as plain arrays: `weight` is `[inputs][outputs]`, row-major.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DenseWeights {
+    /// Inputs.
+    pub inputs: usize,
+    /// Outputs.
+    pub outputs: usize,
+    /// `inputs * outputs` weights, input-major.
+    pub weight: Vec<f32>,
+    /// `outputs` biases (zeros if the layer has none).
+    pub bias: Vec<f32>,
+}
+
+impl DenseWeights {
+    fn of(layer: &Linear) -> DenseWeights {
+        let weight = layer.weight.val();
+        let [inputs, outputs] = weight.dims();
+        let weight = weight.into_data().try_to_vec::<f32>().expect("f32 weights");
+        let bias = match &layer.bias {
+            Some(b) => b.val().into_data().try_to_vec::<f32>().expect("f32 biases"),
+            None => vec![0.0; outputs],
+        };
+        DenseWeights {
+            inputs,
+            outputs,
+            weight,
+            bias,
+        }
+    }
+}
+
+/// An MLP network's parameters, for [`FastMlp`](super::FastMlp): trunk layers (each followed by
+/// ReLU), then the policy head, the value head's hidden layer (ReLU) and its output (tanh).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MlpWeights {
+    /// The trunk, input first.
+    pub trunk: Vec<DenseWeights>,
+    /// Policy logits.
+    pub policy: DenseWeights,
+    /// The value head's hidden layer.
+    pub value_hidden: DenseWeights,
+    /// The value output (one unit).
+    pub value: DenseWeights,
+}
+
+impl PolicyValueNet {
+    /// The parameters of an MLP network as plain arrays (`None` for the conv net).
+    pub fn mlp_weights(&self) -> Option<MlpWeights> {
+        if self.stem.is_some() || self.mlp.is_empty() {
+            return None;
+        }
+        Some(MlpWeights {
+            trunk: self.mlp.iter().map(DenseWeights::of).collect(),
+            policy: DenseWeights::of(&self.policy),
+            value_hidden: DenseWeights::of(&self.value_hidden),
+            value: DenseWeights::of(&self.value),
+        })
+    }
+}
+
 /// Masked softmax: probabilities over the legal actions only (`mask` 1.0 legal, 0.0 illegal);
 /// illegal actions get exactly zero.
 pub fn masked_softmax(logits: Tensor<2>, mask: Tensor<2>) -> Tensor<2> {
