@@ -5,12 +5,12 @@
 //! iteration exactly as the uninterrupted run would have (every random choice derives from the
 //! config's seed and the iteration number).
 
-mod batch;
 pub mod config;
 pub mod evaluate;
 mod run_dir;
+mod samples;
 
-pub use batch::Batch;
+pub use crate::nn::Batch;
 pub use config::{EvalConfig, OptimConfig, TrainConfig, derive_seed};
 pub use run_dir::{EvalEntry, Meta, RunDir};
 
@@ -45,6 +45,8 @@ pub struct RunOptions {
     pub quiet: bool,
     /// Stop after this many iterations of this invocation (the run can be resumed later).
     pub max_new_iterations: Option<u32>,
+    /// How the evaluation opponents' specs become players.
+    pub players: crate::search::PlayerRegistry,
 }
 
 /// Starts a new run from `config` in its `run_dir` (which must not hold a run yet).
@@ -267,6 +269,7 @@ fn run_iterations(
                     config.eval.games,
                     config.eval.opening_plies,
                     seed,
+                    &opts.players,
                     &|| pb.inc(1),
                 )?;
                 evals.push(EvalEntry {
@@ -328,8 +331,17 @@ fn run_iterations(
             tb.scalar(&format!("eval/score_vs_{name}"), e.score as f32, step);
             tb.scalar(&format!("eval/elo_vs_{name}"), e.elo as f32, step);
         }
+        if !evals.is_empty() {
+            let mean = evals.iter().map(|e| e.score).sum::<f64>() / evals.len() as f64;
+            if meta.best_iteration == 0 || mean > meta.best_score {
+                meta.best_iteration = iteration;
+                meta.best_score = mean;
+            }
+        }
         tb.flush();
         dir.write_meta(&meta)?;
+        // Only once meta.json names the new iteration may older checkpoints go.
+        dir.prune(iteration, config.keep_iterations, meta.best_iteration)?;
         let eval_text: String = evals
             .iter()
             .map(|e| {
