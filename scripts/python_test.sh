@@ -21,7 +21,13 @@ fi
 venv=target/python-venv
 python3 -m venv --clear "$venv"
 "$venv/bin/python" -m pip install --quiet --upgrade pip
+# maturin builds the extension in the workspace's own target directory and release profile, with
+# the workspace's features, so everything `cargo build --release` built is reused: only the
+# pyo3 crates and bao-py itself are compiled here.
+export CARGO_TARGET_DIR="$PWD/target"
 # The README's install command, plus what the tests use.
+start=$SECONDS
 "$venv/bin/python" -m pip install --quiet ./crates/bao-py pettingzoo gymnasium numpy pytest
+echo "python_test: pip install took $((SECONDS - start)) s" >&2
 cd crates/bao-py
 exec "../../$venv/bin/python" -m pytest -q -p no:cacheprovider tests "$@"

@@ -46,7 +46,6 @@ fn episode_seed(base_seed: u64, index: usize, episode: u64) -> u64 {
 #[pymodule]
 #[pyo3(name = "_core")]
 fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    bao_zero::export::install_player_specs();
     m.add("ACTIONS", ACTIONS)?;
     m.add("OBS_CHANNELS", OBS_CHANNELS)?;
     m.add("OBS_LEN", OBS_LEN)?;

@@ -7,11 +7,18 @@ use crate::variant_rules;
 use bao_zero::export::LoadedPlayer;
 use bao_zero::notation::{line_text, move_text};
 use bao_zero::rules::{MoveList, Position, Rules};
-use bao_zero::search::{Limits, PlayerSpec};
+use bao_zero::search::{Limits, PlayerRegistry, PlayerSpec};
 use pyo3::prelude::*;
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
+
+/// The player kinds Python can build: the same registry as the `bao` command's (classical
+/// players and the network kinds `player:` and `mcts:`).
+fn registry() -> &'static PlayerRegistry {
+    static PLAYERS: OnceLock<PlayerRegistry> = OnceLock::new();
+    PLAYERS.get_or_init(bao_zero::export::all_players)
+}
 
 /// A player's decision: the move, its value for the mover and the line it expects.
 #[pyclass(name = "Choice", module = "bao_zero._core", frozen)]
@@ -61,7 +68,9 @@ pub struct Player {
 
 impl Player {
     fn from_built(spec: &PlayerSpec, seed: u64) -> PyResult<Player> {
-        let player = spec.build(seed).map_err(|e| chain_value_error(&e))?;
+        let player = registry()
+            .build(spec, seed)
+            .map_err(|e| chain_value_error(&e))?;
         let bound = player.rules().map(|r| {
             let name = bao_zero::rules::Variant::ALL
                 .into_iter()
