@@ -198,9 +198,7 @@ impl Env {
             None => {
                 let resets = self.resets + 1;
                 let base = self.seed;
-                let _ = self
-                    .env
-                    .reset(bao_zero::env::episode_seed(base, 0, resets));
+                let _ = self.env.reset(bao_zero::env::episode_seed(base, 0, resets));
                 self.resets = resets;
                 self.last = None;
             }

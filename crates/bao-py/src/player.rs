@@ -96,9 +96,9 @@ impl Player {
             let env = env.borrow();
             return Ok((env.env.rules().clone(), *env.env.state()));
         }
-        let text: String = position.extract().map_err(|_| {
-            value_error("position must be position text (str) or a bao_zero.Env")
-        })?;
+        let text: String = position
+            .extract()
+            .map_err(|_| value_error("position must be position text (str) or a bao_zero.Env"))?;
         let rules = match (&self.bound, variant) {
             (_, Some(v)) => variant_rules(v)?.1,
             (Some((_, r)), None) => r.clone(),

@@ -202,9 +202,7 @@ impl VecEnvCore {
             .filter_map(|(i, f)| {
                 f.map(|f| {
                     let winner = match f.end {
-                        bao_zero::env::EpisodeEnd::Terminated(o) => {
-                            o.winner.map(|s| s.index())
-                        }
+                        bao_zero::env::EpisodeEnd::Terminated(o) => o.winner.map(|s| s.index()),
                         bao_zero::env::EpisodeEnd::Truncated { .. } => None,
                     };
                     (i, f.end.to_string(), winner, f.position.to_string())
