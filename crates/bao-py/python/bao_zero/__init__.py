@@ -1,0 +1,55 @@
+"""Bao, the East African four-row mancala, for reinforcement learning.
+
+The rules, the action mapping, the observation encoding, the batched environment, the players
+and the replay reader are the Rust ones of the bao-zero project (the extension module
+``bao_zero._core``); this package adds Python-shaped wrappers:
+
+- :class:`Env`: one game (reset/step, numpy observation and mask, moves as text);
+- :class:`VecEnv`: many games stepped together in Rust with the GIL released;
+- :mod:`bao_zero.pettingzoo`: a PettingZoo AEC environment (``env``, ``raw_env``);
+- :mod:`bao_zero.gym_env`: a Gymnasium environment against a built-in opponent, registered as
+  ``bao_zero/Bao-v0`` when gymnasium is installed;
+- :class:`Player`: exported player files, alpha-beta and the baselines;
+- :func:`load_samples`: a training run's self-play samples as numpy arrays.
+"""
+
+from __future__ import annotations
+
+from bao_zero._core import (
+    ACTIONS,
+    OBS_CHANNELS,
+    OBS_LEN,
+    OBS_SHAPE,
+    Choice,
+    Env,
+    Player,
+    __version__,
+    episode_seed,
+    load_samples,
+    variants,
+)
+from bao_zero.vector import VecEnv
+
+__all__ = [
+    "ACTIONS",
+    "OBS_CHANNELS",
+    "OBS_LEN",
+    "OBS_SHAPE",
+    "Choice",
+    "Env",
+    "Player",
+    "VecEnv",
+    "__version__",
+    "episode_seed",
+    "load_samples",
+    "variants",
+]
+
+try:  # Register the Gymnasium environment when gymnasium is there; it is optional.
+    import gymnasium as _gymnasium  # noqa: F401
+except ImportError:  # pragma: no cover - depends on the installation
+    pass
+else:
+    from bao_zero.gym_env import register_envs as _register_envs
+
+    _register_envs()

@@ -1,0 +1,148 @@
+"""Bao as a PettingZoo AEC environment, in the layout of ``pettingzoo.classic``.
+
+>>> from bao_zero.pettingzoo import env
+>>> game = env(variant="kiswahili", render_mode="ansi")
+>>> game.reset(seed=0)
+>>> for agent in game.agent_iter():
+...     observation, reward, termination, truncation, info = game.last()
+...     if termination or truncation:
+...         action = None
+...     else:
+...         action = game.action_space(agent).sample(observation["action_mask"])
+...     game.step(action)
+
+Agents: ``player_0`` is South (moves first), ``player_1`` North. Each observation is a dict with
+``observation`` (float32 ``(27, 4, 8)``, the board from that agent's side, see
+``docs/ENV.md``) and ``action_mask`` (int8 ``(64,)``, all zeros for the agent not to move).
+The winner gets +1 and the loser -1; a void game or one truncated at ``max_plies`` gives 0.
+``env()`` wraps ``raw_env`` as the classic environments do: an illegal action ends the game with
+-1 for the agent who played it. ``raw_env.step`` itself raises ``ValueError``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+from pettingzoo.utils import AgentSelector, wrappers
+
+from bao_zero._core import ACTIONS, OBS_SHAPE, Env
+
+__all__ = ["env", "raw_env"]
+
+#: Largest value of any observation cell (seeds / 16 for the fullest possible pit).
+OBS_HIGH = 16.0
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The environment wrapped as ``pettingzoo.classic`` wraps its games."""
+    game: AECEnv = raw_env(**kwargs)
+    game = wrappers.TerminateIllegalWrapper(game, illegal_reward=-1)
+    game = wrappers.AssertOutOfBoundsWrapper(game)
+    game = wrappers.OrderEnforcingWrapper(game)
+    return game
+
+
+class raw_env(AECEnv, EzPickle):
+    """Two agents taking turns at Bao (any preset of ``bao_zero.variants()``)."""
+
+    metadata = {
+        "render_modes": ["ansi"],
+        "name": "bao_v0",
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self,
+        variant: str = "kiswahili",
+        max_plies: int = 1000,
+        opening_random_plies: int = 0,
+        render_mode: Optional[str] = None,
+    ) -> None:
+        super().__init__()
+        EzPickle.__init__(self, variant, max_plies, opening_random_plies, render_mode)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.game = Env(variant, 0, max_plies, opening_random_plies)
+        self.render_mode = render_mode
+        self.agents = ["player_0", "player_1"]
+        self.possible_agents = self.agents[:]
+        self.action_spaces = {a: spaces.Discrete(ACTIONS) for a in self.agents}
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(
+                        low=0.0, high=OBS_HIGH, shape=OBS_SHAPE, dtype=np.float32
+                    ),
+                    "action_mask": spaces.Box(low=0, high=1, shape=(ACTIONS,), dtype=np.int8),
+                }
+            )
+            for a in self.agents
+        }
+        self._agent_selector = AgentSelector(self.agents)
+        self._start()
+
+    def _start(self) -> None:
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._agent_selector.reinit(self.agents)
+        self.agent_selection = self.agents[self.game.current_player]
+
+    def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
+        """The board from ``agent``'s side and its legal actions (none unless it is to move)."""
+        player = self.possible_agents.index(agent)
+        mask = np.zeros(ACTIONS, dtype=np.int8)
+        if player == self.game.current_player:
+            mask[self.game.action_mask] = 1
+        return {"observation": self.game.observation_for(player), "action_mask": mask}
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
+        """Starts a new game (``seed`` drives the random opening plies, if any)."""
+        self.game.reset(seed)
+        self._start()
+
+    def step(self, action: Optional[int]) -> None:
+        """Plays ``action`` for the agent to move (``None`` for an agent whose game is over)."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{agent} is to move: an action is needed, not None")
+        _, _, terminated, truncated, info = self.game.step(int(action))
+        self._cumulative_rewards[agent] = 0.0
+        south, north = info["rewards"]
+        self.rewards = {self.agents[0]: float(south), self.agents[1]: float(north)}
+        if terminated or truncated:
+            self.terminations = dict.fromkeys(self.agents, bool(terminated))
+            self.truncations = dict.fromkeys(self.agents, bool(truncated))
+        self.infos = {a: {} for a in self.agents}
+        self.infos[agent] = {"move": info["move"], "ply": info["ply"]}
+        self._accumulate_rewards()
+        self.agent_selection = self.agents[self.game.current_player]
+
+    def render(self) -> Optional[str]:
+        """The board as text (``render_mode="ansi"``)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+            return None
+        return self.game.render()
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,109 @@
+"""``bao_zero.VecEnv``: many games stepped together by the Rust ``VecEnv``."""
+
+from __future__ import annotations
+
+from typing import Optional, Tuple
+
+import numpy as np
+import numpy.typing as npt
+
+from bao_zero._core import VecEnvCore, Env
+
+
+class VecEnv:
+    """``n`` games of one preset stepped together in Rust, with automatic reset.
+
+    The results are numpy arrays over Rust's own buffers, created once and overwritten in
+    place by every :meth:`step` (no per-step Python objects); they are read-only, and a caller
+    who wants to keep a result past the next step copies it:
+
+    - ``observations``: float32 ``[n, 27, 4, 8]``, for the player to move;
+    - ``action_masks``: bool ``[n, 64]``;
+    - ``rewards``: float32 ``[n, 2]`` of the last step by side (column 0 South, 1 North);
+    - ``terminated`` / ``truncated``: bool ``[n]``;
+    - ``movers``: uint8 ``[n]``, who moved at the last step; ``players``: who moves now;
+    - ``episodes``: uint64 ``[n]``, each environment's episode index.
+
+    When a step ends an episode, that environment is reset at once (Gymnasium's same-step
+    auto-reset): its observation and mask are then those of the next episode's first position,
+    while ``rewards``, ``terminated`` and ``truncated`` describe the step that ended the old one
+    (:meth:`finals` gives the ended episodes' last positions). Episode ``e`` of environment
+    ``i`` starts from ``Env.reset(seed=episode_seed(seed, i, e))``.
+
+    ``step`` runs on a rayon pool of ``threads`` threads (default: one per core) with the GIL
+    released.
+    """
+
+    def __init__(
+        self,
+        n: int,
+        variant: str = "kiswahili",
+        seed: int = 0,
+        threads: Optional[int] = None,
+        max_plies: int = 1000,
+        opening_random_plies: int = 0,
+    ) -> None:
+        self._core = VecEnvCore(n, variant, seed, threads, max_plies, opening_random_plies)
+        self.observations: npt.NDArray[np.float32] = self._core.observations_view()
+        self.action_masks: npt.NDArray[np.bool_] = self._core.action_masks_view()
+        self.rewards: npt.NDArray[np.float32] = self._core.rewards_view()
+        self.terminated: npt.NDArray[np.bool_] = self._core.terminated_view()
+        self.truncated: npt.NDArray[np.bool_] = self._core.truncated_view()
+        self.movers: npt.NDArray[np.uint8] = self._core.movers_view()
+        self.players: npt.NDArray[np.uint8] = self._core.players_view()
+        self.episodes: npt.NDArray[np.uint64] = self._core.episodes_view()
+
+    def reset(self, seed: Optional[int] = None) -> npt.NDArray[np.float32]:
+        """Restarts every game (with base seed ``seed``, or the current one); the observations."""
+        self._core.reset(self._core.seed if seed is None else seed)
+        return self.observations
+
+    def step(
+        self, actions: npt.ArrayLike
+    ) -> Tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+    ]:
+        """Plays ``actions[i]`` in game ``i`` (an integer array of ``n``).
+
+        Returns ``(observations, rewards, terminated, truncated)``, the arrays above. Raises
+        ``ValueError`` naming the first illegal or out-of-range action; then nothing is stepped.
+        """
+        self._core.step(actions)
+        return self.observations, self.rewards, self.terminated, self.truncated
+
+    def finals(self) -> list[tuple[int, str, Optional[int], str]]:
+        """The episodes the last step ended: ``(index, end, winner, final position text)``."""
+        return self._core.finals()
+
+    def env(self, index: int) -> Env:
+        """A copy of game ``index`` as an :class:`~bao_zero.Env` (to inspect or step alone)."""
+        return self._core.env(index)
+
+    @property
+    def num_envs(self) -> int:
+        """Number of games."""
+        return len(self._core)
+
+    @property
+    def threads(self) -> int:
+        """Threads ``step`` runs on."""
+        return self._core.threads
+
+    @property
+    def variant(self) -> str:
+        """The preset's name."""
+        return self._core.variant
+
+    @property
+    def seed(self) -> int:
+        """The base seed."""
+        return self._core.seed
+
+    def __len__(self) -> int:
+        return len(self._core)
+
+    def __repr__(self) -> str:
+        return f"VecEnv({len(self)}, variant={self.variant!r}, threads={self.threads})"

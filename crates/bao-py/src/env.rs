@@ -1,0 +1,465 @@
+//! `bao_zero.Env`: one game, stepped by action id, with numpy observations and masks.
+
+use crate::errors::{env_error, runtime_error, value_error};
+use crate::variant_rules;
+use bao_zero::env::{ACTIONS, EnvConfig, EpisodeEnd, OBS_CHANNELS, Transition};
+use bao_zero::notation::Diagram;
+use bao_zero::rules::{Move, Position, Side};
+use numpy::{PyArray1, PyArray3, PyArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+/// A Bao game as a reinforcement-learning environment (the Rust `bao_zero::env::Env`).
+///
+/// Actions are ids in `0..64` seen from the player to move (`docs/ENV.md`); the observation is
+/// a float32 array of shape `(27, 4, 8)` for the player to move; `action_mask` is a bool array
+/// of 64. `step` raises `ValueError` for an illegal action and `RuntimeError` once the game is
+/// over; a failed call changes nothing.
+#[pyclass(name = "Env", module = "bao_zero._core")]
+#[derive(Clone)]
+pub struct Env {
+    pub(crate) env: bao_zero::env::Env,
+    /// The preset's name.
+    variant: &'static str,
+    /// The seed of the last `reset` (the next seedless reset draws from it).
+    seed: u64,
+    /// Seedless resets since the last seeded one.
+    resets: u64,
+    /// The position before the last move and the move, for its trace.
+    last: Option<(Position, Move)>,
+}
+
+impl Env {
+    /// Wraps a Rust environment of the preset named `variant` (its next seedless reset draws
+    /// from seed 0).
+    pub(crate) fn wrap(env: bao_zero::env::Env, variant: &'static str) -> Env {
+        Env {
+            env,
+            variant,
+            seed: 0,
+            resets: 0,
+            last: None,
+        }
+    }
+
+    /// A new environment at the start of an episode reset with `seed`.
+    pub(crate) fn build(
+        variant: &str,
+        seed: Option<u64>,
+        max_plies: u32,
+        opening_random_plies: u32,
+    ) -> PyResult<Env> {
+        let (v, rules) = variant_rules(variant)?;
+        let config = EnvConfig {
+            max_plies,
+            opening_random_plies,
+        };
+        let env = bao_zero::env::Env::new(rules, config).map_err(env_error)?;
+        let mut env = Env {
+            env,
+            variant: v.name(),
+            seed: 0,
+            resets: 0,
+            last: None,
+        };
+        env.reset_to(seed.unwrap_or_else(entropy_seed));
+        Ok(env)
+    }
+
+    /// Starts an episode with exactly this seed (as the Rust `Env::reset`).
+    fn reset_to(&mut self, seed: u64) {
+        self.seed = seed;
+        self.resets = 0;
+        let _ = self.env.reset(seed);
+        self.last = None;
+    }
+
+    /// Plays `action`, remembering the move for its trace. Nothing changes on an error.
+    pub(crate) fn play(&mut self, action: usize) -> PyResult<Transition> {
+        let before = *self.env.state();
+        let t = self.env.advance(action).map_err(env_error)?;
+        self.last = Some((before, t.info.mv.mv));
+        Ok(t)
+    }
+
+    /// The info dict of a step.
+    fn info<'py>(&self, py: Python<'py>, t: &Transition) -> PyResult<Bound<'py, PyDict>> {
+        let info = PyDict::new(py);
+        info.set_item("move", t.info.mv.to_string())?;
+        info.set_item("player", t.info.mv.side.index())?;
+        info.set_item("ply", t.info.ply)?;
+        info.set_item("rewards", (t.rewards[0], t.rewards[1]))?;
+        if let Some(end) = self.env.episode_end() {
+            info.set_item("end", end.to_string())?;
+            info.set_item("winner", winner(end))?;
+        }
+        Ok(info)
+    }
+
+    /// The observation as a new `(27, 4, 8)` float32 array.
+    pub(crate) fn observation_array<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray3<f32>> {
+        let obs = PyArray3::<f32>::zeros(py, [OBS_CHANNELS, 4, 8], false);
+        // SAFETY: the array was just created here and nothing else refers to it yet.
+        let out = unsafe { obs.as_slice_mut() }.expect("a new array is contiguous");
+        self.env
+            .observe_into(out)
+            .expect("the array holds OBS_LEN floats");
+        obs
+    }
+
+    /// The legal mask as a new bool array of 64.
+    pub(crate) fn mask_array<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        PyArray1::from_slice(py, &self.env.legal_mask())
+    }
+}
+
+/// The winner's index (0 South, 1 North), or `None` for a void or truncated game.
+fn winner(end: EpisodeEnd) -> Option<usize> {
+    match end {
+        EpisodeEnd::Terminated(o) => o.winner.map(Side::index),
+        EpisodeEnd::Truncated { .. } => None,
+    }
+}
+
+/// A seed for a caller who gave none: the clock's nanoseconds, mixed.
+fn entropy_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    bao_zero::env::episode_seed(nanos, std::process::id() as usize, 0)
+}
+
+/// A JSON value as a Python object (dicts, lists, str, int, float, bool, None).
+fn json_to_py<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+    use serde_json::Value;
+    Ok(match v {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
+        Value::Number(n) => match n.as_i64() {
+            Some(i) => i.into_pyobject(py)?.into_any(),
+            None => n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any(),
+        },
+        Value::String(s) => s.into_pyobject(py)?.into_any(),
+        Value::Array(items) => {
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(json_to_py(py, item)?)?;
+            }
+            list.into_any()
+        }
+        Value::Object(map) => {
+            let dict = PyDict::new(py);
+            for (k, item) in map {
+                dict.set_item(k, json_to_py(py, item)?)?;
+            }
+            dict.into_any()
+        }
+    })
+}
+
+#[pymethods]
+impl Env {
+    /// `Env(variant="kiswahili", seed=None, max_plies=1000, opening_random_plies=0)`: a game of
+    /// the preset `variant` (see `bao_zero.variants()`), reset with `seed` (none: from the
+    /// clock). `opening_random_plies` random legal plies drawn from the reset seed start each
+    /// episode; a game reaching `max_plies` plies is truncated.
+    #[new]
+    #[pyo3(signature = (variant = "kiswahili", seed = None, max_plies = 1000, opening_random_plies = 0))]
+    fn new(
+        variant: &str,
+        seed: Option<u64>,
+        max_plies: u32,
+        opening_random_plies: u32,
+    ) -> PyResult<Env> {
+        Env::build(variant, seed, max_plies, opening_random_plies)
+    }
+
+    /// An environment starting from the position `position` (the one-line text format of
+    /// `docs/RULES.md`), checked by the rules' setup gate: `ValueError` if it does not read or
+    /// does not fit the rules.
+    #[staticmethod]
+    #[pyo3(signature = (position, variant = "kiswahili", max_plies = 1000))]
+    fn from_position(position: &str, variant: &str, max_plies: u32) -> PyResult<Env> {
+        let mut env = Env::build(variant, Some(0), max_plies, 0)?;
+        env.set_position(position)?;
+        Ok(env)
+    }
+
+    /// Starts a new episode and returns `(observation, info)`. With `seed`, the episode is the
+    /// Rust `Env::reset(seed)`; without, the next seed is drawn from the last one given.
+    #[pyo3(signature = (seed = None))]
+    fn reset<'py>(
+        &mut self,
+        py: Python<'py>,
+        seed: Option<u64>,
+    ) -> PyResult<(Bound<'py, PyArray3<f32>>, Bound<'py, PyDict>)> {
+        match seed {
+            Some(s) => self.reset_to(s),
+            None => {
+                let resets = self.resets + 1;
+                let base = self.seed;
+                let _ = self.env.reset(bao_zero::env::episode_seed(base, 0, resets));
+                self.resets = resets;
+                self.last = None;
+            }
+        }
+        let info = PyDict::new(py);
+        info.set_item("player", self.env.current_player().index())?;
+        info.set_item("ply", self.env.plies())?;
+        Ok((self.observation_array(py), info))
+    }
+
+    /// Plays `action` and returns `(observation, reward, terminated, truncated, info)`:
+    /// the observation for the player now to move, the reward of the player who moved (+1 won,
+    /// -1 lost, 0 otherwise), and `info` with `move` (KIBA text), `player` (who moved: 0 South,
+    /// 1 North), `ply`, `rewards` (South, North) and, at the end, `end` and `winner`.
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        action: i64,
+    ) -> PyResult<(
+        Bound<'py, PyArray3<f32>>,
+        f32,
+        bool,
+        bool,
+        Bound<'py, PyDict>,
+    )> {
+        let action = checked_action(action)?;
+        let t = self.play(action)?;
+        let reward = t.rewards[t.info.mv.side.index()];
+        let info = self.info(py, &t)?;
+        Ok((
+            self.observation_array(py),
+            reward,
+            t.terminated,
+            t.truncated,
+            info,
+        ))
+    }
+
+    /// The observation of the current position for the player to move, float32 `(27, 4, 8)`.
+    #[getter]
+    fn observation<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray3<f32>> {
+        self.observation_array(py)
+    }
+
+    /// The observation of the current position as `player` (0 South, 1 North) sees it: the
+    /// observation for the mover, or for the other player the same board encoded as if it
+    /// were to move (the mover's takasia marks, which bind only the mover, left out).
+    fn observation_for<'py>(
+        &self,
+        py: Python<'py>,
+        player: usize,
+    ) -> PyResult<Bound<'py, PyArray3<f32>>> {
+        if player > 1 {
+            return Err(value_error(format!(
+                "player {player} does not exist: 0 is South, 1 North"
+            )));
+        }
+        if player == self.env.current_player().index() {
+            return Ok(self.observation_array(py));
+        }
+        let mut setup = self.env.state().to_setup();
+        setup.to_move = setup.to_move.opponent();
+        setup.blocked = None;
+        setup.target = None;
+        let pos = Position::from_setup_unchecked(setup);
+        let obs = PyArray3::<f32>::zeros(py, [OBS_CHANNELS, 4, 8], false);
+        // SAFETY: the array was just created here and nothing else refers to it yet.
+        let out = unsafe { obs.as_slice_mut() }.expect("a new array is contiguous");
+        bao_zero::env::encode(self.env.rules(), &pos, out);
+        Ok(obs)
+    }
+
+    /// The legal actions as a bool array of 64 (all false once the episode is over).
+    #[getter]
+    fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        self.mask_array(py)
+    }
+
+    /// The legal action ids, ascending (empty once the episode is over).
+    fn legal_actions(&self) -> Vec<usize> {
+        self.env.legal_actions()
+    }
+
+    /// The legal moves in KIBA notation, in the order of `legal_actions()`.
+    fn legal_moves(&self) -> Vec<String> {
+        self.env
+            .legal_actions()
+            .into_iter()
+            .filter_map(|a| self.env.action_text(a).ok())
+            .collect()
+    }
+
+    /// The action id of the legal move written `text` (`A6<`, `b3>+`, ...); `ValueError` if it
+    /// is not a legal move.
+    fn move_to_action(&self, text: &str) -> PyResult<usize> {
+        if self.env.is_done() {
+            return Err(value_error(format!(
+                "`{text}` is not a legal move: the game is over"
+            )));
+        }
+        self.env.parse_action(text).map_err(env_error)
+    }
+
+    /// The move action `action` names in the current position, in KIBA notation (legal or
+    /// not); `ValueError` if the id names no move.
+    fn action_to_move(&self, action: i64) -> PyResult<String> {
+        let action = checked_action(action)?;
+        self.env.action_text(action).map_err(env_error)
+    }
+
+    /// The current position in the one-line text format.
+    #[getter]
+    fn position(&self) -> String {
+        self.env.state().to_string()
+    }
+
+    /// Puts the game in the position `text` (checked by the setup gate) as a fresh episode;
+    /// `ValueError` if it does not read or fit the rules, and then nothing changes.
+    fn set_position(&mut self, text: &str) -> PyResult<()> {
+        let pos = Position::from_text(text, self.env.rules()).map_err(value_error)?;
+        self.env.set_state(pos).map_err(env_error)?;
+        self.last = None;
+        Ok(())
+    }
+
+    /// An independent copy (same position, same random state).
+    fn clone(&self) -> Env {
+        Clone::clone(self)
+    }
+
+    fn __copy__(&self) -> Env {
+        Clone::clone(self)
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Env {
+        Clone::clone(self)
+    }
+
+    /// The player to move: 0 South, 1 North.
+    #[getter]
+    fn current_player(&self) -> usize {
+        self.env.current_player().index()
+    }
+
+    /// Plies played in this game (random opening plies included).
+    #[getter]
+    fn plies(&self) -> u32 {
+        self.env.plies()
+    }
+
+    /// Whether the episode is over (terminated or truncated).
+    #[getter]
+    fn done(&self) -> bool {
+        self.env.is_done()
+    }
+
+    /// Whether the game ended by the rules.
+    #[getter]
+    fn terminated(&self) -> bool {
+        matches!(self.env.episode_end(), Some(EpisodeEnd::Terminated(_)))
+    }
+
+    /// Whether the game reached `max_plies` without ending.
+    #[getter]
+    fn truncated(&self) -> bool {
+        matches!(self.env.episode_end(), Some(EpisodeEnd::Truncated { .. }))
+    }
+
+    /// The winner (0 South, 1 North) of a finished game, or `None` (void, truncated, going on).
+    #[getter]
+    fn winner(&self) -> Option<usize> {
+        self.env.episode_end().and_then(winner)
+    }
+
+    /// How the episode ended (`"South won: front row empty"`, ...), or `None`.
+    #[getter]
+    fn end(&self) -> Option<String> {
+        self.env.episode_end().map(|e| e.to_string())
+    }
+
+    /// The preset's name.
+    #[getter]
+    fn variant(&self) -> &'static str {
+        self.variant
+    }
+
+    /// Plies after which a game is truncated.
+    #[getter]
+    fn max_plies(&self) -> u32 {
+        self.env.config().max_plies
+    }
+
+    /// The stage of the position: `opening`, `namua` or `mtaji`.
+    #[getter]
+    fn stage(&self) -> &'static str {
+        self.env.stage_name()
+    }
+
+    /// The last move played in KIBA notation, or `None` right after a reset.
+    #[getter]
+    fn last_move(&self) -> Option<String> {
+        self.last.map(|(pos, mv)| {
+            bao_zero::rules::MoveText {
+                mv,
+                side: pos.side_to_move(),
+            }
+            .to_string()
+        })
+    }
+
+    /// What the last move did, step by step (sowings, captures, the house, ...): a list of
+    /// dicts with the event's fields (`event`, `side`, `pit`, `seeds`, ...) and `text`, its
+    /// description. Empty right after a reset.
+    fn last_move_trace<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let list = PyList::empty(py);
+        let Some((pos, mv)) = self.last else {
+            return Ok(list);
+        };
+        let (_, events) = pos
+            .play_traced(self.env.rules(), mv)
+            .map_err(runtime_error)?;
+        for e in &events {
+            let mut v = serde_json::to_value(e).map_err(runtime_error)?;
+            if let serde_json::Value::Object(map) = &mut v {
+                map.insert("text".into(), e.to_string().into());
+            }
+            list.append(json_to_py(py, &v)?)?;
+        }
+        Ok(list)
+    }
+
+    /// The board as text (South at the bottom), with the position line.
+    fn render(&self) -> String {
+        let pos = self.env.state();
+        format!(
+            "{}\nposition: {pos}",
+            Diagram {
+                pos,
+                rules: self.env.rules()
+            }
+        )
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Env(variant={:?}, ply={}, position={:?})",
+            self.variant,
+            self.env.plies(),
+            self.env.state().to_string()
+        )
+    }
+}
+
+/// An action id in `0..64`, or `ValueError`.
+pub(crate) fn checked_action(action: i64) -> PyResult<usize> {
+    usize::try_from(action)
+        .ok()
+        .filter(|&a| a < ACTIONS)
+        .ok_or_else(|| {
+            value_error(format!(
+                "action {action} is out of range: actions are 0..{ACTIONS}"
+            ))
+        })
+}

@@ -1,0 +1,64 @@
+//! Python bindings of bao-zero: the extension module `bao_zero._core`.
+//!
+//! Everything here is a thin layer over the root crate: the rules, the action mapping, the
+//! observation encoding, the batched environment, the players and the replay reader are all
+//! the Rust ones, so Python sees exactly the games Rust plays. The pure-Python package beside
+//! it (`python/bao_zero`) adds the PettingZoo and Gymnasium wrappers.
+//!
+//! Errors become Python exceptions (see [`errors`]); nothing here panics on bad input, and a
+//! call that fails leaves its object as it was.
+
+mod env;
+mod errors;
+mod player;
+mod reference;
+mod samples;
+mod vec_env;
+
+use bao_zero::env::{ACTIONS, OBS_CHANNELS, OBS_LEN};
+use bao_zero::rules::{Rules, Variant};
+use pyo3::prelude::*;
+
+/// The rules of the preset named `variant` (`kiswahili`, `hus`, `ladder-house`, ...).
+pub(crate) fn variant_rules(variant: &str) -> PyResult<(Variant, Rules)> {
+    let v: Variant = variant
+        .parse()
+        .map_err(|e: bao_zero::rules::UnknownVariant| errors::value_error(e))?;
+    Ok((v, v.rules()))
+}
+
+/// The names of every preset: the eight games and the ladder steps from Hus to Bao la
+/// Kiswahili, in the order of `Variant::ALL`.
+#[pyfunction]
+fn variants() -> Vec<&'static str> {
+    Variant::ALL.iter().map(|v| v.name()).collect()
+}
+
+/// The seed of episode `episode` of environment `index` of a `VecEnv` with base seed
+/// `base_seed` (the same mix as the Rust `VecEnv`), so any episode can be replayed with
+/// `Env.reset(seed=...)`.
+#[pyfunction]
+fn episode_seed(base_seed: u64, index: usize, episode: u64) -> u64 {
+    bao_zero::env::episode_seed(base_seed, index, episode)
+}
+
+/// The extension module.
+#[pymodule]
+#[pyo3(name = "_core")]
+fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("ACTIONS", ACTIONS)?;
+    m.add("OBS_CHANNELS", OBS_CHANNELS)?;
+    m.add("OBS_LEN", OBS_LEN)?;
+    m.add("OBS_SHAPE", (OBS_CHANNELS, 4usize, 8usize))?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_function(wrap_pyfunction!(variants, m)?)?;
+    m.add_function(wrap_pyfunction!(episode_seed, m)?)?;
+    m.add_function(wrap_pyfunction!(samples::load_samples, m)?)?;
+    m.add_function(wrap_pyfunction!(reference::rust_random_game, m)?)?;
+    m.add_function(wrap_pyfunction!(reference::write_random_replay, m)?)?;
+    m.add_class::<env::Env>()?;
+    m.add_class::<vec_env::VecEnvCore>()?;
+    m.add_class::<player::Player>()?;
+    m.add_class::<player::Choice>()?;
+    Ok(())
+}

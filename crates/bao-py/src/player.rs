@@ -1,0 +1,259 @@
+//! `bao_zero.Player`: any of the project's players (an exported `.bao` file, alpha-beta, the
+//! baselines, any player spec), asked for moves on positions given as text or as an `Env`.
+
+use crate::env::Env;
+use crate::errors::{chain_value_error, require_file, value_error};
+use crate::variant_rules;
+use bao_zero::export::LoadedPlayer;
+use bao_zero::notation::{line_text, move_text};
+use bao_zero::rules::{MoveList, Position, Rules};
+use bao_zero::search::{Limits, PlayerRegistry, PlayerSpec};
+use pyo3::prelude::*;
+use std::path::PathBuf;
+use std::sync::{Mutex, OnceLock};
+use std::time::Duration;
+
+/// The player kinds Python can build: the same registry as the `bao` command's (classical
+/// players and the network kinds `player:` and `mcts:`).
+fn registry() -> &'static PlayerRegistry {
+    static PLAYERS: OnceLock<PlayerRegistry> = OnceLock::new();
+    PLAYERS.get_or_init(bao_zero::export::all_players)
+}
+
+/// A player's decision: the move, its value for the mover and the line it expects.
+#[pyclass(name = "Choice", module = "bao_zero._core", frozen)]
+#[derive(Clone, Debug)]
+pub struct Choice {
+    /// The move in KIBA notation (`A6<`).
+    #[pyo3(get, name = "move")]
+    pub mv: String,
+    /// Its action id in the position where it was chosen.
+    #[pyo3(get)]
+    pub action: usize,
+    /// The expected score for the mover in [-1, 1], if the player estimates one.
+    #[pyo3(get)]
+    pub value: Option<f32>,
+    /// The principal variation in KIBA notation, starting with the move.
+    #[pyo3(get)]
+    pub pv: Vec<String>,
+    /// Positions (or, for a network player, simulations) searched.
+    #[pyo3(get)]
+    pub nodes: u64,
+    /// Depth of the last completed search iteration (0 for players that do not search).
+    #[pyo3(get)]
+    pub depth: u32,
+}
+
+#[pymethods]
+impl Choice {
+    fn __repr__(&self) -> String {
+        format!(
+            "Choice(move={:?}, value={:?}, pv={:?}, nodes={}, depth={})",
+            self.mv, self.value, self.pv, self.nodes, self.depth
+        )
+    }
+}
+
+/// A player (the Rust `bao_zero::search::Player`): `Player.load(path)` for an exported player
+/// file, `Player.alphabeta(depth=...)`, `Player.random()`, `Player.greedy()` or
+/// `Player.from_spec("ab:nodes=100k")`. The search runs with the GIL released.
+#[pyclass(name = "Player", module = "bao_zero._core")]
+pub struct Player {
+    inner: Mutex<Box<dyn bao_zero::search::Player>>,
+    /// Its name (the spec, or `player:PATH`).
+    name: String,
+    /// The rules it is bound to (a trained player), with the preset's name.
+    bound: Option<(String, Rules)>,
+}
+
+impl Player {
+    fn from_built(spec: &PlayerSpec, seed: u64) -> PyResult<Player> {
+        let player = registry()
+            .build(spec, seed)
+            .map_err(|e| chain_value_error(&e))?;
+        let bound = player.rules().map(|r| {
+            let name = bao_zero::rules::Variant::ALL
+                .into_iter()
+                .find(|v| v.rules() == r)
+                .map_or("custom".to_string(), |v| v.name().to_string());
+            (name, r)
+        });
+        Ok(Player {
+            name: player.name(),
+            inner: Mutex::new(player),
+            bound,
+        })
+    }
+
+    /// The rules and position to decide on: an `Env`'s, or text read with the player's own
+    /// rules (if bound) or those of `variant`.
+    fn position_of(
+        &self,
+        position: &Bound<'_, PyAny>,
+        variant: Option<&str>,
+    ) -> PyResult<(Rules, Position)> {
+        if let Ok(env) = position.cast::<Env>() {
+            let env = env.borrow();
+            return Ok((env.env.rules().clone(), *env.env.state()));
+        }
+        let text: String = position
+            .extract()
+            .map_err(|_| value_error("position must be position text (str) or a bao_zero.Env"))?;
+        let rules = match (&self.bound, variant) {
+            (_, Some(v)) => variant_rules(v)?.1,
+            (Some((_, r)), None) => r.clone(),
+            (None, None) => variant_rules("kiswahili")?.1,
+        };
+        let pos = Position::from_text(&text, &rules).map_err(value_error)?;
+        Ok((rules, pos))
+    }
+}
+
+#[pymethods]
+impl Player {
+    /// Loads an exported player file (`bao export`, e.g. `checkpoints/shipped/kiswahili.bao`):
+    /// its network, rules and search settings. `FileNotFoundError` if there is no such file,
+    /// `ValueError` if it is damaged, truncated or not a player file.
+    #[staticmethod]
+    fn load(py: Python<'_>, path: PathBuf) -> PyResult<Player> {
+        require_file(&path, "player file")?;
+        let loaded = py
+            .detach(|| LoadedPlayer::load(&path))
+            .map_err(|e| chain_value_error(&e))?;
+        let bound = Some((loaded.header.variant.clone(), loaded.rules().clone()));
+        let name = bao_zero::search::Player::name(&loaded);
+        Ok(Player {
+            inner: Mutex::new(Box::new(loaded)),
+            name,
+            bound,
+        })
+    }
+
+    /// Alpha-beta search with the project's evaluation, to `depth` plies (and at most `nodes`
+    /// positions or `movetime_ms` per move, if given: the first limit reached stops it).
+    #[staticmethod]
+    #[pyo3(signature = (depth = 4, nodes = None, movetime_ms = None))]
+    fn alphabeta(depth: u32, nodes: Option<u64>, movetime_ms: Option<u64>) -> PyResult<Player> {
+        let mut spec = format!("ab:depth={depth}");
+        if let Some(n) = nodes {
+            spec.push_str(&format!(",nodes={n}"));
+        }
+        if let Some(ms) = movetime_ms {
+            spec.push_str(&format!(",time={ms}ms"));
+        }
+        Player::from_spec(&spec, 0)
+    }
+
+    /// Uniformly random legal moves from a seeded generator.
+    #[staticmethod]
+    #[pyo3(signature = (seed = 0))]
+    fn random(seed: u64) -> PyResult<Player> {
+        Player::from_built(&PlayerSpec::Random, seed)
+    }
+
+    /// The move capturing the most seeds, ties at random.
+    #[staticmethod]
+    #[pyo3(signature = (seed = 0))]
+    fn greedy(seed: u64) -> PyResult<Player> {
+        Player::from_built(&PlayerSpec::Greedy, seed)
+    }
+
+    /// Any player spec of the `bao` command (`random`, `greedy`, `ab:depth=6`,
+    /// `ab:time=500ms`, `player:FILE`, `mcts:sims=400`, ...); `ValueError` if it is malformed.
+    #[staticmethod]
+    #[pyo3(signature = (spec, seed = 0))]
+    fn from_spec(spec: &str, seed: u64) -> PyResult<Player> {
+        let parsed: PlayerSpec = spec.parse().map_err(value_error)?;
+        if let PlayerSpec::File(path) = &parsed {
+            require_file(path, "player file")?;
+        }
+        Player::from_built(&parsed, seed)
+    }
+
+    /// The player's move in `position` (position text, read with the player's rules or
+    /// `variant`'s, or an `Env`), within the limits given (none: the player's own defaults;
+    /// `sims` counts a network player's simulations, `nodes` a search's positions). Returns a
+    /// `Choice` with the move text, its value and the principal variation. `ValueError` for a
+    /// malformed position, one of other rules than a trained player's, or a finished game.
+    #[pyo3(signature = (position, movetime_ms = None, sims = None, depth = None, nodes = None, variant = None))]
+    fn choose(
+        &self,
+        py: Python<'_>,
+        position: &Bound<'_, PyAny>,
+        movetime_ms: Option<u64>,
+        sims: Option<u64>,
+        depth: Option<u32>,
+        nodes: Option<u64>,
+        variant: Option<&str>,
+    ) -> PyResult<Choice> {
+        let (rules, pos) = self.position_of(position, variant)?;
+        let mut list = MoveList::new();
+        pos.legal_moves(&rules, &mut list);
+        if let Some(o) = pos.outcome_given(&list) {
+            return Err(value_error(format!(
+                "the game is over ({}): there is no move to choose",
+                match o.winner {
+                    Some(w) => format!("{w} won, {}", o.reason),
+                    None => format!("void, {}", o.reason),
+                }
+            )));
+        }
+        let limits = Limits {
+            depth,
+            nodes: sims.or(nodes),
+            time: movetime_ms.map(Duration::from_millis),
+        };
+        let mut guard = self
+            .inner
+            .lock()
+            .map_err(|_| value_error("the player failed in an earlier call"))?;
+        let player: &mut Box<dyn bao_zero::search::Player> = &mut guard;
+        let choice = py
+            .detach(|| player.choose(&rules, &pos, &limits))
+            .map_err(|e| chain_value_error(&e))?;
+        Ok(Choice {
+            mv: move_text(choice.mv, pos.side_to_move()),
+            action: bao_zero::env::move_to_action(&pos, choice.mv),
+            value: choice.eval,
+            pv: line_text(&rules, &pos, &choice.pv),
+            nodes: choice.nodes,
+            depth: choice.depth,
+        })
+    }
+
+    /// Forgets the previous game (search tree, caches) and reseeds the player's randomness.
+    #[pyo3(signature = (seed = 0))]
+    fn new_game(&self, seed: u64) -> PyResult<()> {
+        let mut guard = self
+            .inner
+            .lock()
+            .map_err(|_| value_error("the player failed in an earlier call"))?;
+        guard.new_game(seed);
+        Ok(())
+    }
+
+    /// Lets the player search on `threads` threads; false if it always uses one.
+    fn set_threads(&self, threads: usize) -> PyResult<bool> {
+        let mut guard = self
+            .inner
+            .lock()
+            .map_err(|_| value_error("the player failed in an earlier call"))?;
+        Ok(guard.set_threads(threads.max(1)))
+    }
+
+    /// The player's name.
+    #[getter]
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The preset a trained player plays (`"kiswahili"`), or `None` for players of any rules.
+    #[getter]
+    fn variant(&self) -> Option<&str> {
+        self.bound.as_ref().map(|(v, _)| v.as_str())
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Player({:?})", self.name)
+    }
+}

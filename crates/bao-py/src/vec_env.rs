@@ -1,0 +1,299 @@
+//! `bao_zero._core.VecEnvCore`: the Rust `VecEnv` behind `bao_zero.VecEnv`, stepped on its own
+//! rayon pool with the GIL released, its result buffers shown to numpy without copies.
+
+use crate::env::Env;
+use crate::errors::{value_error, vec_env_error};
+use crate::variant_rules;
+use bao_zero::env::{ACTIONS, EnvConfig, OBS_CHANNELS, VecEnv};
+use numpy::ndarray::{ArrayView, Dimension, IntoDimension};
+use numpy::{Element, PyArray, PyArray1, PyArrayMethods, PyUntypedArrayMethods};
+use pyo3::prelude::*;
+
+/// `n` games stepped together (the Rust `bao_zero::env::VecEnv`), with automatic reset.
+///
+/// The results live in buffers owned here and are shown to Python as read-only numpy arrays
+/// over the same memory (the `*_view` methods; `bao_zero.VecEnv` keeps them): each `step`
+/// overwrites them in place, so a caller keeps a result past the next step by copying it.
+#[pyclass(name = "VecEnvCore", module = "bao_zero._core")]
+pub struct VecEnvCore {
+    venv: VecEnv,
+    /// The pool `step` runs on.
+    pool: rayon::ThreadPool,
+    /// The preset's name.
+    variant: &'static str,
+    /// Legal masks as booleans, `[n, 64]`, rewritten after every step.
+    masks: Vec<bool>,
+    /// Who moved at the last step (0 South, 1 North), `[n]`.
+    movers: Vec<u8>,
+    /// Who is to move now, `[n]`.
+    players: Vec<u8>,
+    /// The actions of the step under way (reused).
+    actions: Vec<usize>,
+}
+
+impl VecEnvCore {
+    /// Copies what the Rust `VecEnv` keeps in other forms into the buffers Python sees.
+    fn publish(&mut self) {
+        for (m, &bits) in self
+            .masks
+            .chunks_exact_mut(ACTIONS)
+            .zip(self.venv.mask_bits())
+        {
+            for (a, x) in m.iter_mut().enumerate() {
+                *x = bits >> a & 1 == 1;
+            }
+        }
+        for (m, s) in self.movers.iter_mut().zip(self.venv.movers()) {
+            *m = s.index() as u8;
+        }
+        for (p, e) in self.players.iter_mut().zip(self.venv.envs()) {
+            *p = e.current_player().index() as u8;
+        }
+    }
+}
+
+/// A read-only numpy array of shape `shape` over `len` elements at `data`, kept alive by (and
+/// keeping alive) `owner`.
+///
+/// # Safety
+/// `data` must point to `shape`'s number of elements inside a buffer owned by `owner` that is
+/// never reallocated while `owner` lives.
+unsafe fn view<'py, T: Element, D: Dimension>(
+    owner: &Bound<'py, VecEnvCore>,
+    data: *const T,
+    shape: impl IntoDimension<Dim = D>,
+) -> PyResult<Bound<'py, PyArray<T, D>>> {
+    // SAFETY: as the caller promises.
+    let array = unsafe { ArrayView::from_shape_ptr(shape.into_dimension(), data) };
+    // SAFETY: `owner` holds the buffer and becomes the array's base object.
+    let a = unsafe { PyArray::borrow_from_array(&array, owner.clone().into_any()) };
+    a.getattr("flags")?.setattr("writeable", false)?;
+    Ok(a)
+}
+
+#[pymethods]
+impl VecEnvCore {
+    /// `VecEnvCore(n, variant, seed, threads, max_plies, opening_random_plies)`; see
+    /// `bao_zero.VecEnv`.
+    #[new]
+    #[pyo3(signature = (n, variant = "kiswahili", seed = 0, threads = None, max_plies = 1000, opening_random_plies = 0))]
+    fn new(
+        n: usize,
+        variant: &str,
+        seed: u64,
+        threads: Option<usize>,
+        max_plies: u32,
+        opening_random_plies: u32,
+    ) -> PyResult<VecEnvCore> {
+        let (v, rules) = variant_rules(variant)?;
+        if threads == Some(0) {
+            return Err(value_error("threads must be at least 1"));
+        }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads.unwrap_or(0))
+            .thread_name(|i| format!("bao-vecenv-{i}"))
+            .build()
+            .map_err(value_error)?;
+        let config = EnvConfig {
+            max_plies,
+            opening_random_plies,
+        };
+        let venv = pool
+            .install(|| VecEnv::new(rules, config, n, seed))
+            .map_err(vec_env_error)?;
+        let mut core = VecEnvCore {
+            venv,
+            pool,
+            variant: v.name(),
+            masks: vec![false; n * ACTIONS],
+            movers: vec![0; n],
+            players: vec![0; n],
+            actions: vec![0; n],
+        };
+        core.publish();
+        Ok(core)
+    }
+
+    /// Restarts every environment with the base seed `seed` (episode counters back to 0).
+    fn reset(&mut self, py: Python<'_>, seed: u64) {
+        let (venv, pool) = (&mut self.venv, &self.pool);
+        py.detach(|| pool.install(|| venv.reset(seed)));
+        self.publish();
+    }
+
+    /// Plays `actions[i]` in environment `i` (a 1-d integer array of `n`), all in parallel with
+    /// the GIL released. Every action is checked first: if one is out of range or illegal,
+    /// `ValueError` names it and nothing is stepped.
+    fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
+        read_actions(py, actions, &mut self.actions)?;
+        let (venv, pool, acts) = (&mut self.venv, &self.pool, &self.actions);
+        py.detach(|| pool.install(|| venv.step(acts)))
+            .map_err(vec_env_error)?;
+        self.publish();
+        Ok(())
+    }
+
+    /// Observations `[n, 27, 4, 8]` (float32, for the player to move; of the next episode's
+    /// first position where an episode just ended).
+    fn observations_view<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let me = slf.borrow();
+        let n = me.venv.len();
+        // SAFETY: the `VecEnv`'s buffers have a fixed size and are never reallocated.
+        Ok(unsafe { view(slf, me.venv.obs().as_ptr(), (n, OBS_CHANNELS, 4, 8)) }?.into_any())
+    }
+
+    /// Legal masks `[n, 64]` (bool).
+    fn action_masks_view<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let me = slf.borrow();
+        // SAFETY: as above; `masks` is never resized.
+        Ok(unsafe { view(slf, me.masks.as_ptr(), (me.venv.len(), ACTIONS)) }?.into_any())
+    }
+
+    /// Rewards of the last step `[n, 2]` (float32) by side: column 0 South, 1 North.
+    fn rewards_view<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let me = slf.borrow();
+        let data = me.venv.rewards().as_ptr().cast::<f32>();
+        // SAFETY: `[[f32; 2]]` is laid out as `2 n` floats; the buffer is never resized.
+        Ok(unsafe { view(slf, data, (me.venv.len(), 2)) }?.into_any())
+    }
+
+    /// Whether the last step ended each game by the rules `[n]` (bool).
+    fn terminated_view<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let me = slf.borrow();
+        // SAFETY: as above.
+        Ok(unsafe { view(slf, me.venv.terminated().as_ptr(), me.venv.len()) }?.into_any())
+    }
+
+    /// Whether the last step truncated each game at `max_plies` `[n]` (bool).
+    fn truncated_view<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let me = slf.borrow();
+        // SAFETY: as above.
+        Ok(unsafe { view(slf, me.venv.truncated().as_ptr(), me.venv.len()) }?.into_any())
+    }
+
+    /// Who moved at the last step `[n]` (uint8: 0 South, 1 North).
+    fn movers_view<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let me = slf.borrow();
+        // SAFETY: as above; `movers` is never resized.
+        Ok(unsafe { view(slf, me.movers.as_ptr(), me.venv.len()) }?.into_any())
+    }
+
+    /// Who is to move now `[n]` (uint8: 0 South, 1 North).
+    fn players_view<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let me = slf.borrow();
+        // SAFETY: as above; `players` is never resized.
+        Ok(unsafe { view(slf, me.players.as_ptr(), me.venv.len()) }?.into_any())
+    }
+
+    /// Each environment's episode index `[n]` (uint64, 0 for the first).
+    fn episodes_view<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let me = slf.borrow();
+        // SAFETY: as above.
+        Ok(unsafe { view(slf, me.venv.episodes().as_ptr(), me.venv.len()) }?.into_any())
+    }
+
+    /// For each environment whose episode ended at the last step: `(index, end, winner,
+    /// final position text)`, `winner` 0 South, 1 North or `None`.
+    fn finals(&self) -> Vec<(usize, String, Option<usize>, String)> {
+        self.venv
+            .finals()
+            .iter()
+            .enumerate()
+            .filter_map(|(i, f)| {
+                f.map(|f| {
+                    let winner = match f.end {
+                        bao_zero::env::EpisodeEnd::Terminated(o) => o.winner.map(|s| s.index()),
+                        bao_zero::env::EpisodeEnd::Truncated { .. } => None,
+                    };
+                    (i, f.end.to_string(), winner, f.position.to_string())
+                })
+            })
+            .collect()
+    }
+
+    /// A copy of environment `index` as an `Env` (stepping the copy leaves this one alone).
+    fn env(&self, index: usize) -> PyResult<Env> {
+        let env = self.venv.env(index).ok_or_else(|| {
+            value_error(format!(
+                "environment {index} does not exist: there are {}",
+                self.venv.len()
+            ))
+        })?;
+        Ok(Env::wrap(env.clone(), self.variant))
+    }
+
+    /// Number of environments.
+    fn __len__(&self) -> usize {
+        self.venv.len()
+    }
+
+    /// Threads of the pool `step` runs on.
+    #[getter]
+    fn threads(&self) -> usize {
+        self.pool.current_num_threads()
+    }
+
+    /// The base seed.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.venv.base_seed()
+    }
+
+    /// The preset's name.
+    #[getter]
+    fn variant(&self) -> &'static str {
+        self.variant
+    }
+}
+
+/// Copies `actions` (a 1-d integer array, or anything `numpy.asarray` reads as one) into `out`,
+/// which holds one action per environment; `ValueError` for a wrong shape, type or value.
+fn read_actions(py: Python<'_>, actions: &Bound<'_, PyAny>, out: &mut [usize]) -> PyResult<()> {
+    macro_rules! try_dtype {
+        ($($t:ty),*) => {$(
+            if let Ok(a) = actions.cast::<PyArray1<$t>>() {
+                return copy_actions(&a.readonly(), out);
+            }
+        )*};
+    }
+    try_dtype!(i64, i32, u8, u16, u32, u64, i8, i16, usize);
+    let np = py.import("numpy")?;
+    let converted = np
+        .call_method1("asarray", (actions,))
+        .map_err(|e| value_error(format!("actions must be an integer array: {e}")))?;
+    let kind: String = converted.getattr("dtype")?.getattr("kind")?.extract()?;
+    if kind != "i" && kind != "u" {
+        return Err(value_error(format!(
+            "actions must be integers, got an array of dtype kind `{kind}`"
+        )));
+    }
+    let converted = converted.call_method1("astype", ("int64",))?;
+    let a = converted.cast::<PyArray1<i64>>().map_err(|_| {
+        value_error(format!(
+            "actions must be a 1-d array of {} integers",
+            out.len()
+        ))
+    })?;
+    copy_actions(&a.readonly(), out)
+}
+
+/// Copies a read-only integer array into `out`, checking its length and range.
+fn copy_actions<T: Element + Copy + TryInto<i64>>(
+    a: &numpy::PyReadonlyArray1<'_, T>,
+    out: &mut [usize],
+) -> PyResult<()> {
+    if a.len() != out.len() {
+        return Err(value_error(format!(
+            "got {} actions for {} environments",
+            a.len(),
+            out.len()
+        )));
+    }
+    let view = a.as_array();
+    for (i, (o, &x)) in out.iter_mut().zip(view.iter()).enumerate() {
+        let v: i64 = x.try_into().unwrap_or(i64::MAX);
+        *o = crate::env::checked_action(v)
+            .map_err(|e| value_error(format!("environment {i}: {e}")))?;
+    }
+    Ok(())
+}

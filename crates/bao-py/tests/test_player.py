@@ -1,0 +1,91 @@
+"""bao_zero.Player: player files, alpha-beta, choices, and damaged files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import bao_zero
+
+
+START = bao_zero.Env().position
+
+
+def test_the_shipped_player_chooses_a_legal_move(shipped_player_path: Path) -> None:
+    player = bao_zero.Player.load(shipped_player_path)
+    assert player.variant == "kiswahili"
+    choice = player.choose(START, sims=32)
+    env = bao_zero.Env()
+    assert choice.move in env.legal_moves()
+    assert env.move_to_action(choice.move) == choice.action
+    assert choice.value is not None and -1.0 <= choice.value <= 1.0
+    assert choice.pv and choice.pv[0] == choice.move
+    timed = player.choose(env, movetime_ms=50)
+    assert timed.move in env.legal_moves()
+
+
+def test_the_shipped_player_beats_or_plays_a_random_agent(shipped_player_path: Path) -> None:
+    player = bao_zero.Player.load(shipped_player_path)
+    env = bao_zero.Env(seed=0, max_plies=400)
+    rng = np.random.default_rng(0)
+    while not env.done:
+        if env.current_player == 0:
+            env.step(player.choose(env, sims=16).action)
+        else:
+            env.step(int(rng.choice(env.legal_actions())))
+    assert env.end is not None
+
+
+def test_alphabeta_and_baselines() -> None:
+    ab = bao_zero.Player.alphabeta(depth=3)
+    choice = ab.choose(START)
+    assert choice.move in bao_zero.Env().legal_moves()
+    assert choice.depth == 3 and choice.nodes > 0 and choice.value is not None
+    assert len(choice.pv) >= 1 and choice.pv[0] == choice.move
+    hus = bao_zero.Env("hus")
+    assert ab.choose(hus.position, variant="hus", depth=2).move in hus.legal_moves()
+    for player in (bao_zero.Player.random(1), bao_zero.Player.greedy(1),
+                   bao_zero.Player.from_spec("ab:nodes=2k")):
+        assert player.choose(START).move in bao_zero.Env().legal_moves()
+    assert "Choice(move=" in repr(choice)
+
+
+def test_errors() -> None:
+    ab = bao_zero.Player.alphabeta(depth=2)
+    with pytest.raises(ValueError):
+        ab.choose("not a position")
+    with pytest.raises(ValueError):
+        ab.choose(12)
+    finished = bao_zero.Env("hus", seed=0)
+    rng = np.random.default_rng(0)
+    while not finished.done:
+        finished.step(int(rng.choice(finished.legal_actions())))
+    with pytest.raises(ValueError, match="game is over"):
+        ab.choose(finished)
+    with pytest.raises(ValueError):
+        bao_zero.Player.from_spec("minimax:depth=3")
+
+
+def test_missing_and_damaged_player_files(tmp_path: Path, shipped_player_path: Path) -> None:
+    with pytest.raises(FileNotFoundError):
+        bao_zero.Player.load(tmp_path / "missing.bao")
+    data = shipped_player_path.read_bytes()
+    damaged = [
+        ("empty.bao", b""),
+        ("foreign.bao", b"hello, world\n" * 10),
+        ("truncated.bao", data[: len(data) // 2]),
+        ("flipped.bao", data[:-100] + bytes([data[-100] ^ 0xFF]) + data[-99:]),
+    ]
+    for name, content in damaged:
+        path = tmp_path / name
+        path.write_bytes(content)
+        with pytest.raises(ValueError):
+            bao_zero.Player.load(path)
+
+
+def test_a_trained_player_refuses_other_rules(shipped_player_path: Path) -> None:
+    player = bao_zero.Player.load(shipped_player_path)
+    with pytest.raises(ValueError):
+        player.choose(bao_zero.Env("hus"), sims=8)

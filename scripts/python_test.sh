@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The Python package's tests: installs crates/bao-py the README's way (one `pip install`, with
+# maturin from the Python package registry as the build backend) into a fresh virtual
+# environment under target/, with pettingzoo, gymnasium, numpy and pytest, and runs pytest on
+# crates/bao-py/tests. Run by `cargo test` (tests/python.rs) and usable alone.
+#
+# With CI set, anything missing is a failure. Without it, a machine with no python3 skips the
+# tests with a loud message (nothing else is skipped).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if ! command -v python3 >/dev/null 2>&1; then
+  if [[ -n ${CI:-} ]]; then
+    echo "python_test: python3 is missing, and CI is set: failing" >&2
+    exit 1
+  fi
+  echo "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!" >&2
+  echo "!!! SKIPPED: python3 is missing, so the Python package bao_zero was NOT tested !!!" >&2
+  echo "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!" >&2
+  exit 0
+fi
+venv=target/python-venv
+python3 -m venv --clear "$venv"
+"$venv/bin/python" -m pip install --quiet --upgrade pip
+# maturin builds the extension in the workspace's own target directory and release profile, with
+# the workspace's features, so everything `cargo build --release` built is reused: only the
+# pyo3 crates and bao-py itself are compiled here.
+export CARGO_TARGET_DIR="$PWD/target"
+# The README's install command, plus what the tests use.
+start=$SECONDS
+"$venv/bin/python" -m pip install --quiet ./crates/bao-py pettingzoo gymnasium numpy pytest
+echo "python_test: pip install took $((SECONDS - start)) s" >&2
+cd crates/bao-py
+exec "../../$venv/bin/python" -m pytest -q -p no:cacheprovider tests "$@"
