@@ -153,6 +153,18 @@ impl RunDir {
             .find(|p| p.is_file())
     }
 
+    /// The replay buffer of the run's last complete iteration (the one meta.json names).
+    pub fn latest_replay(&self) -> anyhow::Result<PathBuf> {
+        let meta = self.read_meta()?;
+        self.replay_to_resume(meta.iteration).with_context(|| {
+            format!(
+                "{} has no replay buffer for iteration {}",
+                self.path.display(),
+                meta.iteration
+            )
+        })
+    }
+
     /// Deletes every replay file but iteration `keep`'s (called once meta.json names it).
     pub fn prune_replay(&self, keep: u32) -> anyhow::Result<()> {
         let kept = self.replay(keep);

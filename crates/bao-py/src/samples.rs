@@ -16,7 +16,15 @@ use std::path::{Path, PathBuf};
 /// `config.toml`, if any, names the rules; otherwise `variant`'s).
 fn locate(path: &Path, variant: Option<&str>) -> PyResult<(PathBuf, Rules)> {
     let (file, dir) = if path.is_dir() {
-        (RunDir::new(path).replay(), Some(path.to_path_buf()))
+        // A run names its latest replay in meta.json; a bare folder may hold a `replay.bin`.
+        let file = if RunDir::exists(path) {
+            RunDir::new(path)
+                .latest_replay()
+                .map_err(|e| chain_value_error(&e))?
+        } else {
+            path.join("replay.bin")
+        };
+        (file, Some(path.to_path_buf()))
     } else {
         (path.to_path_buf(), path.parent().map(Path::to_path_buf))
     };
@@ -34,7 +42,8 @@ fn locate(path: &Path, variant: Option<&str>) -> PyResult<(PathBuf, Rules)> {
     Ok((file, rules))
 }
 
-/// Reads a training run's self-play samples (`RUN_DIR/replay.bin`, or a replay file) into numpy
+/// Reads a training run's self-play samples (a run directory's latest `replay-NNNN.bin`, or a
+/// replay file) into numpy
 /// arrays, for training a network of one's own on them. Returns a dict:
 ///
 /// - `observations`: float32 `[N, 27, 4, 8]`, each position seen from its mover;
