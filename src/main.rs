@@ -45,6 +45,11 @@ enum Command {
     /// A line protocol on stdin/stdout for GUIs and scripts.
     #[cfg(feature = "ml")]
     Engine(bao_zero::cli::play_cmd::EngineArgs),
+    /// Charts of a training run (PNG and SVG in RUN_DIR/plots/).
+    Plot(bao_zero::plot::PlotArgs),
+    /// A web page to play, watch and analyse (http://127.0.0.1:8080/ by default).
+    #[cfg(feature = "ml")]
+    Serve(bao_zero::serve::ServeArgs),
 }
 
 #[derive(clap::Args)]
@@ -153,6 +158,9 @@ fn main() -> std::process::ExitCode {
         Command::Gauntlet(a) => bao_zero::eval::cli::run_gauntlet_cmd(a),
         #[cfg(feature = "ml")]
         Command::Engine(a) => bao_zero::cli::play_cmd::run_engine(a),
+        Command::Plot(a) => bao_zero::plot::run_plot(a),
+        #[cfg(feature = "ml")]
+        Command::Serve(a) => bao_zero::serve::run_serve(a),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

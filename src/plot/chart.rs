@@ -1,0 +1,166 @@
+//! One line chart drawn with plotters, the same way into a PNG and an SVG file.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use std::path::Path;
+use std::sync::Once;
+
+/// Width and height of a chart in pixels.
+pub const SIZE: (u32, u32) = (900, 500);
+
+/// The chart font family (Ubuntu Light, registered from `epaint_default_fonts`).
+const FONT: &str = "sans-serif";
+
+/// Line colours, one per series in order.
+const COLOURS: [RGBColor; 8] = [
+    RGBColor(31, 119, 180),
+    RGBColor(214, 39, 40),
+    RGBColor(44, 160, 44),
+    RGBColor(148, 103, 189),
+    RGBColor(255, 127, 14),
+    RGBColor(140, 86, 75),
+    RGBColor(23, 190, 207),
+    RGBColor(127, 127, 127),
+];
+
+/// One line of a chart, with optional intervals drawn as error bars.
+#[derive(Clone, Debug, Default)]
+pub struct Series {
+    /// The legend's name.
+    pub name: String,
+    /// `(iteration, value)` points.
+    pub points: Vec<(f64, f64)>,
+    /// `(iteration, low, high)` intervals.
+    pub intervals: Vec<(f64, f64, f64)>,
+}
+
+/// A chart: its title, the y axis' label and its lines.
+#[derive(Clone, Debug)]
+pub struct Chart {
+    /// Base name of the files (`losses` gives `losses.png` and `losses.svg`).
+    pub file: &'static str,
+    /// The title above the chart.
+    pub title: String,
+    /// The label of the y axis.
+    pub y_label: &'static str,
+    /// The lines.
+    pub series: Vec<Series>,
+}
+
+/// Registers the embedded font once (plotters' `ab_glyph` text needs a registered font).
+fn register_font() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let font = epaint_default_fonts::UBUNTU_LIGHT;
+        // The font is a constant of a dependency; it always parses.
+        let _ = plotters::style::register_font(FONT, FontStyle::Normal, font);
+    });
+}
+
+impl Chart {
+    /// Whether the chart has anything to draw.
+    pub fn is_empty(&self) -> bool {
+        self.series.iter().all(|s| s.points.is_empty())
+    }
+
+    /// The ranges of the axes, padded so no point sits on the frame.
+    fn ranges(&self) -> (std::ops::Range<f64>, std::ops::Range<f64>) {
+        let xs = self
+            .series
+            .iter()
+            .flat_map(|s| s.points.iter().map(|p| p.0));
+        let ys = self.series.iter().flat_map(|s| {
+            s.points
+                .iter()
+                .map(|p| p.1)
+                .chain(s.intervals.iter().flat_map(|i| [i.1, i.2]))
+        });
+        let span = |it: &mut dyn Iterator<Item = f64>| {
+            it.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| {
+                (lo.min(x), hi.max(x))
+            })
+        };
+        let (x0, x1) = span(&mut xs.into_iter());
+        let (y0, y1) = span(&mut ys.into_iter());
+        let pad = |lo: f64, hi: f64, frac: f64| {
+            let d = if hi > lo { (hi - lo) * frac } else { 1.0 };
+            (lo - d)..(hi + d)
+        };
+        (pad(x0, x1, 0.02), pad(y0, y1, 0.06))
+    }
+
+    /// Draws the chart onto a drawing area of any backend.
+    pub fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> anyhow::Result<()> {
+        register_font();
+        let err = |e: DrawingAreaErrorKind<DB::ErrorType>| anyhow::anyhow!("drawing: {e}");
+        root.fill(&WHITE).map_err(err)?;
+        let (xr, yr) = self.ranges();
+        let mut chart = ChartBuilder::on(root)
+            .caption(&self.title, (FONT, 26))
+            .margin(16)
+            .x_label_area_size(44)
+            .y_label_area_size(70)
+            .build_cartesian_2d(xr, yr)
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .x_desc("iteration")
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_desc(self.y_label)
+            .label_style((FONT, 15))
+            .axis_desc_style((FONT, 17))
+            .light_line_style(RGBColor(235, 235, 235))
+            .draw()
+            .map_err(err)?;
+        for (k, s) in self.series.iter().enumerate() {
+            let colour = COLOURS[k % COLOURS.len()];
+            let style = ShapeStyle::from(colour).stroke_width(2);
+            if !s.intervals.is_empty() {
+                chart
+                    .draw_series(s.intervals.iter().map(|&(x, lo, hi)| {
+                        let mid = (lo + hi) / 2.0;
+                        ErrorBar::new_vertical(x, lo, mid, hi, colour.mix(0.5).stroke_width(1), 8)
+                    }))
+                    .map_err(err)?;
+            }
+            chart
+                .draw_series(LineSeries::new(s.points.iter().copied(), style))
+                .map_err(err)?
+                .label(s.name.as_str())
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], style));
+            if s.points.len() <= 60 {
+                chart
+                    .draw_series(
+                        s.points
+                            .iter()
+                            .map(|&p| Circle::new(p, 3, ShapeStyle::from(colour).filled())),
+                    )
+                    .map_err(err)?;
+            }
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK.mix(0.3))
+            .label_font((FONT, 15))
+            .position(SeriesLabelPosition::UpperRight)
+            .draw()
+            .map_err(err)?;
+        root.present().map_err(err)?;
+        Ok(())
+    }
+
+    /// Writes `DIR/<file>.png` and `DIR/<file>.svg`; returns their paths.
+    pub fn write(&self, dir: &Path) -> anyhow::Result<Vec<std::path::PathBuf>> {
+        let png = dir.join(format!("{}.png", self.file));
+        let svg = dir.join(format!("{}.svg", self.file));
+        // Drawn into temporary files renamed into place, so a reader never sees half a chart.
+        let tmp_png = dir.join(format!(".{}.tmp.png", self.file));
+        let tmp_svg = dir.join(format!(".{}.tmp.svg", self.file));
+        self.draw(&BitMapBackend::new(&tmp_png, SIZE).into_drawing_area())?;
+        self.draw(&SVGBackend::new(&tmp_svg, SIZE).into_drawing_area())?;
+        std::fs::rename(&tmp_png, &png)?;
+        std::fs::rename(&tmp_svg, &svg)?;
+        Ok(vec![png, svg])
+    }
+}
