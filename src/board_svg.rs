@@ -180,7 +180,7 @@ fn pit_svg(s: &mut String, pos: &Position, rules: &Rules, side: Side, pit: Pit) 
     let name = pit.name(side);
     let _ = write!(
         s,
-        r#"<g class="{class}" data-pit="{name}" data-side="{}"><title>{name}</title>"#,
+        r#"<g class="{class}" data-pit="{name}" data-side="{}" aria-label="{name}">"#,
         side.to_string().to_lowercase()
     );
     if house_pit {

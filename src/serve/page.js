@@ -39,7 +39,8 @@ function render(s) {
   ol.innerHTML = '';
   s.moves.forEach((m) => {
     const li = document.createElement('li');
-    li.textContent = `${m.side[0]} ${m.text}`;
+    li.textContent = `${m.ply}. ${m.text}`;
+    li.title = `${m.side}, ply ${m.ply}`;
     li.dataset.ply = m.ply;
     if (m.ply === s.cursor) li.classList.add('current');
     li.onclick = () => act(() => api('/api/goto', { ply: m.ply }));

@@ -61,7 +61,7 @@ try {
   if (await page.$('#choices button')) await page.click('#choices button');
   await page.waitForFunction(() => document.querySelectorAll('#moves li').length >= 2, null, { timeout: 30000 });
   const moves = await page.$$eval('#moves li', (els) => els.map((e) => e.textContent));
-  check('the move was played and the player answered', moves.length === 2 && moves[0].startsWith('S') && moves[1].startsWith('N'), moves.join(' | '));
+  check('the move was played and the player answered', moves.length === 2 && /^1\. [AB][1-8]/.test(moves[0]) && /^2\. [ab][1-8]/.test(moves[1]), moves.join(' | '));
   const afterTwo = await counts(page);
   check('the board changed', JSON.stringify(afterTwo) !== JSON.stringify(start));
 
