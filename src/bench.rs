@@ -1,6 +1,7 @@
 //! `bao bench`: speed of the rules engine (other stages add their own benchmarks).
 
 use crate::rules::{MoveList, Position, Rules, Variant};
+use crate::util::median;
 use rand::{RngExt, SeedableRng};
 use std::time::Instant;
 
@@ -13,17 +14,6 @@ pub struct RulesBench {
     pub games_per_sec: f64,
     /// Each run's plies per second.
     pub runs: Vec<f64>,
-}
-
-/// The median of some numbers (the mean of the two middle ones for an even count).
-pub fn median(values: &[f64]) -> f64 {
-    let mut v = values.to_vec();
-    v.sort_by(f64::total_cmp);
-    match v.len() {
-        0 => f64::NAN,
-        n if n % 2 == 1 => v[n / 2],
-        n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
-    }
 }
 
 /// Random games of `rules` for about `seconds` each run, on the calling thread.
@@ -114,11 +104,10 @@ pub fn bench_forward(
     total as f64 / t.elapsed().as_secs_f64()
 }
 
-/// Self-play with the default config's network and search, against raw forward throughput.
+/// Self-play with a training config's network and search (the command line passes the built-in
+/// default), against raw forward throughput.
 #[cfg(feature = "ml")]
-pub fn bench_mcts(seconds: f64, runs: usize) -> MctsBench {
-    let cfg: crate::train::TrainConfig =
-        toml::from_str(crate::cli::train_cmd::DEFAULT_CONFIG).expect("the built-in config parses");
+pub fn bench_mcts(cfg: &crate::train::TrainConfig, seconds: f64, runs: usize) -> MctsBench {
     let rules = cfg.rules().expect("the built-in rules");
     let trainer = crate::nn::Trainer::new(&cfg.net, 0.0, 1).expect("a network");
     let eval = crate::nn::NetEvaluator::new(trainer.snapshot());

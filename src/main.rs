@@ -37,19 +37,19 @@ enum Command {
     Play(bao_zero::cli::play_cmd::PlayArgs),
     /// Watch a game between two players (`--south SPEC --north SPEC`).
     #[cfg(not(feature = "ml"))]
-    Play(bao_zero::eval::cli::PlayArgs),
+    Play(bao_zero::cli::eval_cmds::PlayArgs),
     /// A match between two players: score, Elo with intervals, optional SPRT, game records.
-    Eval(bao_zero::eval::cli::EvalArgs),
+    Eval(bao_zero::cli::eval_cmds::EvalArgs),
     /// Rate several players on one Elo scale.
-    Gauntlet(bao_zero::eval::cli::GauntletArgs),
+    Gauntlet(bao_zero::cli::eval_cmds::GauntletArgs),
     /// A line protocol on stdin/stdout for GUIs and scripts.
     #[cfg(feature = "ml")]
     Engine(bao_zero::cli::play_cmd::EngineArgs),
     /// Charts of a training run (PNG and SVG in RUN_DIR/plots/).
-    Plot(bao_zero::plot::PlotArgs),
+    Plot(bao_zero::cli::plot_cmd::PlotArgs),
     /// A web page to play, watch and analyse (http://127.0.0.1:8080/ by default).
     #[cfg(feature = "ml")]
-    Serve(bao_zero::serve::ServeArgs),
+    Serve(bao_zero::cli::serve_cmd::ServeArgs),
 }
 
 #[derive(clap::Args)]
@@ -92,7 +92,9 @@ fn bench(args: BenchArgs) -> anyhow::Result<()> {
         }
         #[cfg(feature = "ml")]
         "mcts" | "net" => {
-            let r = bao_zero::bench::bench_mcts(args.seconds, args.runs);
+            let cfg: bao_zero::train::TrainConfig =
+                toml::from_str(bao_zero::cli::train_cmd::DEFAULT_CONFIG)?;
+            let r = bao_zero::bench::bench_mcts(&cfg, args.seconds, args.runs);
             println!(
                 "self-play (default config, {} concurrent games per worker, 2 workers): {:.0} simulations/s; raw forward of the same net at batch {}: {:.0} positions/s; ratio {:.2}",
                 r.batch, r.sims_per_sec, r.batch, r.forward_per_sec, r.ratio
@@ -137,9 +139,11 @@ fn bench(args: BenchArgs) -> anyhow::Result<()> {
 
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
-    // Network players (`mcts:...`, `player:FILE`) wherever a player spec is read.
+    // The player kinds every command can name: classical, and network players with `ml`.
     #[cfg(feature = "ml")]
-    bao_zero::export::install_player_specs();
+    let players = bao_zero::export::all_players();
+    #[cfg(not(feature = "ml"))]
+    let players = bao_zero::search::PlayerRegistry::classical();
     let result = match cli.command {
         Command::Moves(a) => rules_cmds::run_moves(a),
         Command::Perft(a) => rules_cmds::run_perft(a),
@@ -147,20 +151,20 @@ fn main() -> std::process::ExitCode {
         Command::Random(a) => rules_cmds::run_random(a),
         Command::Bench(a) => bench(a),
         #[cfg(feature = "ml")]
-        Command::Train(a) => bao_zero::cli::train_cmd::run_train(a),
+        Command::Train(a) => bao_zero::cli::train_cmd::run_train(a, &players),
         #[cfg(feature = "ml")]
         Command::Export(a) => bao_zero::cli::play_cmd::run_export(a),
         #[cfg(feature = "ml")]
-        Command::Play(a) => bao_zero::cli::play_cmd::run_play(a),
+        Command::Play(a) => bao_zero::cli::play_cmd::run_play(a, &players),
         #[cfg(not(feature = "ml"))]
-        Command::Play(a) => bao_zero::eval::cli::run_play(a),
-        Command::Eval(a) => bao_zero::eval::cli::run_eval(a),
-        Command::Gauntlet(a) => bao_zero::eval::cli::run_gauntlet_cmd(a),
+        Command::Play(a) => bao_zero::cli::eval_cmds::run_play(a, &players),
+        Command::Eval(a) => bao_zero::cli::eval_cmds::run_eval(a, &players),
+        Command::Gauntlet(a) => bao_zero::cli::eval_cmds::run_gauntlet_cmd(a, &players),
         #[cfg(feature = "ml")]
-        Command::Engine(a) => bao_zero::cli::play_cmd::run_engine(a),
-        Command::Plot(a) => bao_zero::plot::run_plot(a),
+        Command::Engine(a) => bao_zero::cli::play_cmd::run_engine(a, &players),
+        Command::Plot(a) => bao_zero::cli::plot_cmd::run_plot(a),
         #[cfg(feature = "ml")]
-        Command::Serve(a) => bao_zero::serve::run_serve(a),
+        Command::Serve(a) => bao_zero::cli::serve_cmd::run_serve(a, &players),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

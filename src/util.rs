@@ -1,29 +1,81 @@
-//! Small helpers shared by every stage: atomic file writes.
+//! Small helpers shared by every stage, at the bottom of the layers: atomic file writes, the
+//! FNV-1a checksum of file framings, the SplitMix64 mixer behind every derived seed, medians.
 
 use anyhow::Context;
 use std::path::Path;
 
-/// Writes `bytes` to `path` atomically: a temporary file beside it, flushed to disk, then renamed
-/// over the target, so that a reader (or a crash) never sees a half-written file.
+/// Writes `bytes` to `path` atomically: a temporary file of a unique name beside it (so two
+/// writers never share one), synced to disk, renamed over the target, and the folder synced so
+/// that the rename itself survives a crash. A reader never sees a half-written file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     use std::io::Write;
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let dir = parent_dir(path);
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".bao-")
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .with_context(|| format!("cannot write a temporary file in {}", dir.display()))?;
+    tmp.write_all(bytes)
+        .and_then(|_| tmp.as_file().sync_all())
+        .with_context(|| format!("cannot write {}", tmp.path().display()))?;
+    tmp.persist(path)
+        .with_context(|| format!("cannot replace {}", path.display()))?;
+    sync_dir(dir)
+}
+
+/// The folder a path lives in (`.` for a bare file name).
+pub fn parent_dir(path: &Path) -> &Path {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
     }
-    let tmp = path.with_extension(format!(
-        "{}tmp",
-        path.extension()
-            .map(|e| format!("{}.", e.to_string_lossy()))
-            .unwrap_or_default()
-    ));
-    let mut f =
-        std::fs::File::create(&tmp).with_context(|| format!("cannot write {}", tmp.display()))?;
-    f.write_all(bytes)
-        .with_context(|| format!("cannot write {}", tmp.display()))?;
-    f.sync_all()
-        .with_context(|| format!("cannot sync {}", tmp.display()))?;
-    drop(f);
-    std::fs::rename(&tmp, path)
-        .with_context(|| format!("cannot rename {} to {}", tmp.display(), path.display()))?;
+}
+
+/// Syncs a folder, so that renames and new files in it are on disk.
+pub fn sync_dir(dir: &Path) -> anyhow::Result<()> {
+    #[cfg(unix)]
+    std::fs::File::open(dir)
+        .and_then(|f| f.sync_all())
+        .with_context(|| format!("cannot sync {}", dir.display()))?;
+    #[cfg(not(unix))]
+    let _ = dir;
     Ok(())
+}
+
+/// The golden-ratio increment of SplitMix64.
+pub const GOLDEN_GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// The SplitMix64 finalizer: a fast, well-spread 64-bit mix. Every seed derived from another
+/// (episodes, games of a match, training purposes) goes through it.
+#[inline]
+pub const fn mix64(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// One SplitMix64 output for the state `z`: the finalizer of `z + golden ratio`.
+#[inline]
+pub const fn splitmix64(z: u64) -> u64 {
+    mix64(z.wrapping_add(GOLDEN_GAMMA))
+}
+
+/// FNV-1a (64 bits) over the bytes: the checksum that ends the player and replay files, enough to
+/// catch truncation and corruption.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// The median of some numbers (the mean of the two middle ones for an even count; NaN if none).
+pub fn median(values: &[f64]) -> f64 {
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    match v.len() {
+        0 => f64::NAN,
+        n if n % 2 == 1 => v[n / 2],
+        n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
+    }
 }

@@ -1,13 +1,15 @@
 //! The arena, Elo and SPRT arithmetic, gauntlets and the command-line entry points.
 
+use bao_zero::cli::eval_cmds::{
+    EvalArgs, GauntletArgs, PlayArgs, run_eval, run_gauntlet_cmd, run_play,
+};
 use bao_zero::eval::arena::{GameEnd, MatchConfig, run_match};
-use bao_zero::eval::cli::{EvalArgs, GauntletArgs, PlayArgs, run_eval, run_gauntlet_cmd, run_play};
 use bao_zero::eval::elo::{ScoreEstimate, elo_from_score, pentanomial, score_from_elo, trinomial};
 use bao_zero::eval::gauntlet::{GauntletConfig, Pairing, run_gauntlet};
 use bao_zero::eval::sprt::{SprtConfig, Verdict, llr};
 use bao_zero::notation::Record;
 use bao_zero::rules::{Position, Side, Variant};
-use bao_zero::search::{Limits, PlayerSpec};
+use bao_zero::search::{Limits, PlayerRegistry, PlayerSpec};
 use clap::Parser;
 
 fn spec(s: &str) -> PlayerSpec {
@@ -181,6 +183,7 @@ fn an_sprt_stops_a_lopsided_match_early() {
 fn a_gauntlet_orders_players_on_one_scale() {
     let cfg = GauntletConfig {
         players: vec![spec("random"), spec("greedy"), spec("ab:depth=3,tt=12")],
+        registry: PlayerRegistry::classical(),
         anchor: 0,
         pairing: Pairing::RoundRobin,
         rules: Variant::Kiswahili.rules(),
@@ -231,9 +234,9 @@ enum Sub {
 fn run(args: &[&str]) -> anyhow::Result<()> {
     let cmd = Cmd::try_parse_from(std::iter::once("bao").chain(args.iter().copied()))?;
     match cmd.sub {
-        Sub::Eval(a) => run_eval(a),
-        Sub::Gauntlet(a) => run_gauntlet_cmd(a),
-        Sub::Play(a) => run_play(a),
+        Sub::Eval(a) => run_eval(a, &PlayerRegistry::classical()),
+        Sub::Gauntlet(a) => run_gauntlet_cmd(a, &PlayerRegistry::classical()),
+        Sub::Play(a) => run_play(a, &PlayerRegistry::classical()),
     }
 }
 

@@ -3,7 +3,7 @@
 #![cfg(feature = "ml")]
 
 use bao_zero::eval::{MatchConfig, play_game, run_match};
-use bao_zero::export::{Bundle, LoadedPlayer, install_player_specs};
+use bao_zero::export::{Bundle, LoadedPlayer, all_players};
 use bao_zero::rules::{Position, Variant};
 use bao_zero::search::{Limits, Player, PlayerSpec, RandomPlayer};
 use bao_zero::train::{self, RunOptions, TrainConfig};
@@ -113,11 +113,12 @@ fn a_loaded_player_plays_legal_moves_to_the_end_and_refuses_other_rules() {
 
 #[test]
 fn player_specs_name_files_and_runs_everywhere() {
-    install_player_specs();
+    let players = all_players();
     let spec = format!("player:{}", player_file().display());
     let cfg = MatchConfig {
         games: 2,
         progress: false,
+        players: players.clone(),
         ..MatchConfig::new(
             spec.parse().unwrap(),
             "random".parse().unwrap(),
@@ -128,14 +129,14 @@ fn player_specs_name_files_and_runs_everywhere() {
     let mcts: PlayerSpec = format!("mcts:checkpoint={},sims=8", player_file().display())
         .parse()
         .unwrap();
-    let mut p = mcts.build(1).unwrap();
+    let mut p = players.build(&mcts, 1).unwrap();
     let rules = Variant::Kiswahili.rules();
     let c = p
         .choose(&rules, &Position::start(&rules), &Limits::NONE)
         .unwrap();
     assert_eq!(c.nodes, 8);
     for bad in ["mcts:sims=0", "mcts:colour=red", "player:/nonexistent.bao"] {
-        let built = bad.parse::<PlayerSpec>().map(|s| s.build(0));
+        let built = bad.parse::<PlayerSpec>().map(|s| players.build(&s, 0));
         assert!(!matches!(built, Ok(Ok(_))), "{bad} should fail");
     }
 }

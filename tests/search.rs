@@ -6,7 +6,8 @@ use bao_zero::rules::{EndReason, MoveList, Position, Rules, Setup, Side, Variant
 use bao_zero::search::alphabeta::{WIN, mate_distance};
 use bao_zero::search::bench::{BenchAbArgs, middle_game_positions, run_bench_ab};
 use bao_zero::search::{
-    AlphaBeta, AlphaBetaConfig, GreedyPlayer, Limits, Player, PlayerSpec, RandomPlayer,
+    AlphaBeta, AlphaBetaConfig, GreedyPlayer, Limits, Player, PlayerRegistry, PlayerSpec,
+    RandomPlayer,
 };
 use std::time::Duration;
 
@@ -300,7 +301,7 @@ fn player_specs_parse_build_and_fail_clearly() {
         "ab:depth=6,time=1s",
     ] {
         let spec: PlayerSpec = good.parse().unwrap();
-        let player = spec.build(1).unwrap();
+        let player = PlayerRegistry::classical().build(&spec, 1).unwrap();
         assert_eq!(player.name(), good);
     }
     let d: PlayerSpec = "ab:depth=6,time=1s".parse().unwrap();
@@ -313,7 +314,6 @@ fn player_specs_parse_build_and_fail_clearly() {
     }
     for (bad, says) in [
         ("", "empty"),
-        ("minimax", "unknown player kind `minimax`"),
         ("ab:depth=0", "depth `0`"),
         ("ab:depth=x", "depth `x`"),
         ("ab:depth", "key=value"),
@@ -328,12 +328,23 @@ fn player_specs_parse_build_and_fail_clearly() {
         assert!(e.contains(says), "`{bad}`: {e}");
         assert!(e.contains("accepted forms"), "`{bad}`: {e}");
     }
-    // The later players are recognized but not built here.
+    // The network players are recognized but not built by the classical registry; a kind nobody
+    // registered is named with the kinds known.
+    let classical = PlayerRegistry::classical();
     for later in ["mcts:sims=100", "player:runs/x.bao"] {
         let spec: PlayerSpec = later.parse().unwrap();
-        let e = spec.build(0).err().unwrap().to_string();
+        let e = classical.build(&spec, 0).err().unwrap().to_string();
         assert!(e.contains("ml feature"), "{e}");
     }
+    let e = classical.resolve("minimax", 0).err().unwrap().to_string();
+    assert!(
+        e.contains("unknown player kind `minimax`") && e.contains("random, greedy, ab"),
+        "{e}"
+    );
     let missing: PlayerSpec = "ab:weights=/nonexistent/w.json".parse().unwrap();
-    assert!(missing.build(0).is_err());
+    assert!(classical.build(&missing, 0).is_err());
+    // A new kind is one registration.
+    let mut more = PlayerRegistry::classical();
+    more.register("first", |_, seed| Ok(Box::new(RandomPlayer::new(seed))));
+    assert!(more.resolve("first:anything", 1).is_ok());
 }

@@ -79,7 +79,7 @@ fn malformed_requests_get_4xx_with_a_message() {
     let (status, body) = server.request("GET", "/", "");
     assert_eq!(status, 200);
     assert!(body.contains("/page.js"));
-    let cases: [(&str, &str, &str, u16, &str); 9] = [
+    let cases: [(&str, &str, &str, u16, &str); 14] = [
         (
             "POST",
             "/api/load",
@@ -94,14 +94,14 @@ fn malformed_requests_get_4xx_with_a_message() {
             "/api/new",
             r#"{"north":"grandmaster"}"#,
             400,
-            "bad player spec",
+            "unknown player kind",
         ),
         (
             "POST",
             "/api/new",
             r#"{"north":"engine:/bin/sh"}"#,
             400,
-            "cannot be started",
+            "would start a program",
         ),
         (
             "POST",
@@ -118,7 +118,18 @@ fn malformed_requests_get_4xx_with_a_message() {
             "unknown variant",
         ),
         ("POST", "/api/goto", r#"{"ply":7}"#, 400, "past the game"),
-        ("POST", "/api/move", "{", 400, ""),
+        ("POST", "/api/move", "{", 400, "error"),
+        ("POST", "/api/new", r#"{"north":"ab:tt=30"}"#, 400, "table"),
+        ("POST", "/api/new", r#"{"time_ms":0}"#, 400, "time_ms"),
+        (
+            "POST",
+            "/api/load",
+            r#"{"text":""}"#,
+            400,
+            "nothing to load",
+        ),
+        ("POST", "/api/run/games", "{}", 405, ""),
+        ("GET", "/api/run/games", "", 400, "--run"),
     ];
     for (method, path, body, want, words) in cases {
         let (status, answer) = server.request(method, path, body);

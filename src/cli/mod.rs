@@ -1,8 +1,12 @@
 //! The `bao` command line: one file per group of subcommands, all thin over the library.
 
+pub mod eval_cmds;
 #[cfg(feature = "ml")]
 pub mod play_cmd;
+pub mod plot_cmd;
 pub mod rules_cmds;
+#[cfg(feature = "ml")]
+pub mod serve_cmd;
 #[cfg(feature = "ml")]
 pub mod train_cmd;
 

@@ -1,11 +1,11 @@
 //! `bao export`, `bao play`, `bao engine`: using a trained player.
 
 use super::GameArgs;
-use crate::eval::cli::LimitArgs;
-use crate::export::{Bundle, install_player_specs};
+use super::eval_cmds::LimitArgs;
+use crate::export::Bundle;
 use crate::notation::{Diagram, Record, legal_strings, line_text, move_text, parse_and_play};
 use crate::rules::{Move, MoveList, Position, Rules, Side, Variant};
-use crate::search::{Limits, Player, PlayerSpec};
+use crate::search::{Limits, Player, PlayerRegistry};
 use anyhow::{Context, bail};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -166,21 +166,23 @@ const HELP: &str = "Type a move in KIBA notation (A6<, b3>, A4>+), or: moves (le
 undo, eval (what the player thinks of your position), board, help, quit.";
 
 /// Runs `bao play`.
-pub fn run_play(args: PlayArgs) -> anyhow::Result<()> {
-    install_player_specs();
+pub fn run_play(args: PlayArgs, players: &PlayerRegistry) -> anyhow::Result<()> {
     let human = |s: &Option<String>| s.as_deref().is_none_or(|s| s.eq_ignore_ascii_case("human"));
     if args.south.is_some() || args.north.is_some() {
         if !human(&args.south) && !human(&args.north) {
-            return crate::eval::cli::run_play(crate::eval::cli::PlayArgs {
-                game: args.game,
-                south: args.south.unwrap_or_default(),
-                north: args.north.unwrap_or_default(),
-                seed: args.seed,
-                max_plies: args.max_plies,
-                limits: args.limits,
-                no_board: args.no_board,
-                record: args.record,
-            });
+            return super::eval_cmds::run_play(
+                super::eval_cmds::PlayArgs {
+                    game: args.game,
+                    south: args.south.unwrap_or_default(),
+                    north: args.north.unwrap_or_default(),
+                    seed: args.seed,
+                    max_plies: args.max_plies,
+                    limits: args.limits,
+                    no_board: args.no_board,
+                    record: args.record,
+                },
+                players,
+            );
         }
         if human(&args.south) && human(&args.north) {
             bail!("one side at least must be a player: --south SPEC or --north SPEC");
@@ -204,8 +206,7 @@ pub fn run_play(args: PlayArgs) -> anyhow::Result<()> {
         };
         (me, spec)
     };
-    let spec: PlayerSpec = opponent.parse()?;
-    let mut ai = spec.build(args.seed)?;
+    let (_, mut ai) = players.resolve(&opponent, args.seed)?;
     let rules = args.game.rules()?;
     if let Some(own) = ai.rules()
         && own != rules
@@ -348,6 +349,8 @@ struct Engine {
     start: Position,
     pos: Position,
     player: Box<dyn Player>,
+    /// How `player SPEC` becomes a player.
+    players: PlayerRegistry,
 }
 
 const ENGINE_COMMANDS: &str = "variant NAME, option NAME VALUE, player SPEC, threads N, \
@@ -396,8 +399,7 @@ impl Engine {
             }
             "player" => {
                 anyhow::ensure!(!rest.is_empty(), "usage: player SPEC");
-                let spec: PlayerSpec = rest.join(" ").parse()?;
-                self.player = spec.build(0)?;
+                self.player = self.players.resolve(&rest.join(" "), 0)?.1;
                 // A trained player brings its own rules: the game switches to them.
                 if let Some(rules) = self.player.rules() {
                     if let Some(v) = Variant::ALL.into_iter().find(|v| v.rules() == rules) {
@@ -508,18 +510,17 @@ fn one_line(text: &str) -> String {
 
 /// Runs `bao engine` until `quit` or the end of input: one reply line (or block, for `show`)
 /// per command; errors are replies starting with `error`, and the engine goes on.
-pub fn run_engine(args: EngineArgs) -> anyhow::Result<()> {
-    install_player_specs();
+pub fn run_engine(args: EngineArgs, players: &PlayerRegistry) -> anyhow::Result<()> {
     let rules = Variant::Kiswahili.rules();
     let start = Position::start(&rules);
-    let spec: PlayerSpec = args.player.parse()?;
     let mut engine = Engine {
         variant: Variant::Kiswahili,
         overrides: Vec::new(),
         rules,
         start,
         pos: start,
-        player: spec.build(0)?,
+        player: players.resolve(&args.player, 0)?.1,
+        players: players.clone(),
     };
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();

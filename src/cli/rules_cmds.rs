@@ -2,7 +2,7 @@
 
 use super::GameArgs;
 use crate::notation::{Diagram, MoveSpec, Record, legal_strings, move_text};
-use crate::rules::{EndReason, MoveList, Outcome, Position, Rules, perft};
+use crate::rules::{MoveList, Outcome, Position, Rules, perft};
 use anyhow::bail;
 use serde_json::json;
 use std::io::{BufRead, Write};
@@ -21,11 +21,7 @@ pub fn outcome_json(o: Option<Outcome>) -> serde_json::Value {
         None => serde_json::Value::Null,
         Some(o) => json!({
             "winner": o.winner.map(|s| s.to_string().to_lowercase()),
-            "reason": match o.reason {
-                EndReason::FrontRowEmpty => "front-row-empty",
-                EndReason::NoMoves => "no-moves",
-                EndReason::NeverEndingMove => "never-ending-move",
-            },
+            "reason": o.reason.name(),
         }),
     }
 }

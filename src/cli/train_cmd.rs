@@ -31,11 +31,12 @@ pub struct TrainArgs {
 }
 
 /// Runs `bao train`.
-pub fn run_train(args: TrainArgs) -> anyhow::Result<()> {
+pub fn run_train(args: TrainArgs, players: &crate::search::PlayerRegistry) -> anyhow::Result<()> {
     let opts = RunOptions {
         player_weights: Some(|path| Ok(crate::export::Bundle::read(path)?.weights)),
         quiet: args.quiet,
         max_new_iterations: args.iterations,
+        players: players.clone(),
     };
     let meta = if let Some(dir) = &args.resume {
         if args.run_dir.is_some() || args.seed.is_some() {

@@ -1,8 +1,10 @@
-//! Baseline agents that act on an [`Env`]: uniform random and one-ply greedy.
+//! Baseline agents that act on an [`Env`]: uniform random and one-ply greedy; the greedy choice
+//! itself ([`greedy_index`]) serves the greedy player of `search` too.
 
-use super::action::{mask_actions, move_to_action, nth_action};
+use super::action::{move_to_action, nth_action};
 use super::env::Env;
-use rand::{RngExt, SeedableRng};
+use crate::rules::{MoveList, Position, Side};
+use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// Something that picks an action for the player to move.
@@ -43,9 +45,7 @@ impl Agent for RandomAgent {
     }
 }
 
-/// One ply of look-ahead: plays the move that captures the most of the opponent's seeds (the
-/// opponent's seeds on the board before the move minus after it), ties broken uniformly at
-/// random by its seeded generator. With no capture available every legal move ties.
+/// One ply of look-ahead: plays the [`greedy_index`] move, ties broken by its seeded generator.
 #[derive(Clone, Debug)]
 pub struct GreedyAgent {
     rng: ChaCha8Rng,
@@ -60,44 +60,45 @@ impl GreedyAgent {
     }
 }
 
-/// Seeds on `side`'s 16 pits.
-fn board_seeds(pos: &crate::rules::Position, side: crate::rules::Side) -> i32 {
-    pos.pits(side).iter().map(|&n| i32::from(n)).sum()
-}
-
 impl Agent for GreedyAgent {
     fn act(&mut self, env: &Env) -> usize {
-        let bits = env.legal_mask_bits();
-        if bits == 0 {
-            return 0;
-        }
-        let pos = env.state();
-        let opp = pos.side_to_move().opponent();
-        let before = board_seeds(pos, opp);
-        let (mut best, mut choice, mut ties) = (i32::MIN, 0, 0u32);
-        // Actions in increasing order so the tie-break does not depend on the generator's order.
-        let list = env.legal_moves();
-        let mut scored: [(usize, i32); 64] = [(0, 0); 64];
-        let mut n = 0;
-        for (mv, child) in list.iter() {
-            scored[n] = (move_to_action(pos, mv), before - board_seeds(child, opp));
-            n += 1;
-        }
-        scored[..n].sort_unstable_by_key(|&(a, _)| a);
-        debug_assert!(mask_actions(bits).eq(scored[..n].iter().map(|&(a, _)| a)));
-        for &(a, captured) in &scored[..n] {
-            if captured > best {
-                (best, choice, ties) = (captured, a, 1);
-            } else if captured == best {
-                // Reservoir sampling: each tied action ends up chosen with probability 1/ties.
-                ties += 1;
-                if self.rng.random_range(0..ties) == 0 {
-                    choice = a;
-                }
-            }
-        }
-        choice
+        let (pos, list) = (env.state(), env.legal_moves());
+        greedy_index(pos, list, &mut self.rng).map_or(0, |i| move_to_action(pos, list.moves()[i]))
     }
+}
+
+/// Seeds on a side's 16 pits.
+#[inline]
+pub fn board_seeds(pos: &Position, side: Side) -> u32 {
+    pos.pits(side).iter().map(|&n| u32::from(n)).sum()
+}
+
+/// The opponent's seeds a move took: the opponent's board seeds before it minus after it.
+#[inline]
+pub fn captured(pos: &Position, child: &Position) -> u32 {
+    let opp = pos.side_to_move().opponent();
+    board_seeds(pos, opp).saturating_sub(board_seeds(child, opp))
+}
+
+/// The greedy choice (the one definition behind the greedy agent and the greedy player): the
+/// index in `list` (the legal moves of `pos`) of a move that captures the most of the opponent's
+/// seeds, a move that wins at once first; ties, including "no capture anywhere", broken
+/// uniformly by `rng` in the generator's fixed order. `None` when there is no legal move.
+pub fn greedy_index(pos: &Position, list: &MoveList, rng: &mut impl Rng) -> Option<usize> {
+    let me = pos.side_to_move();
+    let score = |child: &Position| {
+        let wins = child.result().is_some_and(|o| o.winner == Some(me));
+        captured(pos, child) + if wins { 1000 } else { 0 }
+    };
+    let best = list.children().iter().map(score).max()?;
+    let ties = list.children().iter().filter(|c| score(c) == best).count();
+    let k = rng.random_range(0..ties);
+    list.children()
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| score(c) == best)
+        .nth(k)
+        .map(|(i, _)| i)
 }
 
 #[cfg(test)]

@@ -4,9 +4,10 @@
 use super::action::{ACTIONS, nth_action};
 use super::env::{Env, EnvConfig};
 use super::observation::OBS_LEN;
-use super::vec_env::{VecEnv, episode_seed, splitmix64};
-use crate::bench::median;
+use super::vec_env::{VecEnv, episode_seed};
 use crate::rules::{Rules, Variant};
+use crate::util::median;
+use crate::util::splitmix64;
 use std::fmt;
 use std::time::Instant;
 

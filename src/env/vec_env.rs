@@ -35,15 +35,8 @@ pub enum VecEnvError {
 /// The seed of episode `episode` of environment `index` under `base_seed`: a fixed mix of the
 /// three, so every episode is reproducible on its own and independent of thread scheduling.
 pub fn episode_seed(base_seed: u64, index: usize, episode: u64) -> u64 {
+    use crate::util::splitmix64;
     splitmix64(splitmix64(splitmix64(base_seed) ^ index as u64) ^ episode)
-}
-
-/// The splitmix64 finalizer of `z + golden ratio`: a fast, well-spread 64-bit hash.
-pub(super) fn splitmix64(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// How an environment's episode ended at the last step, with the final position (the one the

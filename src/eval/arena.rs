@@ -9,7 +9,7 @@ use super::elo::{ScoreEstimate, pentanomial, trinomial};
 use super::sprt::{SprtConfig, SprtResult, Verdict};
 use crate::notation::{Record, move_text};
 use crate::rules::{EndReason, Move, MoveList, Position, Rules, Side, Variant};
-use crate::search::{Choice, Limits, Player, PlayerSpec};
+use crate::search::{Choice, Limits, Player, PlayerRegistry, PlayerSpec};
 use anyhow::{Context, anyhow, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand::{RngExt, SeedableRng};
@@ -36,9 +36,9 @@ impl GameEnd {
     /// The name used in records: `front-row-empty`, `no-moves`, `never-ending-move`, `max-plies`.
     pub fn name(self) -> &'static str {
         match self {
-            GameEnd::FrontRowEmpty => "front-row-empty",
-            GameEnd::NoMoves => "no-moves",
-            GameEnd::NeverEndingMove => "never-ending-move",
+            GameEnd::FrontRowEmpty => EndReason::FrontRowEmpty.name(),
+            GameEnd::NoMoves => EndReason::NoMoves.name(),
+            GameEnd::NeverEndingMove => EndReason::NeverEndingMove.name(),
             GameEnd::MaxPlies => "max-plies",
         }
     }
@@ -190,6 +190,8 @@ pub struct MatchConfig {
     pub batch_pairs: usize,
     /// Show a progress bar on the terminal (never when stderr is not a terminal).
     pub progress: bool,
+    /// How specs become players (default: the classical kinds).
+    pub players: PlayerRegistry,
 }
 
 impl MatchConfig {
@@ -210,6 +212,7 @@ impl MatchConfig {
             sprt: None,
             batch_pairs: 8,
             progress: true,
+            players: PlayerRegistry::classical(),
         }
     }
 }
@@ -339,12 +342,13 @@ impl MatchResult {
     }
 }
 
-/// SplitMix64: well-spread seeds from a seed and an index.
+/// Well-spread seeds from a seed and an index (SplitMix64's mix).
 pub fn mix(seed: u64, index: u64) -> u64 {
-    let mut z = seed ^ index.wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
+    crate::util::mix64(
+        seed ^ index
+            .wrapping_add(1)
+            .wrapping_mul(crate::util::GOLDEN_GAMMA),
+    )
 }
 
 /// A progress bar on stderr, hidden when asked or when stderr is not a terminal.
@@ -370,8 +374,8 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchResult> {
         s.validate().map_err(|e| anyhow!("bad SPRT: {e}"))?;
     }
     // Fail on a bad spec before any game, and learn the names.
-    let name_a = cfg.a.build(0)?.name();
-    let name_b = cfg.b.build(0)?.name();
+    let name_a = cfg.players.build(&cfg.a, 0)?.name();
+    let name_b = cfg.players.build(&cfg.b, 0)?.name();
     let start = cfg.start.unwrap_or_else(|| Position::start(&cfg.rules));
     let n_pairs = cfg.games.div_ceil(2);
     let bar = progress_bar(cfg.games as u64, cfg.progress);
@@ -439,8 +443,8 @@ fn play_pair(
             mix(pair_seed, 2 * g as u64 + 1),
             mix(pair_seed, 2 * g as u64 + 2),
         );
-        let mut a = cfg.a.build(seed_a)?;
-        let mut b = cfg.b.build(seed_b)?;
+        let mut a = cfg.players.build(&cfg.a, seed_a)?;
+        let mut b = cfg.players.build(&cfg.b, seed_b)?;
         a.new_game(seed_a);
         b.new_game(seed_b);
         let left = cfg.max_plies.saturating_sub(opening.len());

@@ -9,7 +9,7 @@
 
 use super::arena::{MatchConfig, MatchResult, mix, run_match};
 use crate::rules::{Position, Rules};
-use crate::search::{Limits, PlayerSpec};
+use crate::search::{Limits, PlayerRegistry, PlayerSpec};
 use anyhow::{bail, ensure};
 use serde::Serialize;
 
@@ -52,6 +52,8 @@ pub struct GauntletConfig {
     pub prior_draws: f64,
     /// Progress bars on the terminal.
     pub progress: bool,
+    /// How specs become players.
+    pub registry: PlayerRegistry,
 }
 
 /// One player's rating.
@@ -253,6 +255,7 @@ pub fn run_gauntlet(cfg: &GauntletConfig) -> anyhow::Result<GauntletResult> {
             sprt: None,
             batch_pairs: 1,
             progress: cfg.progress,
+            players: cfg.registry.clone(),
         })?;
         let points = m.wins as f64 + m.draws as f64 / 2.0;
         results.push((i, j, points, m.games as f64));

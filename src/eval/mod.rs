@@ -1,8 +1,7 @@
-//! Matches between players: the arena, Elo and SPRT arithmetic, gauntlets, and the command-line
-//! entry points `eval`, `gauntlet` and `play`.
+//! Matches between players: the arena, Elo and SPRT arithmetic, gauntlets. The command-line
+//! entry points `eval`, `gauntlet` and `play` are in `cli::eval_cmds`.
 
 pub mod arena;
-pub mod cli;
 pub mod elo;
 pub mod gauntlet;
 pub mod sprt;

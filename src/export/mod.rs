@@ -9,7 +9,7 @@
 pub mod onnx;
 mod specs;
 
-pub use specs::install_player_specs;
+pub use specs::{all_players, register_player_specs};
 
 use crate::mcts::{Evaluator, MctsConfig, MctsPlayer};
 use crate::nn::{NetConfig, NetEvaluator};
@@ -54,11 +54,7 @@ pub struct Bundle {
     pub weights: Vec<u8>,
 }
 
-fn checksum(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf29ce484222325u64, |h, &b| {
-        (h ^ b as u64).wrapping_mul(0x100000001b3)
-    })
-}
+use crate::util::fnv1a as checksum;
 
 impl Bundle {
     /// The player of iteration `iteration` (default: the last complete one) of a training run.

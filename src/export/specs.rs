@@ -1,4 +1,4 @@
-//! The player specs that need a network, plugged into [`crate::search::spec::EXTERNAL`]:
+//! The player specs that need a network, registered in a [`PlayerRegistry`]:
 //!
 //! | spec | player |
 //! | --- | --- |
@@ -12,7 +12,7 @@
 use super::{Bundle, LoadedPlayer};
 use crate::mcts::{Evaluator, MctsConfig, MctsPlayer, UniformEvaluator};
 use crate::search::Player;
-use crate::search::spec::{EXTERNAL, PlayerSpec};
+use crate::search::spec::{PlayerRegistry, PlayerSpec};
 use anyhow::{Context, bail};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -21,9 +21,17 @@ use std::sync::{Arc, Mutex};
 /// Simulations per move of an `mcts:` spec without a player file.
 const DEFAULT_SIMS: u32 = 200;
 
-/// Makes `mcts:...` and `player:FILE` specs work everywhere a player is named. Idempotent.
-pub fn install_player_specs() {
-    EXTERNAL.set(build).ok();
+/// Adds the `mcts:...` and `player:FILE` kinds to `players`.
+pub fn register_player_specs(players: &mut PlayerRegistry) {
+    players.register("mcts", build);
+    players.register("player", build);
+}
+
+/// The classical players and the network players: what the command line builds from specs.
+pub fn all_players() -> PlayerRegistry {
+    let mut players = PlayerRegistry::classical();
+    register_player_specs(&mut players);
+    players
 }
 
 /// Networks already loaded, by source: an arena builds a player per game, and all of them

@@ -1,11 +1,13 @@
 //! The policy/value network (burn, on the `flex` CPU backend) and everything around it: the
 //! model, batched inference for the search, training steps, checkpoints, TensorBoard logs.
 
+mod batch;
 mod evaluator;
 mod model;
 mod tb;
 mod trainer;
 
+pub use batch::Batch;
 pub use evaluator::NetEvaluator;
 pub use model::{PolicyValueNet, forward_probabilities};
 pub use tb::TbLogger;

@@ -2,9 +2,9 @@
 //! the optimizer (burnpack files, written into a temporary folder renamed into place).
 
 use super::NetConfig;
+use super::batch::Batch;
 use super::model::PolicyValueNet;
 use crate::env::{ACTIONS, OBS_CHANNELS};
-use crate::train::Batch;
 use anyhow::{Context, bail};
 use burn::module::Module;
 use burn::optim::{AdamWConfig, GradientsParams, ModuleOptimizer};
@@ -165,27 +165,36 @@ impl Trainer {
     /// Saves the network (`model.bpk`) and optimizer (`optim.bpk`) into `dir`, atomically: a
     /// temporary folder is filled, then renamed to `dir`.
     pub fn save(&self, dir: &Path) -> anyhow::Result<()> {
-        let tmp = dir.with_extension("tmp");
-        if tmp.exists() {
-            std::fs::remove_dir_all(&tmp)
-                .with_context(|| format!("cannot clear {}", tmp.display()))?;
-        }
-        std::fs::create_dir_all(&tmp)
-            .with_context(|| format!("cannot create {}", tmp.display()))?;
+        let parent = crate::util::parent_dir(dir);
+        std::fs::create_dir_all(parent)
+            .with_context(|| format!("cannot create {}", parent.display()))?;
+        // A folder of a unique name, filled and synced, then renamed into place.
+        let tmp = tempfile::Builder::new()
+            .prefix(".bao-iter-")
+            .tempdir_in(parent)
+            .with_context(|| format!("cannot create a temporary folder in {}", parent.display()))?;
+        let (model, optim) = (tmp.path().join("model.bpk"), tmp.path().join("optim.bpk"));
         self.net
             .valid()
-            .save_file(tmp.join("model.bpk"))
+            .save_file(&model)
             .map_err(|e| anyhow::anyhow!("cannot save the network: {e:?}"))?;
         self.optim
-            .save(tmp.join("optim.bpk"))
+            .save(&optim)
             .map_err(|e| anyhow::anyhow!("cannot save the optimizer: {e:?}"))?;
+        for file in [&model, &optim] {
+            std::fs::File::open(file)
+                .and_then(|f| f.sync_all())
+                .with_context(|| format!("cannot sync {}", file.display()))?;
+        }
+        crate::util::sync_dir(tmp.path())?;
         if dir.exists() {
             std::fs::remove_dir_all(dir)
                 .with_context(|| format!("cannot replace {}", dir.display()))?;
         }
+        let tmp = tmp.keep();
         std::fs::rename(&tmp, dir)
             .with_context(|| format!("cannot rename {} to {}", tmp.display(), dir.display()))?;
-        Ok(())
+        crate::util::sync_dir(parent)
     }
 }
 

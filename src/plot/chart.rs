@@ -150,17 +150,33 @@ impl Chart {
         Ok(())
     }
 
-    /// Writes `DIR/<file>.png` and `DIR/<file>.svg`; returns their paths.
+    /// The chart as PNG bytes.
+    pub fn png(&self) -> anyhow::Result<Vec<u8>> {
+        use image::ImageEncoder;
+        let (w, h) = SIZE;
+        let mut rgb = vec![0u8; w as usize * h as usize * 3];
+        self.draw(&BitMapBackend::with_buffer(&mut rgb, SIZE).into_drawing_area())?;
+        let mut png = Vec::new();
+        image::codecs::png::PngEncoder::new(&mut png)
+            .write_image(&rgb, w, h, image::ColorType::Rgb8)
+            .map_err(|e| anyhow::anyhow!("encoding {}.png: {e}", self.file))?;
+        Ok(png)
+    }
+
+    /// The chart as SVG text.
+    pub fn svg(&self) -> anyhow::Result<String> {
+        let mut svg = String::new();
+        self.draw(&SVGBackend::with_string(&mut svg, SIZE).into_drawing_area())?;
+        Ok(svg)
+    }
+
+    /// Writes `DIR/<file>.png` and `DIR/<file>.svg` atomically (a reader never sees half a
+    /// chart); returns their paths.
     pub fn write(&self, dir: &Path) -> anyhow::Result<Vec<std::path::PathBuf>> {
         let png = dir.join(format!("{}.png", self.file));
         let svg = dir.join(format!("{}.svg", self.file));
-        // Drawn into temporary files renamed into place, so a reader never sees half a chart.
-        let tmp_png = dir.join(format!(".{}.tmp.png", self.file));
-        let tmp_svg = dir.join(format!(".{}.tmp.svg", self.file));
-        self.draw(&BitMapBackend::new(&tmp_png, SIZE).into_drawing_area())?;
-        self.draw(&SVGBackend::new(&tmp_svg, SIZE).into_drawing_area())?;
-        std::fs::rename(&tmp_png, &png)?;
-        std::fs::rename(&tmp_svg, &svg)?;
+        crate::util::write_atomic(&png, &self.png()?)?;
+        crate::util::write_atomic(&svg, self.svg()?.as_bytes())?;
         Ok(vec![png, svg])
     }
 }

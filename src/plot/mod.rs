@@ -94,26 +94,9 @@ pub fn write_charts(run_dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
         run_dir.join("metrics.jsonl").display()
     );
     let dir = plots_dir(run_dir);
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
     let mut files = Vec::new();
     for c in &charts {
         files.extend(c.write(&dir)?);
     }
     Ok(files)
-}
-
-/// `bao plot`: charts of a training run.
-#[derive(clap::Args, Debug)]
-pub struct PlotArgs {
-    /// The training run directory (with its metrics.jsonl).
-    pub run_dir: PathBuf,
-}
-
-/// Runs `bao plot`: writes the charts and prints their paths.
-pub fn run_plot(args: PlotArgs) -> anyhow::Result<()> {
-    for f in write_charts(&args.run_dir)? {
-        println!("{}", f.display());
-    }
-    Ok(())
 }

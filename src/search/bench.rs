@@ -4,8 +4,8 @@
 
 use super::alphabeta::{AlphaBeta, AlphaBetaConfig};
 use super::player::{Limits, Player};
-use crate::bench::median;
 use crate::rules::{MoveList, Position, Rules, Variant};
+use crate::util::median;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;

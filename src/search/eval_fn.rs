@@ -66,6 +66,11 @@ impl Default for EvalWeights {
 /// Largest evaluation magnitude; scores beyond it are wins and losses.
 pub const EVAL_LIMIT: i32 = 20_000;
 
+/// The score of a win at the root; a win `n` plies away scores `WIN - n`.
+pub const WIN: i32 = 30_000;
+/// Scores at least this big (in absolute value) are proven wins or losses.
+pub const WIN_BOUND: i32 = WIN - 1_000;
+
 impl EvalWeights {
     /// Whether the evaluation needs the leaf's legal moves (mobility or the mover's captures).
     pub fn needs_moves(&self) -> bool {
@@ -221,7 +226,7 @@ mod tests {
         assert_eq!(max_threat(&rules, &pos, Side::North), 0);
         // Namua: South's A5 (6 seeds) faces a4 (6 seeds): each threatens the other.
         let pos = Position::from_text(
-            "0,0,0,0,0,0,0,0/0,2,2,0,6,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0 S 22,22 Hh - - 0",
+            "0,0,0,0,0,0,0,0/0,2,2,0,6,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0 S 22,22 H - - 0",
             &rules,
         )
         .unwrap();

@@ -2,8 +2,8 @@
 //! alpha-beta search with a hand-written evaluation; players written as strings
 //! ([`PlayerSpec`]); and a speed benchmark of the search.
 //!
-//! Nothing here needs the `ml` feature. MCTS with a network plugs in as another [`Player`]
-//! through [`spec::EXTERNAL`].
+//! Nothing here needs the `ml` feature. MCTS with a network plugs in as another [`Player`] kind
+//! registered in a [`PlayerRegistry`].
 
 pub mod alphabeta;
 pub mod bench;
@@ -12,6 +12,7 @@ pub mod external;
 pub mod player;
 pub mod random;
 pub mod spec;
+mod tt;
 pub mod zobrist;
 
 pub use alphabeta::{AlphaBeta, AlphaBetaConfig, Analysis};
@@ -19,4 +20,4 @@ pub use eval_fn::EvalWeights;
 pub use external::ExternalEngine;
 pub use player::{Candidate, Choice, Limits, Player};
 pub use random::{GreedyPlayer, RandomPlayer};
-pub use spec::{PlayerSpec, SpecError};
+pub use spec::{PlayerRegistry, PlayerSpec, SpecError};

@@ -1,23 +1,12 @@
 //! Baseline players: uniform random and one-ply greedy.
 
 use super::player::{Choice, Limits, Player};
-use crate::rules::{MoveList, Position, Rules, Side};
+use crate::env::agents::greedy_index;
+pub use crate::env::agents::{board_seeds, captured};
+use crate::rules::{MoveList, Position, Rules};
 use anyhow::bail;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-
-/// Seeds on a side's 16 pits.
-#[inline]
-pub fn board_seeds(pos: &Position, side: Side) -> u32 {
-    pos.pits(side).iter().map(|&n| u32::from(n)).sum()
-}
-
-/// The opponent's seeds a move took: the opponent's board seeds before it minus after it.
-#[inline]
-pub fn captured(pos: &Position, child: &Position) -> u32 {
-    let opp = pos.side_to_move().opponent();
-    board_seeds(pos, opp).saturating_sub(board_seeds(child, opp))
-}
 
 /// Plays a uniformly random legal move, from its own seeded generator.
 #[derive(Clone, Debug)]
@@ -58,9 +47,8 @@ impl Player for RandomPlayer {
     }
 }
 
-/// Plays the move that captures the most of the opponent's seeds (the opponent's board seeds
-/// before the move minus after it); ties, including "no capture anywhere", are broken uniformly
-/// at random by its seeded generator. A move that wins at once is taken first.
+/// Plays the greedy move ([`greedy_index`]: the most seeds captured, a win first, ties broken by
+/// its seeded generator).
 #[derive(Clone, Debug)]
 pub struct GreedyPlayer {
     rng: ChaCha8Rng,
@@ -87,26 +75,8 @@ impl Player for GreedyPlayer {
         if self.list.is_empty() {
             bail!("no legal move: the game is over in {pos}");
         }
-        let me = pos.side_to_move();
-        let score = |child: &Position| {
-            let wins = child.result().is_some_and(|o| o.winner == Some(me));
-            captured(pos, child) + if wins { 1000 } else { 0 }
-        };
-        let best = self.list.children().iter().map(score).max().unwrap_or(0);
-        let ties = self
-            .list
-            .children()
-            .iter()
-            .filter(|c| score(c) == best)
-            .count();
-        // The k-th best move in generator order (the generator's order is fixed).
-        let k = self.rng.random_range(0..ties);
-        let (mv, _) = self
-            .list
-            .iter()
-            .filter(|(_, c)| score(c) == best)
-            .nth(k)
-            .expect("k < ties");
+        let i = greedy_index(pos, &self.list, &mut self.rng).expect("a legal move");
+        let mv = self.list.moves()[i];
         Ok(Choice {
             nodes: self.list.len() as u64,
             depth: 1,

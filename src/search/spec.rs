@@ -11,10 +11,13 @@
 //! | `ab:depth=6,time=1s` | limits combine: the first one reached stops the search |
 //! | `ab:...,tt=16` | a transposition table of 2^16 entries (default 2^20) |
 //! | `ab:...,weights=FILE.json` | evaluation weights from a JSON file ([`EvalWeights`]) |
-//! | `mcts:...` | MCTS with a network (needs the `ml` feature; see [`EXTERNAL`]) |
-//! | `player:PATH` | a player file (needs the `ml` feature; see [`EXTERNAL`]) |
+//! | `mcts:...` | MCTS with a network (needs the `ml` feature; registered by `export`) |
+//! | `player:PATH` | a player file (needs the `ml` feature; registered by `export`) |
 //! | `engine:PROGRAM` | another `bao` program through `PROGRAM engine` (its default player) |
 //! | `engine:PROGRAM,player=SPEC` | the same, playing SPEC (the rest of the text, commas and all) |
+//!
+//! A spec names a kind; a [`PlayerRegistry`] turns it into a player. Kinds this parser does not
+//! know are kept as [`PlayerSpec::Other`] for the registry to build.
 
 use super::alphabeta::{AlphaBeta, AlphaBetaConfig, MAX_DEPTH};
 use super::eval_fn::EvalWeights;
@@ -24,7 +27,7 @@ use anyhow::Context;
 use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
-use std::sync::OnceLock;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The forms a player spec may take, for error messages.
@@ -54,16 +57,16 @@ pub enum PlayerSpec {
     Greedy,
     /// Alpha-beta search.
     AlphaBeta(AbSpec),
-    /// MCTS with a network; the text after `mcts:` (built by [`EXTERNAL`]).
+    /// MCTS with a network; the text after `mcts:` (built by a registered kind).
     Mcts(String),
-    /// A player file, `player:PATH` (built by [`EXTERNAL`]).
+    /// A player file, `player:PATH` (built by a registered kind).
     File(PathBuf),
-    /// Another program speaking the engine protocol, with the player spec it should use.
-    Engine {
-        /// The program, started as `PROGRAM engine`.
-        program: PathBuf,
-        /// The spec sent with `player SPEC`, if any.
-        player: Option<String>,
+    /// Any other kind, `kind:options`, built by whatever the [`PlayerRegistry`] has for it.
+    Other {
+        /// The kind, lower case.
+        kind: String,
+        /// The text after `:` (empty if none).
+        options: String,
     },
 }
 
@@ -77,39 +80,116 @@ pub struct SpecError {
     pub why: String,
 }
 
-/// Builds the players this module cannot build itself (`mcts:...`, `player:PATH`).
-pub type ExternalBuilder = fn(&PlayerSpec, u64) -> anyhow::Result<Box<dyn Player>>;
+/// Builds a player of one kind from its spec and a seed.
+pub type BuildFn = dyn Fn(&PlayerSpec, u64) -> anyhow::Result<Box<dyn Player>> + Send + Sync;
 
-/// The extension point for players outside this module: the code that provides MCTS and player
-/// files (behind the `ml` feature) sets it once at start-up, e.g.
-/// `EXTERNAL.set(my_builder).ok();`. Until then those specs fail with a clear error.
-pub static EXTERNAL: OnceLock<ExternalBuilder> = OnceLock::new();
+/// The player kinds a program can build, by the kind named before `:` in a spec. The classical
+/// kinds (`random`, `greedy`, `ab`) are always there; a layer that provides more (network players
+/// in `export`, say) registers them, and the command line hands the registry to whatever turns
+/// specs into players (matches, gauntlets, the engine, training evaluation). A new kind is one
+/// [`PlayerRegistry::register`] call.
+#[derive(Clone)]
+pub struct PlayerRegistry {
+    kinds: Vec<(String, Arc<BuildFn>)>,
+}
 
-/// Builds an `mcts:` or `player:` spec through [`EXTERNAL`], or says why it cannot.
-pub fn build_external(spec: &PlayerSpec, seed: u64) -> anyhow::Result<Box<dyn Player>> {
-    match EXTERNAL.get() {
-        Some(build) => build(spec, seed),
-        None => anyhow::bail!(
-            "player `{spec}` needs the ml feature and an MCTS/player-file builder, which is not \
-             available yet in this build; use random, greedy or ab:..."
-        ),
+impl std::fmt::Debug for PlayerRegistry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.kinds()).finish()
+    }
+}
+
+impl Default for PlayerRegistry {
+    fn default() -> Self {
+        PlayerRegistry::classical()
+    }
+}
+
+impl PlayerRegistry {
+    /// The classical players: `random`, `greedy`, `ab` (also `alphabeta`).
+    pub fn classical() -> PlayerRegistry {
+        let mut r = PlayerRegistry { kinds: Vec::new() };
+        r.register("random", |_, seed| Ok(Box::new(RandomPlayer::new(seed))));
+        r.register("greedy", |_, seed| Ok(Box::new(GreedyPlayer::new(seed))));
+        r.register("ab", |spec, _| match spec {
+            PlayerSpec::AlphaBeta(ab) => Ok(Box::new(spec.alpha_beta(ab)?)),
+            other => anyhow::bail!("`{other}` is not an alpha-beta spec"),
+        });
+        r.register("engine", |spec, _| {
+            let PlayerSpec::Other { options, .. } = spec else {
+                anyhow::bail!("`{spec}` is not an engine spec")
+            };
+            let (program, player) = match options.split_once(",player=") {
+                Some((p, s)) => (p.trim(), Some(s.trim()).filter(|s| !s.is_empty())),
+                None => (options.trim(), None),
+            };
+            anyhow::ensure!(
+                !program.is_empty(),
+                "`engine:` needs a program: engine:PROGRAM[,player=SPEC]"
+            );
+            Ok(Box::new(super::ExternalEngine::start(
+                std::path::Path::new(program),
+                player,
+                spec.to_string(),
+            )?))
+        });
+        r
+    }
+
+    /// Adds (or replaces) the builder of the players of `kind`.
+    pub fn register(
+        &mut self,
+        kind: &str,
+        build: impl Fn(&PlayerSpec, u64) -> anyhow::Result<Box<dyn Player>> + Send + Sync + 'static,
+    ) {
+        let kind = kind.to_ascii_lowercase();
+        self.kinds.retain(|(k, _)| *k != kind);
+        self.kinds.push((kind, Arc::new(build)));
+    }
+
+    /// The kinds known, in registration order.
+    pub fn kinds(&self) -> Vec<&str> {
+        self.kinds.iter().map(|(k, _)| k.as_str()).collect()
+    }
+
+    /// A fresh player from `spec`, seeded (the seed drives any randomness it has).
+    pub fn build(&self, spec: &PlayerSpec, seed: u64) -> anyhow::Result<Box<dyn Player>> {
+        let kind = spec.kind();
+        match self.kinds.iter().find(|(k, _)| k == kind) {
+            Some((_, build)) => build(spec, seed),
+            None => {
+                let hint = if matches!(spec, PlayerSpec::Mcts(_) | PlayerSpec::File(_)) {
+                    " (network players need the ml feature)"
+                } else {
+                    ""
+                };
+                anyhow::bail!(
+                    "unknown player kind `{kind}` in `{spec}`{hint}; known kinds: {}",
+                    self.kinds().join(", ")
+                )
+            }
+        }
+    }
+
+    /// Reads a spec and builds its player: the one parse-then-resolve of the program.
+    pub fn resolve(&self, text: &str, seed: u64) -> anyhow::Result<(PlayerSpec, Box<dyn Player>)> {
+        let spec: PlayerSpec = text.parse()?;
+        let player = self.build(&spec, seed)?;
+        Ok((spec, player))
     }
 }
 
 impl PlayerSpec {
-    /// A fresh player from this spec, seeded (the seed drives any randomness it has).
-    pub fn build(&self, seed: u64) -> anyhow::Result<Box<dyn Player>> {
-        Ok(match self {
-            PlayerSpec::Random => Box::new(RandomPlayer::new(seed)),
-            PlayerSpec::Greedy => Box::new(GreedyPlayer::new(seed)),
-            PlayerSpec::AlphaBeta(ab) => Box::new(self.alpha_beta(ab)?),
-            PlayerSpec::Mcts(_) | PlayerSpec::File(_) => return build_external(self, seed),
-            PlayerSpec::Engine { program, player } => Box::new(super::ExternalEngine::start(
-                program,
-                player.as_deref(),
-                self.to_string(),
-            )?),
-        })
+    /// The kind: the name before `:` (`random`, `greedy`, `ab`, `mcts`, `player`, ...).
+    pub fn kind(&self) -> &str {
+        match self {
+            PlayerSpec::Random => "random",
+            PlayerSpec::Greedy => "greedy",
+            PlayerSpec::AlphaBeta(_) => "ab",
+            PlayerSpec::Mcts(_) => "mcts",
+            PlayerSpec::File(_) => "player",
+            PlayerSpec::Other { kind, .. } => kind,
+        }
     }
 
     fn alpha_beta(&self, ab: &AbSpec) -> anyhow::Result<AlphaBeta> {
@@ -192,17 +272,6 @@ impl FromStr for PlayerSpec {
                 Ok(PlayerSpec::File(PathBuf::from(path.trim())))
             }
             ("player", _) => Err(err("`player:` needs a file path".into())),
-            ("engine", Some(rest)) if !rest.trim().is_empty() => {
-                let (program, player) = match rest.split_once(",player=") {
-                    Some((p, spec)) => (p, Some(spec.trim().to_string())),
-                    None => (rest, None),
-                };
-                Ok(PlayerSpec::Engine {
-                    program: PathBuf::from(program.trim()),
-                    player: player.filter(|s| !s.is_empty()),
-                })
-            }
-            ("engine", _) => Err(err("`engine:` needs a program path".into())),
             ("ab" | "alphabeta", None) => Ok(PlayerSpec::AlphaBeta(AbSpec::default())),
             ("ab" | "alphabeta", Some(o)) => {
                 let mut ab = AbSpec::default();
@@ -261,6 +330,15 @@ impl FromStr for PlayerSpec {
                 Ok(PlayerSpec::AlphaBeta(ab))
             }
             ("", _) => Err(err("empty spec".into())),
+            (k, o)
+                if k.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') =>
+            {
+                Ok(PlayerSpec::Other {
+                    kind: k.to_string(),
+                    options: o.unwrap_or("").trim().to_string(),
+                })
+            }
             _ => Err(err(format!("unknown player kind `{kind}`"))),
         }
     }
@@ -274,13 +352,8 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Mcts(o) if o.is_empty() => f.write_str("mcts"),
             PlayerSpec::Mcts(o) => write!(f, "mcts:{o}"),
             PlayerSpec::File(p) => write!(f, "player:{}", p.display()),
-            PlayerSpec::Engine { program, player } => {
-                write!(f, "engine:{}", program.display())?;
-                match player {
-                    Some(spec) => write!(f, ",player={spec}"),
-                    None => Ok(()),
-                }
-            }
+            PlayerSpec::Other { kind, options } if options.is_empty() => f.write_str(kind),
+            PlayerSpec::Other { kind, options } => write!(f, "{kind}:{options}"),
             PlayerSpec::AlphaBeta(ab) => {
                 let mut parts = Vec::new();
                 if let Some(d) = ab.limits.depth {

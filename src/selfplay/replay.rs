@@ -118,12 +118,7 @@ impl ReplayBuffer {
     }
 }
 
-/// FNV-1a over the bytes: enough to catch truncation and corruption.
-fn checksum(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf29ce484222325u64, |h, &b| {
-        (h ^ b as u64).wrapping_mul(0x100000001b3)
-    })
-}
+use crate::util::fnv1a as checksum;
 
 fn pack(s: &Sample, out: &mut Vec<u8>) {
     let p = &s.pos;

@@ -68,6 +68,25 @@ function fillForm(s) {
   if (s.run) {
     $('run').hidden = false;
     $('run-opponent').innerHTML = s.run.opponents.map((o) => `<option>${o}</option>`).join('');
+    listRunGames();
+  }
+}
+
+// The training run's recorded evaluation games, newest iteration first.
+async function listRunGames() {
+  try {
+    const { games } = await api('/api/run/games');
+    const sel = $('run-games');
+    sel.innerHTML = '';
+    for (const g of games) {
+      const o = document.createElement('option');
+      o.value = JSON.stringify({ file: g.file, game: g.game });
+      o.textContent = `iteration ${g.iteration}, game ${g.game + 1}: ${g.south} – ${g.north} (${g.result})`;
+      sel.appendChild(o);
+    }
+    if (!games.length) sel.innerHTML = '<option disabled>none recorded yet</option>';
+  } catch (e) {
+    say(e.message, true);
   }
 }
 
@@ -177,6 +196,12 @@ $('watch-eval').onclick = () => {
   newGame(S.run.net, $('run-opponent').value);
 };
 $('watch-self').onclick = () => { $('variant').value = S.run.variant; newGame(S.run.net, S.run.net); };
+$('run-load').onclick = () => {
+  const v = $('run-games').value;
+  if (!v || v.startsWith('none')) return say('no recorded game chosen', true);
+  paused = true;
+  act(() => api('/api/run/load', JSON.parse(v)));
+};
 $('load').onclick = () => act(() => api('/api/load', { text: $('load-text').value, variant: $('variant').value }));
 
 $('analyse').onclick = async () => {

@@ -5,7 +5,7 @@
 use super::sowing::{Frame, frames};
 use crate::board_svg::{board_svg, status_line};
 use crate::notation::{MoveSpec, Record, move_text};
-use crate::rules::{Move, MoveKind, MoveList, Pit, Position, Row, Rules, Side, Stage, Variant};
+use crate::rules::{Move, MoveKind, MoveList, Pit, Position, Row, Rules, Side, Stage};
 use crate::search::Player;
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -294,42 +294,4 @@ fn pit_of(text: &str) -> Option<(Side, Pit)> {
     };
     let n = chars.next()?.to_digit(10)?;
     Some((side, Pit::at(row, n as u8)?))
-}
-
-/// Reads a game from text: a KIBA record (tags and `N: ...;` lines) or one position line.
-/// Returns the variant's name, its rules, the start and the moves.
-pub fn read_game(
-    text: &str,
-    variant: &str,
-) -> Result<(String, Rules, Position, Vec<Move>), Refusal> {
-    let text = text.trim();
-    if text.is_empty() {
-        return Err(Refusal(
-            "nothing to load: paste a position line or a game record".into(),
-        ));
-    }
-    let looks_like_record = text.lines().any(|l| {
-        l.trim_start().starts_with('[')
-            || l.split(':')
-                .next()
-                .is_some_and(|n| n.trim().parse::<u32>().is_ok())
-    });
-    let variant_of = |name: &str| -> Result<(String, Rules), Refusal> {
-        let v: Variant = name.parse()?;
-        Ok((name.to_string(), v.rules()))
-    };
-    if looks_like_record {
-        let rec: Record = text.parse()?;
-        let (name, rules) = variant_of(rec.tag("Variant").unwrap_or(variant))?;
-        let start = match rec.tag("Position") {
-            Some(p) => Position::from_text(p, &rules)?,
-            None => Position::start(&rules),
-        };
-        let (moves, _) = rec.replay(&rules, &start)?;
-        Ok((name, rules, start, moves))
-    } else {
-        let (name, rules) = variant_of(variant)?;
-        let start = Position::from_text(text, &rules)?;
-        Ok((name, rules, start, Vec::new()))
-    }
 }

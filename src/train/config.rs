@@ -26,6 +26,9 @@ pub struct TrainConfig {
     /// a curriculum): a player file (`.bao`), or a run directory (its last iteration).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub init_from: Option<String>,
+    /// Checkpoints kept: the last this many iterations, plus the best evaluated one (0: all).
+    #[serde(default = "default_keep")]
+    pub keep_iterations: u32,
     /// The network.
     pub net: crate::nn::NetConfig,
     /// Self-play.
@@ -34,6 +37,10 @@ pub struct TrainConfig {
     pub optim: OptimConfig,
     /// Periodic evaluation.
     pub eval: EvalConfig,
+}
+
+fn default_keep() -> u32 {
+    3
 }
 
 /// Optimisation settings.
@@ -172,12 +179,11 @@ impl TrainConfig {
 /// A seed for one purpose at one iteration, derived from the master seed (SplitMix64), so that a
 /// resumed run makes exactly the choices the uninterrupted run would have made.
 pub fn derive_seed(master: u64, iteration: u32, purpose: u64) -> u64 {
-    let mut z = master
-        ^ (iteration as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        ^ purpose.wrapping_mul(0xD1B5_4A32_D192_ED03);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    crate::util::mix64(
+        master
+            ^ (iteration as u64).wrapping_mul(crate::util::GOLDEN_GAMMA)
+            ^ purpose.wrapping_mul(0xD1B5_4A32_D192_ED03),
+    )
 }
 
 #[cfg(test)]

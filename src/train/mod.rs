@@ -5,12 +5,12 @@
 //! iteration exactly as the uninterrupted run would have (every random choice derives from the
 //! config's seed and the iteration number).
 
-mod batch;
 pub mod config;
 pub mod evaluate;
 mod run_dir;
+mod samples;
 
-pub use batch::Batch;
+pub use crate::nn::Batch;
 pub use config::{EvalConfig, OptimConfig, TrainConfig, derive_seed};
 pub use run_dir::{EvalEntry, Meta, RunDir};
 
@@ -45,6 +45,8 @@ pub struct RunOptions {
     pub quiet: bool,
     /// Stop after this many iterations of this invocation (the run can be resumed later).
     pub max_new_iterations: Option<u32>,
+    /// How the evaluation opponents' specs become players.
+    pub players: crate::search::PlayerRegistry,
 }
 
 /// Starts a new run from `config` in its `run_dir` (which must not hold a run yet).
@@ -249,6 +251,7 @@ fn run_iterations(
 
         // 3. Evaluation against the baselines.
         let mut evals = Vec::new();
+        let mut eval_records = Vec::new();
         if config.eval.every > 0
             && (iteration % config.eval.every == 0 || iteration == config.iterations)
         {
@@ -258,8 +261,9 @@ fn run_iterations(
             for (k, opponent) in config.eval.opponents.iter().enumerate() {
                 pb.set_message(opponent.clone());
                 let seed = derive_seed(config.seed, iteration, SEED_EVAL).wrapping_add(k as u64);
-                let r = evaluate::evaluate(
+                let (r, records) = evaluate::evaluate(
                     rules,
+                    &config.variant,
                     snapshot.clone(),
                     &config.selfplay.mcts,
                     config.eval.sims,
@@ -267,6 +271,7 @@ fn run_iterations(
                     config.eval.games,
                     config.eval.opening_plies,
                     seed,
+                    &opts.players,
                     &|| pb.inc(1),
                 )?;
                 evals.push(EvalEntry {
@@ -274,8 +279,13 @@ fn run_iterations(
                     opponent: opponent.clone(),
                     ..r
                 });
+                eval_records.push(records);
             }
             pb.finish_and_clear();
+            crate::util::write_atomic(
+                &dir.eval_games(iteration),
+                eval_records.join("\n").as_bytes(),
+            )?;
             meta.eval
                 .retain(|e| !evals.iter().any(|n| n.opponent == e.opponent));
             meta.eval.extend(evals.iter().cloned());
@@ -302,6 +312,12 @@ fn run_iterations(
             "seconds": t0.elapsed().as_secs_f64(),
         });
         dir.append_metrics(&line)?;
+        if !evals.is_empty() {
+            // The charts follow the metrics; a chart that cannot be drawn does not stop a run.
+            if let Err(e) = crate::plot::write_charts(&dir.path) {
+                eprintln!("warning: charts of {} not drawn: {e:#}", dir.path.display());
+            }
+        }
         for (tag, v) in [
             ("loss/total", losses.total),
             ("loss/policy", losses.policy),
@@ -328,8 +344,17 @@ fn run_iterations(
             tb.scalar(&format!("eval/score_vs_{name}"), e.score as f32, step);
             tb.scalar(&format!("eval/elo_vs_{name}"), e.elo as f32, step);
         }
+        if !evals.is_empty() {
+            let mean = evals.iter().map(|e| e.score).sum::<f64>() / evals.len() as f64;
+            if meta.best_iteration == 0 || mean > meta.best_score {
+                meta.best_iteration = iteration;
+                meta.best_score = mean;
+            }
+        }
         tb.flush();
         dir.write_meta(&meta)?;
+        // Only once meta.json names the new iteration may older checkpoints go.
+        dir.prune(iteration, config.keep_iterations, meta.best_iteration)?;
         let eval_text: String = evals
             .iter()
             .map(|e| {

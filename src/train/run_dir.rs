@@ -34,6 +34,13 @@ pub struct Meta {
     pub variant: String,
     /// Latest evaluation results: opponent spec -> (score, elo, elo interval half-width).
     pub eval: Vec<EvalEntry>,
+    /// The iteration with the best mean evaluation score so far (0: none evaluated), kept when
+    /// older checkpoints are pruned.
+    #[serde(default)]
+    pub best_iteration: u32,
+    /// Its mean score over the evaluation opponents.
+    #[serde(default)]
+    pub best_score: f64,
 }
 
 /// One evaluation result kept in the metadata.
@@ -51,6 +58,28 @@ pub struct EvalEntry {
     pub elo: f64,
     pub elo_low: f64,
     pub elo_high: f64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pruning_keeps_the_last_checkpoints_and_the_best() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = RunDir::new(root.path());
+        for i in 1..=6 {
+            std::fs::create_dir_all(dir.iteration(i)).unwrap();
+        }
+        assert_eq!(dir.prune(6, 2, 3).unwrap(), vec![1, 2, 4]);
+        let left: Vec<u32> = (1..=6).filter(|&i| dir.iteration(i).is_dir()).collect();
+        assert_eq!(left, vec![3, 5, 6]);
+        assert_eq!(
+            dir.prune(6, 0, 0).unwrap(),
+            Vec::<u32>::new(),
+            "0 keeps all"
+        );
+    }
 }
 
 /// The current format version.
@@ -82,6 +111,34 @@ impl RunDir {
     /// The folder of iteration `i`.
     pub fn iteration(&self, i: u32) -> PathBuf {
         self.path.join(format!("iter-{i:04}"))
+    }
+
+    /// Deletes the checkpoints of iterations before the last `keep` (up to `latest`), except
+    /// `best`; `keep == 0` keeps everything. Returns the iterations deleted.
+    pub fn prune(&self, latest: u32, keep: u32, best: u32) -> anyhow::Result<Vec<u32>> {
+        if keep == 0 {
+            return Ok(Vec::new());
+        }
+        let mut gone = Vec::new();
+        for i in 1..=latest.saturating_sub(keep) {
+            let dir = self.iteration(i);
+            if i != best && dir.is_dir() {
+                std::fs::remove_dir_all(&dir)
+                    .with_context(|| format!("cannot delete {}", dir.display()))?;
+                gone.push(i);
+            }
+        }
+        Ok(gone)
+    }
+
+    /// The folder of the evaluation games' records.
+    pub fn games(&self) -> PathBuf {
+        self.path.join("games")
+    }
+
+    /// The evaluation games of iteration `i`, as KIBA records (`games/eval-0010.kiba`).
+    pub fn eval_games(&self, i: u32) -> PathBuf {
+        self.games().join(format!("eval-{i:04}.kiba"))
     }
 
     /// `replay.bin`.

@@ -214,9 +214,15 @@ impl Position {
         // Takata: which pits may start one.
         let startable = |p: Pit| mine[p.index()] >= rules.min_lift && self.blocked != Some(p);
         let mut starts: u16 = 0;
-        if rules.house == House::Kuu && self.house[me] && mine[Pit::HOUSE.index()] >= rules.min_lift
+        // Malawi: a kuu never moved must be moved on the first takata, unless takasia blocks it:
+        // then takasia wins, the other takata moves are legal and the duty waits for the next
+        // takata (the blocked kuu still starts one when nothing else can, below).
+        if rules.house == House::Kuu
+            && self.house[me]
+            && mine[Pit::HOUSE.index()] >= rules.min_lift
+            && self.blocked != Some(Pit::HOUSE)
         {
-            starts = 1 << Pit::HOUSE.index(); // Malawi: the kuu must be moved on the first takata.
+            starts = 1 << Pit::HOUSE.index();
         }
         if starts == 0 {
             for p in Pit::front().filter(|&p| startable(p)) {

@@ -254,6 +254,17 @@ impl From<Pit> for u8 {
     }
 }
 
+/// The rotation a capture sown from `kichwa` takes: clockwise from the left, anticlockwise from
+/// the right, so the front row is sown first.
+#[inline]
+pub fn kichwa_rotation(kichwa: Pit) -> Rotation {
+    if kichwa == Pit::LEFT_KICHWA {
+        Rotation::Clockwise
+    } else {
+        Rotation::Anticlockwise
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -294,16 +305,5 @@ mod tests {
         assert_eq!(Pit(6).nearest_kichwa(), Pit::RIGHT_KICHWA);
         assert!(Pit(6).is_kimbi() && !Pit(2).is_kimbi());
         assert_eq!(Pit(2).behind().name(Side::South), "B3");
-    }
-}
-
-/// The rotation a capture sown from `kichwa` takes: clockwise from the left, anticlockwise from
-/// the right, so the front row is sown first.
-#[inline]
-pub fn kichwa_rotation(kichwa: Pit) -> Rotation {
-    if kichwa == Pit::LEFT_KICHWA {
-        Rotation::Clockwise
-    } else {
-        Rotation::Anticlockwise
     }
 }

@@ -163,7 +163,7 @@ impl Position {
     /// what is wrong (seed total, stores, hand and opening counters, houses, takasia, a game
     /// already over).
     pub fn from_setup(setup: Setup, rules: &Rules) -> Result<Position, SetupError> {
-        check(&setup, rules)?;
+        check(&setup, rules, false)?;
         Ok(Position::from_setup_unchecked(setup))
     }
 
@@ -204,15 +204,20 @@ impl Position {
         }
     }
 
-    /// Whether this position passes the setup gate for `rules` (a position from elsewhere, say
-    /// for another rule set, or a finished game).
+    /// Whether this position fits `rules` (it may come from another rule set): the gate's
+    /// checks, except that a game a move has ended is fine here, as play makes such positions.
     pub fn validate(&self, rules: &Rules) -> Result<(), SetupError> {
-        check(&self.to_setup(), rules)
+        let setup = Setup {
+            over: None,
+            ..self.to_setup()
+        };
+        check(&setup, rules, self.result.is_some())
     }
 }
 
-/// The checks of the gate, in the order a reader would make them.
-fn check(s: &Setup, rules: &Rules) -> Result<(), SetupError> {
+/// The checks of the gate, in the order a reader would make them. `finished`: the position is
+/// known to end a game (made by play), so an empty front row is expected.
+fn check(s: &Setup, rules: &Rules, finished: bool) -> Result<(), SetupError> {
     if let Some(o) = s.over {
         return Err(SetupError::GameOver(o));
     }
@@ -224,7 +229,7 @@ fn check(s: &Setup, rules: &Rules) -> Result<(), SetupError> {
             expected: rules.total_seeds(),
         });
     }
-    check_opening(s, rules)?;
+    check_opening(s, rules, finished)?;
     for side in Side::BOTH {
         let i = side.index();
         if s.house[i] && !rules.has_house() {
@@ -262,7 +267,7 @@ fn check(s: &Setup, rules: &Rules) -> Result<(), SetupError> {
             });
         }
     }
-    if rules.empty_front_row_loses && s.opening == OPENING_NONE {
+    if rules.empty_front_row_loses && s.opening == OPENING_NONE && !finished {
         // The mover first: an empty front row of the side to move means it has already lost.
         for side in [s.to_move, s.to_move.opponent()] {
             if front_empty(&s.pits[side.index()]) {
@@ -273,12 +278,17 @@ fn check(s: &Setup, rules: &Rules) -> Result<(), SetupError> {
     Ok(())
 }
 
-/// The opening fields (`opening=`, `hand=`) and the stores they imply.
-fn check_opening(s: &Setup, rules: &Rules) -> Result<(), SetupError> {
+/// The opening fields (`opening=`, `hand=`) and the stores they imply. A game that ended in the
+/// middle of a move keeps the seeds then in hand in the mover's store, so `finished` relaxes the
+/// stores.
+fn check_opening(s: &Setup, rules: &Rules, finished: bool) -> Result<(), SetupError> {
     let start = rules.setup.store;
     if s.opening == OPENING_NONE {
         if s.hand != 0 {
             return Err(SetupError::HandOutsideOpening(s.hand));
+        }
+        if finished {
+            return Ok(());
         }
         for side in Side::BOTH {
             let found = s.store[side.index()];

@@ -3,13 +3,19 @@
 //! The sowing is deterministic once the move's choices are made, so a move is simulated on a
 //! copy of the position. A never-ending move is found exactly: the state at each relay (the whole
 //! board, the pit about to be lifted, the rotation, the house flags) is compared with a saved one
-//! by Brent's cycle detection, which needs no memory beyond one saved state.
+//! by Brent's cycle detection, which needs no memory beyond one saved state and gives the cycle's
+//! length. Brent notices a cycle some relays after it began; when such a move is played on (the
+//! rules make it stop, lose or void the game rather than illegal), it is replayed and cut exactly
+//! at the first relay whose state repeats an earlier one (the one a cycle's length before).
+//! A safety net counts every seed sown: past `Rules::max_sown` (or `lap_limit` laps) the move
+//! counts as never-ending too.
 
 use super::options::{CapturedSowing, House, InfiniteMoves};
 use super::pit::{Dir, Pit, Rotation, Side, kichwa_rotation};
 use super::position::{EndReason, Outcome, Position, Stage, front_empty};
 use super::rule_set::Rules;
 use super::trace::{Event, Observer, StopReason};
+use std::collections::VecDeque;
 
 /// How a move begins; decided by the move generator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,6 +51,8 @@ pub(crate) struct Sim {
     pub house_offered: bool,
     /// The move never ends and the rules make such a move illegal.
     pub illegal: bool,
+    /// The length (in relays) of the cycle that proved the move never-ending, if one did.
+    pub period: Option<u32>,
 }
 
 /// The board state at a relay, for cycle detection.
@@ -76,6 +84,10 @@ pub(crate) struct Mover<'a, O: Observer> {
     saved: Option<RelayState>,
     power: u32,
     lambda: u32,
+    /// The cycle's length once found.
+    period: Option<u32>,
+    /// Replaying with a known cycle length: the last relay states, that many of them.
+    exact: Option<(u32, VecDeque<RelayState>)>,
 }
 
 /// What to do after a sowing ends.
@@ -93,12 +105,42 @@ enum Next {
 
 impl<'a, O: Observer> Mover<'a, O> {
     /// Plays `start` on a copy of `pos`. `play_house`: answer to the house choice if it arises.
+    /// A never-ending move that is played on is cut at its first repeated relay state.
     pub(crate) fn run(
         rules: &'a Rules,
         pos: &Position,
         start: Start,
         play_house: bool,
         obs: &'a mut O,
+    ) -> Sim {
+        // An illegal never-ending move is thrown away, so where it is cut does not matter.
+        let replay = |sim: &Sim| {
+            sim.period
+                .filter(|_| rules.infinite_moves != InfiniteMoves::Illegal)
+        };
+        if O::ENABLED {
+            // Traced: learn first, untraced, whether the move must be cut, so that the events
+            // are those of the move as played.
+            let probe = Mover::simulate(rules, pos, start, play_house, &mut (), None);
+            return Mover::simulate(rules, pos, start, play_house, obs, replay(&probe));
+        }
+        let sim = Mover::simulate(rules, pos, start, play_house, &mut (), None);
+        match replay(&sim) {
+            Some(period) => Mover::simulate(rules, pos, start, play_house, obs, Some(period)),
+            None => sim,
+        }
+    }
+}
+
+impl<'a, O: Observer> Mover<'a, O> {
+    /// One simulation; with `period`, the cycle length already found, cut exactly.
+    fn simulate(
+        rules: &'a Rules,
+        pos: &Position,
+        start: Start,
+        play_house: bool,
+        obs: &'a mut O,
+        period: Option<u32>,
     ) -> Sim {
         let side = pos.to_move;
         let mut m = Mover {
@@ -118,6 +160,8 @@ impl<'a, O: Observer> Mover<'a, O> {
             saved: None,
             power: 1,
             lambda: 0,
+            period: None,
+            exact: period.map(|p| (p, VecDeque::with_capacity(p as usize))),
         };
         let mut next = m.begin(start);
         while let Next::Sow {
@@ -146,6 +190,7 @@ impl<'a, O: Observer> Mover<'a, O> {
             pos: m.p,
             house_offered: m.house_offered,
             illegal: m.illegal,
+            period: m.period,
         }
     }
 
@@ -440,17 +485,29 @@ impl<'a, O: Observer> Mover<'a, O> {
     /// so what the rules make of it.
     fn never_ending(&mut self, pit: Pit, rotation: Rotation) -> Option<Next> {
         let over_bound = self.over_bound();
-        // Brent's cycle detection; most moves are short, so start after a few relays.
+        let state = RelayState {
+            pits: self.p.pits,
+            pit,
+            rotation,
+            house: self.p.house,
+        };
         let mut cycle = false;
-        if self.relays >= 8 {
-            let state = RelayState {
-                pits: self.p.pits,
-                pit,
-                rotation,
-                house: self.p.house,
-            };
+        if let Some((period, recent)) = &mut self.exact {
+            // The first state equal to the one a cycle's length before is the first repetition.
+            cycle = recent.len() == *period as usize && recent.front() == Some(&state);
+            recent.push_back(state);
+            if recent.len() > *period as usize {
+                recent.pop_front();
+            }
+            if cycle {
+                self.period = Some(*period);
+            }
+        } else if self.relays >= 8 {
+            // Brent's cycle detection; most moves are short, so start after a few relays.
             if self.saved == Some(state) {
                 cycle = true;
+                // The saved state came back after `lambda + 1` relays: the cycle's length.
+                self.period = Some(self.lambda + 1);
             } else {
                 self.lambda += 1;
                 if self.saved.is_none() || self.lambda == self.power {

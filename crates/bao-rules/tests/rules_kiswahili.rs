@@ -1020,6 +1020,70 @@ fn option_infinite_moves_stop() {
     assert_eq!(stop_reason(&r, &p, "a7>"), StopReason::NeverEnding);
 }
 
+/// A never-ending move that is played (`infinite_moves = stop`, and likewise `mover-loses` and
+/// `void`) stops exactly at the first relay whose state (board, pit about to be lifted) repeats an
+/// earlier one, wherever the cycle detector happens to notice the cycle. Checked against a plain
+/// simulation that remembers every relay state.
+#[test]
+fn never_ending_move_stops_at_the_first_repeated_state() {
+    use bao_rules::{Dir, Pit, Row};
+    use std::collections::HashSet;
+    let p = pos_for(&kiswahili(), NEVER_ENDING);
+    // The reference: North's takata a7> relays around its own 16 pits (no capture in a takata).
+    let start = Pit::at(Row::Front, 7).unwrap();
+    let rotation = start.rotation(Dir::Right);
+    let mut ring = *p.pits(Side::North);
+    let mut pit = start;
+    let mut seen = HashSet::new();
+    let mut relays = 0;
+    loop {
+        let n = std::mem::take(&mut ring[pit.index()]);
+        for _ in 0..n {
+            pit = pit.step(rotation);
+            ring[pit.index()] += 1;
+        }
+        assert!(ring[pit.index()] > 1, "the reference move ended");
+        if !seen.insert((ring, pit)) {
+            break;
+        }
+        relays += 1;
+    }
+    assert!(
+        relays > 8,
+        "a short cycle would not test the detector: {relays}"
+    );
+    for option in ["stop", "mover-loses", "void"] {
+        let r = rules_with(
+            Variant::Kiswahili,
+            &format!("infinite_moves = \"{option}\""),
+        );
+        let c = play(&r, &p, "a7>");
+        assert_eq!(*c.pits(Side::North), ring, "{option}: {c}");
+        assert_eq!(*c.pits(Side::South), *p.pits(Side::South));
+    }
+}
+
+/// The safety net: a move that sows more than `max_sown` seeds (default 100000) counts as
+/// never-ending, whether or not a repeated state proves it; every seed sown counts, the last
+/// sowing's too. In the takasia example a5< sows 50 seeds in all, a8< 36, a5> 13, a8> 10.
+#[test]
+fn max_sown_safety_net_counts_every_seed_sown() {
+    assert_eq!(kiswahili().max_sown, 100_000);
+    let under = rules_with(Variant::Kiswahili, "max_sown = 50");
+    let p = pos_for(&under, TAKASIA_EXAMPLE);
+    assert_eq!(legal(&under, &p), s(&["a5<", "a5>", "a8<", "a8>"]));
+    let over = rules_with(Variant::Kiswahili, "max_sown = 49");
+    assert_eq!(legal(&over, &p), s(&["a5>", "a8<", "a8>"]));
+    let tight = rules_with(Variant::Kiswahili, "max_sown = 35");
+    assert_eq!(legal(&tight, &p), s(&["a5>", "a8>"]));
+    // Played under `stop`, the move stops at the end of the sowing that passed the bound.
+    let stop = rules_with(
+        Variant::Kiswahili,
+        "max_sown = 49\ninfinite_moves = \"stop\"",
+    );
+    assert_eq!(stop_reason(&stop, &p, "a5<"), StopReason::NeverEnding);
+}
+
 /// Option `lap_limit` (seed 000: "3 minutes (or 12 laps)"; seed 003 1.5.6: what counts as infinite
 /// is agreed beforehand): a move that sows more than N laps of 16 seeds counts as never-ending.
 #[test]

@@ -327,6 +327,37 @@ fn intermediate_stage_two_first_takata_must_move_the_kuu() {
     assert_eq!(legal(&r, &q), s(&["A3<", "A3>", "A5<", "A5>"]));
 }
 
+/// Where the kuu duty meets takasia, takasia wins (shared rules decision): a kuu blocked by takasia
+/// may not be moved, the player's other takata moves are legal, and the duty to move the kuu
+/// passes to its next takata. Only if the kuu holds the only seeds on the board that could
+/// takata does the exception of the general points free it.
+#[test]
+fn stage_two_kuu_blocked_by_takasia_yields_to_the_other_takata() {
+    let r = intermediate();
+    // North's a6< leaves South no capture and North one target, South's kuu A5 (6): blocked.
+    let p = pos_for(
+        &r,
+        "0,0,17,0,17,0,16,0/0,0,2,0,0,0,2,0/0,2,0,0,6,0,0,0/1,0,1,0,0,0,0,0 N 0,0 H - - 60",
+    );
+    let c = play(&r, &p, "a6<");
+    assert_eq!(
+        c.to_string(),
+        "0,0,17,0,17,0,16,0/0,0,0,1,1,0,2,0/0,2,0,0,6,0,0,0/1,0,1,0,0,0,0,0 S 0,0 H A5 - 61"
+    );
+    // A2 (two seeds) may takata; the blocked kuu may not.
+    assert_eq!(legal(&r, &c), s(&["A2<", "A2>"]));
+    // The kuu keeps its duty: once it is not blocked, the first takata must move it.
+    let free = pos_for(&r, &c.to_string().replace(" H A5 - 61", " H - - 61"));
+    assert_eq!(legal(&r, &free), s(&["A5<", "A5>"]));
+    // With A2 a singleton (its seed moved to North's b1), the blocked kuu holds the only seeds
+    // that could takata: the exception frees it.
+    let only = pos_for(
+        &r,
+        "0,0,17,0,17,0,16,1/0,0,0,1,1,0,2,0/0,1,0,0,6,0,0,0/1,0,1,0,0,0,0,0 S 0,0 H A5 - 61",
+    );
+    assert_eq!(legal(&r, &only), s(&["A5<", "A5>"]));
+}
+
 /// General points (second stage): after a takata leaving the opponent only takata moves and one
 /// target, the target may not start a takata, unless it holds the only seeds available to takata;
 /// there is no exemption (not even the only inner hole with more than one seed).

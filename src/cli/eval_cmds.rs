@@ -1,13 +1,13 @@
 //! Command-line entry points: `bao eval` (a match), `bao gauntlet` (an Elo table) and
 //! `bao play` (one game shown move by move). Each is an `Args` struct and a `run_*` function.
 
-use super::arena::{MatchConfig, play_game, result_tag};
-use super::gauntlet::{GauntletConfig, Pairing, run_gauntlet};
-use super::sprt::SprtConfig;
-use crate::cli::GameArgs;
+use super::GameArgs;
+use crate::eval::arena::{MatchConfig, mix, play_game, result_tag};
+use crate::eval::gauntlet::{GauntletConfig, Pairing, run_gauntlet};
+use crate::eval::sprt::SprtConfig;
 use crate::notation::{Diagram, Record, line_text, move_text};
 use crate::rules::{Position, Side};
-use crate::search::{Limits, PlayerSpec};
+use crate::search::{Limits, PlayerRegistry, PlayerSpec};
 use anyhow::{Context, anyhow, bail};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -102,7 +102,7 @@ pub struct EvalArgs {
 }
 
 /// Runs `bao eval`.
-pub fn run_eval(args: EvalArgs) -> anyhow::Result<()> {
+pub fn run_eval(args: EvalArgs, players: &PlayerRegistry) -> anyhow::Result<()> {
     let rules = args.game.rules()?;
     let start = args.game.start(&rules)?;
     let sprt = match &args.sprt {
@@ -123,8 +123,9 @@ pub fn run_eval(args: EvalArgs) -> anyhow::Result<()> {
         sprt,
         batch_pairs: args.batch_pairs,
         progress: !args.quiet,
+        players: players.clone(),
     };
-    let mut result = super::arena::run_match(&cfg)?;
+    let mut result = crate::eval::arena::run_match(&cfg)?;
     if let Some(path) = &args.records {
         crate::util::write_atomic(path, result.records().as_bytes())
             .with_context(|| format!("cannot write records to {}", path.display()))?;
@@ -189,7 +190,7 @@ pub struct GauntletArgs {
 }
 
 /// Runs `bao gauntlet`.
-pub fn run_gauntlet_cmd(args: GauntletArgs) -> anyhow::Result<()> {
+pub fn run_gauntlet_cmd(args: GauntletArgs, registry: &PlayerRegistry) -> anyhow::Result<()> {
     let rules = args.game.rules()?;
     let start = args.game.start(&rules)?;
     let players: Vec<PlayerSpec> = args
@@ -241,6 +242,7 @@ pub fn run_gauntlet_cmd(args: GauntletArgs) -> anyhow::Result<()> {
         limits: args.limits.limits()?,
         prior_draws: args.prior,
         progress: !args.quiet,
+        registry: registry.clone(),
     };
     let mut result = run_gauntlet(&cfg)?;
     if let Some(path) = &args.records {
@@ -305,17 +307,14 @@ pub struct PlayArgs {
 }
 
 /// Runs `bao play --south SPEC --north SPEC`.
-pub fn run_play(args: PlayArgs) -> anyhow::Result<()> {
+pub fn run_play(args: PlayArgs, players: &PlayerRegistry) -> anyhow::Result<()> {
     let rules = args.game.rules()?;
     let start = args.game.start(&rules)?;
     let south_spec = spec(&args.south)?;
     let north_spec = spec(&args.north)?;
-    let seeds = (
-        super::arena::mix(args.seed, 1),
-        super::arena::mix(args.seed, 2),
-    );
-    let mut south = south_spec.build(seeds.0)?;
-    let mut north = north_spec.build(seeds.1)?;
+    let seeds = (mix(args.seed, 1), mix(args.seed, 2));
+    let mut south = players.build(&south_spec, seeds.0)?;
+    let mut north = players.build(&north_spec, seeds.1)?;
     south.new_game(seeds.0);
     north.new_game(seeds.1);
     let limits = args.limits.limits()?;
