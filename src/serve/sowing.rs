@@ -164,18 +164,18 @@ mod tests {
                     let last = frames.last().unwrap();
                     let exact = Board::of(&child).frame(String::new(), Vec::new());
                     assert_eq!(last.counts, exact.counts);
-                    if frames.iter().any(|f| f.caption == "the move is complete") {
+                    // A move that ends the game may need the engine's last word (it settles
+                    // the stores); any other must be replayed exactly by its events.
+                    if child.result().is_none()
+                        && frames.iter().any(|f| f.caption == "the move is complete")
+                    {
                         jumps += 1;
                     }
                     moves += 1;
                     pos = child;
                 }
             }
-            // Only moves that end the game mid-sowing may need the engine's last word.
-            assert!(
-                jumps * 50 <= moves,
-                "{variant}: {jumps} jumps in {moves} moves"
-            );
+            assert_eq!(jumps, 0, "{variant}: {jumps} jumps in {moves} moves");
         }
     }
 }
