@@ -95,6 +95,7 @@ impl Chart {
         let err = |e: DrawingAreaErrorKind<DB::ErrorType>| anyhow::anyhow!("drawing: {e}");
         root.fill(&WHITE).map_err(err)?;
         let (xr, yr) = self.ranges();
+        let y_span = yr.end - yr.start;
         let mut chart = ChartBuilder::on(root)
             .caption(&self.title, (FONT, 26))
             .margin(16)
@@ -106,6 +107,13 @@ impl Chart {
             .configure_mesh()
             .x_desc("iteration")
             .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_label_formatter(&|y| {
+                if y_span >= 20.0 {
+                    format!("{y:.0}")
+                } else {
+                    format!("{y:.2}")
+                }
+            })
             .y_desc(self.y_label)
             .label_style((FONT, 15))
             .axis_desc_style((FONT, 17))
@@ -116,9 +124,16 @@ impl Chart {
             let colour = COLOURS[k % COLOURS.len()];
             let style = ShapeStyle::from(colour).stroke_width(2);
             if !s.intervals.is_empty() {
+                // The bar's mark sits on the estimate itself (drawn again as the line's point).
+                let estimate = |x: f64, lo: f64, hi: f64| {
+                    s.points
+                        .iter()
+                        .find(|p| p.0 == x)
+                        .map_or((lo + hi) / 2.0, |p| p.1)
+                };
                 chart
                     .draw_series(s.intervals.iter().map(|&(x, lo, hi)| {
-                        let mid = (lo + hi) / 2.0;
+                        let mid = estimate(x, lo, hi);
                         ErrorBar::new_vertical(x, lo, mid, hi, colour.mix(0.5).stroke_width(1), 8)
                     }))
                     .map_err(err)?;
