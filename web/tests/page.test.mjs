@@ -46,6 +46,8 @@ try {
   await page.selectOption('#speed', '80');
   await page.fill('#south', 'human');
   await page.click('#new');
+  // The new game's answer (the start looks the same as before it, so wait for its message).
+  await page.waitForFunction(() => /^new game of/.test(document.querySelector('#message').textContent));
   await page.waitForFunction(() => document.querySelectorAll('#moves li').length === 0 && document.querySelector('.pit.legal'));
   const legal = await page.$$eval('.pit.legal', (els) => els.map((e) => e.dataset.pit));
   check('legal pits are highlighted', legal.length > 0 && legal.every((n) => /^[AB][1-8]$/.test(n)), legal.join(','));
