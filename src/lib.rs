@@ -5,6 +5,7 @@
 //! [`rules`] and [`notation`]; everything else builds on them.
 
 pub mod bench;
+pub mod board_svg;
 pub mod cli;
 pub mod env;
 pub mod eval;
@@ -13,8 +14,11 @@ pub mod export;
 pub mod mcts;
 #[cfg(feature = "ml")]
 pub mod nn;
+pub mod plot;
 pub mod search;
 pub mod selfplay;
+#[cfg(feature = "ml")]
+pub mod serve;
 #[cfg(feature = "ml")]
 pub mod train;
 pub mod util;

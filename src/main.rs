@@ -44,6 +44,11 @@ enum Command {
     Gauntlet(bao_zero::cli::eval_cmds::GauntletArgs),
     /// A line protocol on stdin/stdout for GUIs and scripts.
     Engine(bao_zero::cli::engine::EngineArgs),
+    /// Charts of a training run (PNG and SVG in RUN_DIR/plots/).
+    Plot(bao_zero::cli::plot_cmd::PlotArgs),
+    /// A web page to play, watch and analyse (http://127.0.0.1:8080/ by default).
+    #[cfg(feature = "ml")]
+    Serve(bao_zero::cli::serve_cmd::ServeArgs),
 }
 
 #[derive(clap::Args)]
@@ -137,7 +142,7 @@ fn bench(args: BenchArgs) -> anyhow::Result<()> {
 /// lost client cannot end it.)
 #[cfg(unix)]
 fn end_quietly_on_closed_pipe() {
-    // SAFETY: called first thing in `main`, before any thread starts; setting a signal's
+    // SAFETY: called at the start of `main`, before any thread starts; setting a signal's
     // disposition to its default has no other precondition.
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
@@ -145,9 +150,16 @@ fn end_quietly_on_closed_pipe() {
 }
 
 fn main() -> std::process::ExitCode {
-    #[cfg(unix)]
-    end_quietly_on_closed_pipe();
     let cli = Cli::parse();
+    // The web server keeps SIGPIPE ignored: a browser that goes away must not end it.
+    #[cfg(feature = "ml")]
+    let server = matches!(cli.command, Command::Serve(_));
+    #[cfg(not(feature = "ml"))]
+    let server = false;
+    #[cfg(unix)]
+    if !server {
+        end_quietly_on_closed_pipe();
+    }
     // The player kinds every command can name: classical, and network players with `ml`.
     #[cfg(feature = "ml")]
     let players = bao_zero::export::all_players();
@@ -170,6 +182,9 @@ fn main() -> std::process::ExitCode {
         Command::Eval(a) => bao_zero::cli::eval_cmds::run_eval(a, &players),
         Command::Gauntlet(a) => bao_zero::cli::eval_cmds::run_gauntlet_cmd(a, &players),
         Command::Engine(a) => bao_zero::cli::engine::run_engine(a, &players),
+        Command::Plot(a) => bao_zero::cli::plot_cmd::run_plot(a),
+        #[cfg(feature = "ml")]
+        Command::Serve(a) => bao_zero::cli::serve_cmd::run_serve(a, &players),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

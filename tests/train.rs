@@ -120,6 +120,22 @@ fn the_smoke_run_ends_and_beats_random_and_resuming_continues_where_it_stopped()
     let random = meta.eval.iter().find(|e| e.opponent == "random").unwrap();
     // Two tiny iterations teach little; the search on top of the network must still hold its own.
     assert!(random.score >= 0.5, "smoke run vs random: {random:?}");
+    // Each evaluation drew the charts and recorded its games, which `bao serve --run` lists
+    // and replays.
+    let png = std::fs::read(whole.join("plots/eval_elo.png")).unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    assert!(png.len() > 5_000, "{} bytes", png.len());
+    let run = bao_zero::serve::run::RunInfo::read(&whole).unwrap();
+    let games = run.list();
+    assert_eq!(
+        games.len(),
+        meta.eval.iter().map(|e| e.games).sum::<usize>()
+    );
+    assert_eq!(games[0].iteration, 2);
+    let record = run.record(&games[0].file, games[0].game).unwrap();
+    let (variant, _, _, moves) = bao_zero::serve::load::read_game(&record, "hus").unwrap();
+    assert_eq!(variant, meta.variant);
+    assert!(!moves.is_empty());
     // The same run stopped after one iteration and resumed.
     let parts = tmp("parts");
     let opts = RunOptions {

@@ -4,7 +4,10 @@ pub mod engine;
 pub mod eval_cmds;
 #[cfg(feature = "ml")]
 pub mod play_cmd;
+pub mod plot_cmd;
 pub mod rules_cmds;
+#[cfg(feature = "ml")]
+pub mod serve_cmd;
 #[cfg(feature = "ml")]
 pub mod train_cmd;
 

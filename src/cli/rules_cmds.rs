@@ -126,6 +126,9 @@ pub struct ShowArgs {
     /// Print each step of the last move (lifts, sowings, captures, house decisions).
     #[arg(long)]
     pub trace: bool,
+    /// Also write the board as an SVG picture to this file (the drawing of `bao serve`).
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<std::path::PathBuf>,
     /// Moves in KIBA notation from the start position.
     pub moves: Vec<String>,
 }
@@ -160,6 +163,10 @@ pub fn run_show(args: ShowArgs) -> anyhow::Result<()> {
         }
     );
     println!("position: {pos}");
+    if let Some(path) = &args.svg {
+        crate::util::write_atomic(path, crate::board_svg::board_svg(&pos, &rules).as_bytes())?;
+        println!("svg: {}", path.display());
+    }
     pos.legal_moves(&rules, &mut list);
     if !list.is_empty() {
         println!(

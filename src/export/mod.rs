@@ -251,4 +251,8 @@ impl Player for LoadedPlayer {
     fn set_threads(&mut self, threads: usize) -> bool {
         self.player.set_threads(threads)
     }
+
+    fn candidates(&self) -> Vec<crate::search::Candidate> {
+        self.player.candidates()
+    }
 }

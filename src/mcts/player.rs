@@ -7,7 +7,7 @@
 
 use super::{BatchBuffers, EvalCache, Evaluator, MctsConfig, Tree, search_round};
 use crate::rules::{Position, Rules};
-use crate::search::{Choice, Limits, Player};
+use crate::search::{Candidate, Choice, Limits, Player};
 use anyhow::Context;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -221,6 +221,25 @@ impl Player for MctsPlayer {
         self.threads = threads.max(1);
         self.pool = None;
         true
+    }
+
+    /// The root's moves of the last search, most visited first.
+    fn candidates(&self) -> Vec<Candidate> {
+        let Some(tree) = &self.tree else {
+            return Vec::new();
+        };
+        let lines = tree.root_lines(12);
+        let total = lines.iter().map(|l| l.1).sum::<u32>().max(1);
+        lines
+            .into_iter()
+            .map(|(mv, visits, value, pv)| Candidate {
+                mv,
+                visits,
+                share: visits as f32 / total as f32,
+                value,
+                pv,
+            })
+            .collect()
     }
 
     /// The search has no randomness; a new game starts with an empty tree and cache.

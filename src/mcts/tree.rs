@@ -424,8 +424,34 @@ impl Tree {
 
     /// The principal variation: most visited moves from the root down.
     pub fn pv(&self, max_len: usize) -> Vec<Move> {
+        self.line_below(0, max_len)
+    }
+
+    /// The root's children, most visited first: each move with its visits, its mean value for
+    /// the root's mover (`None` unvisited) and the most visited line from it (starting with it).
+    pub fn root_lines(&self, max_len: usize) -> Vec<(Move, u32, Option<f32>, Vec<Move>)> {
+        let root = &self.nodes[0];
+        if root.state != EXPANDED {
+            return Vec::new();
+        }
+        let first = root.first_child as usize;
+        let mut lines: Vec<_> = (first..first + root.num_children as usize)
+            .map(|id| {
+                let c = &self.nodes[id];
+                let value = (c.visits > 0).then(|| c.value_sum / c.visits as f32);
+                let mut line = vec![c.mv];
+                line.extend(self.line_below(id, max_len.saturating_sub(1)));
+                (c.mv, c.visits, value, line)
+            })
+            .collect();
+        lines.sort_by(|a, b| b.1.cmp(&a.1));
+        lines
+    }
+
+    /// The most visited moves from node `id` down.
+    fn line_below(&self, id: usize, max_len: usize) -> Vec<Move> {
         let mut pv = Vec::new();
-        let mut id = 0usize;
+        let mut id = id;
         while pv.len() < max_len {
             let n = &self.nodes[id];
             if n.state != EXPANDED {

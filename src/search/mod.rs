@@ -18,6 +18,6 @@ pub mod zobrist;
 pub use alphabeta::{AlphaBeta, AlphaBetaConfig, Analysis};
 pub use eval_fn::EvalWeights;
 pub use external::ExternalEngine;
-pub use player::{Choice, Limits, Player};
+pub use player::{Candidate, Choice, Limits, Player};
 pub use random::{GreedyPlayer, RandomPlayer};
 pub use spec::{PlayerRegistry, PlayerSpec, SpecError};

@@ -117,6 +117,21 @@ impl Choice {
     }
 }
 
+/// A move a search weighed at the root, for analysis displays.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Candidate {
+    /// The move.
+    pub mv: Move,
+    /// Simulations (or nodes) spent below it.
+    pub visits: u32,
+    /// Its share of the root's visits, in [0, 1].
+    pub share: f32,
+    /// Its expected score for the mover in [-1, 1], if searched.
+    pub value: Option<f32>,
+    /// The line the search expects, starting with `mv`.
+    pub pv: Vec<Move>,
+}
+
 /// Something that chooses moves. Players are `Send` so an arena can run games in parallel;
 /// each game gets its own players.
 pub trait Player: Send {
@@ -140,5 +155,12 @@ pub trait Player: Send {
     /// Forget everything from the previous game and reseed the player's randomness.
     fn new_game(&mut self, seed: u64) {
         let _ = seed;
+    }
+
+    /// The moves the last [`choose`](Player::choose) weighed, best first; empty for players
+    /// that keep no statistics (an MCTS player gives every root move with its visit share,
+    /// value and line).
+    fn candidates(&self) -> Vec<Candidate> {
+        Vec::new()
     }
 }

@@ -17,11 +17,13 @@ const NETWORK: &str = "network";
 
 /// Plays `games` games (in pairs: the same random opening with each colour) of the network,
 /// searching `sims` simulations a move, against the player `opponent` (a spec built by
-/// `players`); returns the network's score and Elo difference with 95% intervals. `on_game` is
-/// called once per game played, after the match.
+/// `players`); returns the network's score and Elo difference with 95% intervals, and the games
+/// as KIBA records tagged with `variant`. `on_game` is called once per game played, after the
+/// match.
 #[allow(clippy::too_many_arguments)]
 pub fn evaluate(
     rules: &Rules,
+    variant: &str,
     eval: Arc<dyn Evaluator>,
     cfg: &MctsConfig,
     sims: u32,
@@ -31,7 +33,7 @@ pub fn evaluate(
     seed: u64,
     players: &PlayerRegistry,
     on_game: &(dyn Fn() + Sync),
-) -> anyhow::Result<EvalEntry> {
+) -> anyhow::Result<(EvalEntry, String)> {
     let opponent_spec: PlayerSpec = opponent.parse()?;
     let mut players = players.clone();
     let cfg = cfg.clone();
@@ -54,14 +56,14 @@ pub fn evaluate(
         limits: Limits::NONE,
         progress: false,
         players,
-        variant: "training".to_string(),
+        variant: variant.to_string(),
         ..MatchConfig::new(network, opponent_spec, Variant::Kiswahili)
     })?;
     for _ in 0..result.games {
         on_game();
     }
     let e = &result.estimate;
-    Ok(EvalEntry {
+    let entry = EvalEntry {
         iteration: 0,
         opponent: opponent.to_string(),
         games: result.games,
@@ -69,5 +71,6 @@ pub fn evaluate(
         elo: e.elo,
         elo_low: e.elo_low,
         elo_high: e.elo_high,
-    })
+    };
+    Ok((entry, result.records()))
 }

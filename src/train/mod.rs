@@ -272,6 +272,7 @@ fn run_iterations(
 
         // 3. Evaluation against the baselines.
         let mut evals = Vec::new();
+        let mut eval_records = Vec::new();
         if config.eval.every > 0
             && (iteration % config.eval.every == 0 || iteration == config.iterations)
         {
@@ -281,8 +282,9 @@ fn run_iterations(
             for (k, opponent) in config.eval.opponents.iter().enumerate() {
                 pb.set_message(opponent.clone());
                 let seed = derive_seed(config.seed, iteration, SEED_EVAL).wrapping_add(k as u64);
-                let r = evaluate::evaluate(
+                let (r, records) = evaluate::evaluate(
                     rules,
+                    &config.variant,
                     snapshot.clone(),
                     &config.selfplay.mcts,
                     config.eval.sims,
@@ -298,8 +300,13 @@ fn run_iterations(
                     opponent: opponent.clone(),
                     ..r
                 });
+                eval_records.push(records);
             }
             pb.finish_and_clear();
+            crate::util::write_atomic(
+                &dir.eval_games(iteration),
+                eval_records.join("\n").as_bytes(),
+            )?;
             meta.eval
                 .retain(|e| !evals.iter().any(|n| n.opponent == e.opponent));
             meta.eval.extend(evals.iter().cloned());
@@ -337,6 +344,12 @@ fn run_iterations(
         // Only once meta.json names the new iteration may older checkpoints go.
         dir.prune(iteration, config.keep_iterations, meta.best_iteration)?;
         dir.prune_replay(iteration)?;
+        if !evals.is_empty() {
+            // The charts follow the metrics; a chart that cannot be drawn does not stop a run.
+            if let Err(e) = crate::plot::write_charts(&dir.path) {
+                eprintln!("warning: charts of {} not drawn: {e:#}", dir.path.display());
+            }
+        }
         // TensorBoard after meta.json: an iteration redone after a crash logs its step once.
         for (tag, v) in [
             ("loss/total", losses.total),

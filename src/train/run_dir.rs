@@ -138,6 +138,16 @@ impl RunDir {
         Ok(gone)
     }
 
+    /// The folder of the evaluation games' records.
+    pub fn games(&self) -> PathBuf {
+        self.path.join("games")
+    }
+
+    /// The evaluation games of iteration `i`, as KIBA records (`games/eval-0010.kiba`).
+    pub fn eval_games(&self, i: u32) -> PathBuf {
+        self.games().join(format!("eval-{i:04}.kiba"))
+    }
+
     /// `replay-NNNN.bin`: the replay buffer as it was at the end of iteration `i`. Each
     /// iteration writes a new file, and meta.json names the one to resume from, so a crash
     /// between the two never resumes with samples of an iteration that will be played again.

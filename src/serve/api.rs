@@ -1,0 +1,313 @@
+//! The page's requests: each takes the game's lock briefly, and players think outside it (on a
+//! blocking thread), so the page can keep asking for the state while a player thinks.
+
+use super::seats::time_of;
+use super::table::{HUMAN, Refusal, Table};
+use super::{ApiError, App, Body};
+use crate::rules::{Rules, Variant};
+use crate::search::{Candidate, Limits, Player};
+use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::time::Duration;
+
+type ApiResult = Result<Json<Value>, ApiError>;
+
+fn busy() -> ApiError {
+    ApiError(
+        StatusCode::CONFLICT,
+        "a player is thinking; try again when it has moved".into(),
+    )
+}
+
+/// The game's lock, refused while a player thinks (its move would land on a changed game).
+macro_rules! idle_table {
+    ($app:expr) => {{
+        let t = $app.table();
+        if t.thinking {
+            return Err(busy());
+        }
+        t
+    }};
+}
+
+/// The players of `seats` for `rules` (none for a person).
+fn seat_players(
+    app: &App,
+    seats: &[String; 2],
+    rules: &Rules,
+) -> Result<[Option<Box<dyn Player>>; 2], Refusal> {
+    let mut players: [Option<Box<dyn Player>>; 2] = [None, None];
+    for (k, seat) in seats.iter().enumerate() {
+        if seat != HUMAN {
+            players[k] = Some(app.build(seat, rules)?);
+        }
+    }
+    Ok(players)
+}
+
+/// `GET /api/state`.
+pub(super) async fn state(State(app): State<Arc<App>>) -> Json<Value> {
+    let t = app.table();
+    app.view(&t)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct NewGame {
+    variant: Option<String>,
+    south: Option<String>,
+    north: Option<String>,
+    time_ms: Option<u64>,
+}
+
+/// `POST /api/new`.
+pub(super) async fn new_game(State(app): State<Arc<App>>, Body(req): Body<NewGame>) -> ApiResult {
+    let mut t = idle_table!(app);
+    let variant = req.variant.unwrap_or_else(|| t.variant.clone());
+    let rules = variant.parse::<Variant>().map_err(Refusal::from)?.rules();
+    let seats = [
+        req.south.unwrap_or_else(|| HUMAN.into()).trim().to_string(),
+        req.north
+            .unwrap_or_else(|| app.player.clone())
+            .trim()
+            .to_string(),
+    ];
+    let players = seat_players(&app, &seats, &rules)?;
+    let time_ms = time_of(req.time_ms, t.time_ms)?;
+    *t = Table::new(&variant, rules, None);
+    t.seats = seats;
+    t.players = players;
+    t.time_ms = time_ms;
+    t.message = format!(
+        "new game of {variant}: {} against {}",
+        t.seats[0], t.seats[1]
+    );
+    Ok(app.view(&t))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct MoveReq {
+    text: String,
+}
+
+/// `POST /api/move`.
+pub(super) async fn play_move(State(app): State<Arc<App>>, Body(req): Body<MoveReq>) -> ApiResult {
+    let mut t = idle_table!(app);
+    if !t.human_to_move() {
+        let side = t.current().side_to_move();
+        return Err(Refusal(format!("{side} is played by {}", t.seats[side.index()])).into());
+    }
+    t.play_text(&req.text)?;
+    Ok(app.view(&t))
+}
+
+/// `POST /api/reply`: the player on move thinks (outside the lock) and plays.
+pub(super) async fn reply(State(app): State<Arc<App>>) -> ApiResult {
+    let (mut player, pos, rules, limits, side) = {
+        let mut t = idle_table!(app);
+        let pos = t.current();
+        if pos.outcome(&t.rules).is_some() {
+            return Err(Refusal("the game is over".into()).into());
+        }
+        let side = pos.side_to_move();
+        let seat = t.seats[side.index()].clone();
+        if seat == HUMAN {
+            return Err(Refusal(format!("{side} is played by a person at the page")).into());
+        }
+        let player = match t.players[side.index()].take() {
+            Some(p) => p,
+            None => app.build(&seat, &t.rules)?,
+        };
+        t.thinking = true;
+        let limits = Limits::time(Duration::from_millis(t.time_ms));
+        (player, pos, t.rules.clone(), limits, side)
+    };
+    let thought = tokio::task::spawn_blocking(move || {
+        let choice = player.choose(&rules, &pos, &limits);
+        (player, choice)
+    })
+    .await;
+    let mut t = app.table();
+    t.thinking = false;
+    let (player, choice) = thought.map_err(|e| {
+        ApiError(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("the player failed: {e}"),
+        )
+    })?;
+    t.players[side.index()] = Some(player);
+    let choice = choice.map_err(Refusal::from)?;
+    if t.current() != pos {
+        return Err(Refusal("the game changed while the player thought".into()).into());
+    }
+    t.play(choice.mv)?;
+    Ok(app.view(&t))
+}
+
+/// `POST /api/undo`.
+pub(super) async fn undo(State(app): State<Arc<App>>) -> ApiResult {
+    let mut t = idle_table!(app);
+    t.undo()?;
+    Ok(app.view(&t))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct Goto {
+    ply: usize,
+}
+
+/// `POST /api/goto`.
+pub(super) async fn goto(State(app): State<Arc<App>>, Body(req): Body<Goto>) -> ApiResult {
+    let mut t = idle_table!(app);
+    t.goto(req.ply)?;
+    Ok(app.view(&t))
+}
+
+/// Replaces the game by the one in `text`, keeping the seats (paused: the page looks at the
+/// start and steps through).
+fn load_text(app: &App, t: &mut Table, text: &str, variant: &str) -> Result<(), Refusal> {
+    let (name, rules, start, moves) = super::load::read_game(text, variant)?;
+    let seats = t.seats.clone();
+    let players = seat_players(app, &seats, &rules)
+        .map_err(|Refusal(e)| Refusal(format!("{e}; start a new game with other players first")))?;
+    let mut fresh = Table::new(&name, rules, Some(start));
+    fresh.seats = seats;
+    fresh.players = players;
+    fresh.time_ms = t.time_ms;
+    for mv in moves {
+        fresh.play(mv)?;
+    }
+    fresh.last = None;
+    fresh.message = format!("loaded: {} moves; step with ◀ ▶", fresh.moves.len());
+    *t = fresh;
+    Ok(())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct Load {
+    text: String,
+    variant: Option<String>,
+}
+
+/// `POST /api/load`.
+pub(super) async fn load(State(app): State<Arc<App>>, Body(req): Body<Load>) -> ApiResult {
+    let mut t = idle_table!(app);
+    let variant = req.variant.unwrap_or_else(|| t.variant.clone());
+    load_text(&app, &mut t, &req.text, &variant)?;
+    Ok(app.view(&t))
+}
+
+/// `GET /api/run/games`: the run's recorded evaluation games.
+pub(super) async fn run_games(State(app): State<Arc<App>>) -> ApiResult {
+    let run = app
+        .run
+        .as_ref()
+        .ok_or_else(|| Refusal("no training run: start with --run DIR".into()))?;
+    Ok(Json(json!({ "games": run.list() })))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RunLoad {
+    file: String,
+    game: usize,
+}
+
+/// `POST /api/run/load`: a recorded game of the run, to step through.
+pub(super) async fn run_load(State(app): State<Arc<App>>, Body(req): Body<RunLoad>) -> ApiResult {
+    let run = app
+        .run
+        .as_ref()
+        .ok_or_else(|| Refusal("no training run: start with --run DIR".into()))?;
+    let text = run
+        .record(&req.file, req.game)
+        .ok_or_else(|| Refusal(format!("no game {} in {}", req.game, req.file)))?;
+    let mut t = idle_table!(app);
+    t.seats = [HUMAN.to_string(), HUMAN.to_string()];
+    load_text(&app, &mut t, &text, &run.variant)?;
+    t.cursor = 0;
+    Ok(app.view(&t))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct Analyse {
+    time_ms: Option<u64>,
+}
+
+/// `POST /api/analyse`: the analysis player's top moves for the position looked at.
+pub(super) async fn analyse(State(app): State<Arc<App>>, Body(req): Body<Analyse>) -> ApiResult {
+    let (pos, rules, time_ms) = {
+        let t = app.table();
+        (
+            t.current(),
+            t.rules.clone(),
+            time_of(req.time_ms, t.time_ms)?,
+        )
+    };
+    if pos.outcome(&rules).is_some() {
+        return Err(Refusal("the game is over: nothing to analyse".into()).into());
+    }
+    let taken = app.analyst.lock().unwrap_or_else(|e| e.into_inner()).take();
+    let (name, mut player) = match taken {
+        Some((name, p)) if p.rules().is_none_or(|r| r == rules) => (name, p),
+        _ => match app.build(&app.player, &rules) {
+            Ok(p) => (app.player.clone(), p),
+            // The default player knows other rules: alpha-beta analyses any game.
+            Err(_) => ("ab".to_string(), app.build("ab", &rules)?),
+        },
+    };
+    let limits = Limits::time(Duration::from_millis(time_ms));
+    let rules2 = rules.clone();
+    let (player, choice, mut candidates) = tokio::task::spawn_blocking(move || {
+        let choice = player.choose(&rules2, &pos, &limits);
+        let candidates = player.candidates();
+        (player, choice, candidates)
+    })
+    .await
+    .map_err(|e| {
+        ApiError(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("the analysis failed: {e}"),
+        )
+    })?;
+    *app.analyst.lock().unwrap_or_else(|e| e.into_inner()) = Some((name.clone(), player));
+    let choice = choice.map_err(Refusal::from)?;
+    if candidates.is_empty() {
+        // A player without root statistics (alpha-beta): its choice and line.
+        candidates.push(Candidate {
+            mv: choice.mv,
+            visits: choice.nodes.min(u64::from(u32::MAX)) as u32,
+            share: 1.0,
+            value: choice.eval,
+            pv: choice.pv.clone(),
+        });
+    }
+    let lines: Vec<Value> = candidates
+        .iter()
+        .take(8)
+        .map(|c| {
+            json!({
+                "move": crate::notation::move_text(c.mv, pos.side_to_move()),
+                "visits": c.visits,
+                "share": c.share,
+                "value": c.value,
+                "pv": crate::notation::line_text(&rules, &pos, &c.pv),
+            })
+        })
+        .collect();
+    Ok(Json(json!({
+        "player": name,
+        "position": pos.to_string(),
+        "nodes": choice.nodes,
+        "value": choice.eval,
+        "candidates": lines,
+    })))
+}

@@ -1,0 +1,215 @@
+//! `bao serve`: a local web page to play, watch and analyse Bao.
+//!
+//! One page (HTML, CSS and JavaScript embedded in the binary, no build step) shows the board as
+//! SVG ([`crate::board_svg`]). The game lives on the server ([`table::Table`]); the page sends
+//! small JSON requests and redraws from the answer, so a reload loses nothing:
+//!
+//! | request | what it does |
+//! | --- | --- |
+//! | `GET /api/state` | the game, the board picture, the legal moves, the players offered |
+//! | `POST /api/new {variant, south, north, time_ms}` | a new game (`south`/`north`: `human` or a player spec) |
+//! | `POST /api/move {text}` | a person's move (`A6<`); an illegal one is answered 400 with why |
+//! | `POST /api/reply` | the player on move plays (its move's sowing comes step by step) |
+//! | `POST /api/undo`, `POST /api/goto {ply}` | take back; look at an earlier ply |
+//! | `POST /api/load {text, variant}` | a position line or a game record |
+//! | `POST /api/analyse {time_ms}` | the analysis player's top moves: visit share, value, line |
+//! | `GET /api/run/games`, `POST /api/run/load {file, game}` | a training run's recorded evaluation games |
+//!
+//! Malformed requests get a 4xx answer with a message (bodies over [`BODY_LIMIT`] 413); the
+//! handlers return errors instead of panicking, and a poisoned lock is taken over, so one bad
+//! request never stops the server. Player specs from the page are limited ([`seats`]).
+
+mod api;
+pub mod load;
+pub mod run;
+mod seats;
+pub mod sowing;
+pub mod table;
+
+use crate::rules::{Position, Variant};
+use crate::search::{Player, PlayerRegistry};
+use axum::extract::{DefaultBodyLimit, FromRequest, Request};
+use axum::http::{StatusCode, header};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde_json::{Value, json};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, MutexGuard};
+use table::{Refusal, Table};
+
+/// The largest request body accepted.
+pub const BODY_LIMIT: usize = 64 * 1024;
+
+const PAGE: &str = include_str!("page.html");
+const SCRIPT: &str = include_str!("page.js");
+const STYLE: &str = include_str!("page.css");
+
+/// What `bao serve` serves.
+#[derive(Clone, Debug)]
+pub struct ServeConfig {
+    /// The address to listen on.
+    pub host: String,
+    /// The port (0: any free one).
+    pub port: u16,
+    /// The default opponent and analysis player, a spec.
+    pub player: String,
+    /// A training run whose network, opponents and recorded games are offered.
+    pub run: Option<PathBuf>,
+    /// Seed of the players' randomness.
+    pub seed: u64,
+}
+
+/// The server's state.
+struct App {
+    table: Mutex<Table>,
+    /// How specs become players.
+    players: PlayerRegistry,
+    /// The default player (opponent and analysis).
+    player: String,
+    /// The specs the page offers (the command line's may read files).
+    offered: Vec<String>,
+    run: Option<run::RunInfo>,
+    /// The analysis player, built on first use (taken out while it thinks).
+    analyst: Mutex<Option<(String, Box<dyn Player>)>>,
+    seed: u64,
+}
+
+/// An error answer: a status and a message.
+struct ApiError(StatusCode, String);
+
+impl From<Refusal> for ApiError {
+    fn from(r: Refusal) -> ApiError {
+        ApiError(StatusCode::BAD_REQUEST, r.0)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.0, Json(json!({ "error": self.1 }))).into_response()
+    }
+}
+
+/// A JSON request body; a malformed one (not JSON, wrong fields, too big) is answered with its
+/// status and a JSON message like every other refusal.
+struct Body<T>(T);
+
+impl<S: Send + Sync, T: serde::de::DeserializeOwned> FromRequest<S> for Body<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        match Json::<T>::from_request(req, state).await {
+            Ok(Json(v)) => Ok(Body(v)),
+            Err(r) => Err(ApiError(r.status(), r.body_text())),
+        }
+    }
+}
+
+impl App {
+    /// The game (a lock poisoned by a panic elsewhere is taken over: the table stays usable).
+    fn table(&self) -> MutexGuard<'_, Table> {
+        self.table.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The game as the page sees it, with what the server offers.
+    fn view(&self, t: &Table) -> Json<Value> {
+        let mut v = t.view();
+        v["offered"] = json!(self.offered);
+        v["default_player"] = json!(self.player);
+        v["variants"] = json!(Variant::ALL.map(|v| v.name()));
+        if let Some(run) = &self.run {
+            v["run"] =
+                json!({ "net": run.net, "opponents": run.opponents, "variant": run.variant });
+        }
+        Json(v)
+    }
+}
+
+fn asset(content_type: &'static str, body: &'static str) -> Response {
+    ([(header::CONTENT_TYPE, content_type)], body).into_response()
+}
+
+/// The page's routes.
+fn router(app: Arc<App>) -> Router {
+    Router::new()
+        .route("/", get(|| async { Html(PAGE) }))
+        .route(
+            "/page.js",
+            get(|| async { asset("text/javascript; charset=utf-8", SCRIPT) }),
+        )
+        .route(
+            "/page.css",
+            get(|| async { asset("text/css; charset=utf-8", STYLE) }),
+        )
+        .route("/api/state", get(api::state))
+        .route("/api/new", post(api::new_game))
+        .route("/api/move", post(api::play_move))
+        .route("/api/reply", post(api::reply))
+        .route("/api/undo", post(api::undo))
+        .route("/api/goto", post(api::goto))
+        .route("/api/load", post(api::load))
+        .route("/api/analyse", post(api::analyse))
+        .route("/api/run/games", get(api::run_games))
+        .route("/api/run/load", post(api::run_load))
+        .fallback(|| async { ApiError(StatusCode::NOT_FOUND, "no such page".into()) })
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .with_state(app)
+}
+
+/// The server's state for `config`: the first game is South (a person) against the player.
+fn app(config: &ServeConfig, players: PlayerRegistry) -> anyhow::Result<App> {
+    // A bad --player fails now, not at the first game.
+    let (_, first) = players.resolve(&config.player, config.seed)?;
+    let run = config.run.as_deref().map(run::RunInfo::read).transpose()?;
+    let mut offered = vec![config.player.clone()];
+    if let Some(r) = &run {
+        offered.push(r.net.clone());
+        offered.extend(r.opponents.iter().cloned());
+    }
+    for s in seats::CLASSICAL {
+        if !offered.iter().any(|o| o == s) {
+            offered.push(s.to_string());
+        }
+    }
+    let variant = first
+        .rules()
+        .and_then(|r| seats::variant_of(&r))
+        .or_else(|| run.as_ref().map(|r| r.variant.clone()))
+        .unwrap_or_else(|| Variant::Kiswahili.name().to_string());
+    let rules = variant.parse::<Variant>()?.rules();
+    let mut table = Table::new(&variant, rules.clone(), Some(Position::start(&rules)));
+    if first.rules().is_none_or(|r| r == rules) {
+        table.seats[1] = config.player.clone();
+        table.players[1] = Some(first);
+    }
+    table.message = format!("you play South against {}", table.seats[1]);
+    Ok(App {
+        table: Mutex::new(table),
+        players,
+        player: config.player.clone(),
+        offered,
+        run,
+        analyst: Mutex::new(None),
+        seed: config.seed,
+    })
+}
+
+/// Serves the page until interrupted (Ctrl-C); prints `bao serve: http://ADDRESS/` first.
+pub fn serve(config: ServeConfig, players: PlayerRegistry) -> anyhow::Result<()> {
+    let app = Arc::new(app(&config, players)?);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind((config.host.as_str(), config.port)).await?;
+        let addr = listener.local_addr()?;
+        println!("bao serve: http://{addr}/");
+        axum::serve(listener, router(app))
+            .with_graceful_shutdown(async {
+                let _ = tokio::signal::ctrl_c().await;
+            })
+            .await?;
+        anyhow::Ok(())
+    })
+}

@@ -1,0 +1,158 @@
+//! A training run offered by `bao serve --run DIR`: its network (to watch it play itself or its
+//! evaluation opponents) and the evaluation games it recorded (`games/eval-NNNN.kiba`).
+
+use crate::notation::Record;
+use crate::train::{RunDir, TrainConfig};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+/// A run's players and where its games are.
+#[derive(Clone, Debug)]
+pub struct RunInfo {
+    /// The network at the run's last iteration, at its evaluation simulations (a spec).
+    pub net: String,
+    /// The opponents of its evaluations (specs).
+    pub opponents: Vec<String>,
+    /// Its variant.
+    pub variant: String,
+    /// The folder of its recorded games.
+    pub games: PathBuf,
+}
+
+/// One recorded game, as listed for the page.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GameEntry {
+    /// The file (`eval-0010.kiba`).
+    pub file: String,
+    /// The game's number in the file (0-based).
+    pub game: usize,
+    /// The iteration evaluated.
+    pub iteration: u32,
+    /// The players and the result, as the record's tags say.
+    pub south: String,
+    /// North's player.
+    pub north: String,
+    /// The result tag.
+    pub result: String,
+}
+
+impl RunInfo {
+    /// Reads the run in `dir` (its `meta.json` and `config.toml`).
+    pub fn read(dir: &Path) -> anyhow::Result<RunInfo> {
+        let run = RunDir::new(dir);
+        let meta = run.read_meta()?;
+        let config = TrainConfig::load(&run.config())?;
+        Ok(RunInfo {
+            net: format!(
+                "mcts:checkpoint={},sims={}",
+                dir.display(),
+                config.eval.sims
+            ),
+            opponents: config.eval.opponents.clone(),
+            variant: meta.variant,
+            games: run.games(),
+        })
+    }
+
+    /// The recorded games, newest iteration first (none if the run has not evaluated yet).
+    pub fn list(&self) -> Vec<GameEntry> {
+        let mut files: Vec<(u32, String)> = std::fs::read_dir(&self.games)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                let it = name
+                    .strip_prefix("eval-")?
+                    .strip_suffix(".kiba")?
+                    .parse()
+                    .ok()?;
+                Some((it, name))
+            })
+            .collect();
+        files.sort_by(|a, b| b.cmp(a));
+        let mut out = Vec::new();
+        for (iteration, file) in files {
+            let Ok(text) = std::fs::read_to_string(self.games.join(&file)) else {
+                continue;
+            };
+            for (game, rec) in split_records(&text).iter().enumerate() {
+                let Ok(rec) = rec.parse::<Record>() else {
+                    continue;
+                };
+                let tag = |k: &str| rec.tag(k).unwrap_or("?").to_string();
+                out.push(GameEntry {
+                    file: file.clone(),
+                    game,
+                    iteration,
+                    south: tag("South"),
+                    north: tag("North"),
+                    result: tag("Result"),
+                });
+            }
+        }
+        out
+    }
+
+    /// The text of game `game` of `file` (a name from [`RunInfo::list`]); `None` if there is
+    /// no such game. Only `eval-N.kiba` names are read, so a request cannot name other files.
+    pub fn record(&self, file: &str, game: usize) -> Option<String> {
+        let ok = file
+            .strip_prefix("eval-")
+            .and_then(|f| f.strip_suffix(".kiba"))
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        if !ok {
+            return None;
+        }
+        let text = std::fs::read_to_string(self.games.join(file)).ok()?;
+        split_records(&text).into_iter().nth(game)
+    }
+}
+
+/// The records of a file of several, each starting at its first tag line.
+pub fn split_records(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut after_tag = false;
+    for line in text.lines() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let tag = line.trim_start().starts_with('[');
+        if out.is_empty() || (tag && !after_tag) {
+            out.push(String::new());
+        }
+        after_tag = tag;
+        if let Some(last) = out.last_mut() {
+            last.push_str(line);
+            last.push('\n');
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_of_a_file_are_split_at_their_tags() {
+        let text = "[Variant \"hus\"]\n[Result \"S\"]\n1: A6< a5>;\n\n[Variant \"hus\"]\n1: A3>;\n";
+        let recs = split_records(text);
+        assert_eq!(recs.len(), 2);
+        assert!(recs[0].contains("A6<") && !recs[0].contains("A3>"));
+        assert!(recs[1].starts_with("[Variant") && recs[1].contains("A3>"));
+    }
+
+    #[test]
+    fn only_evaluation_files_are_read() {
+        let info = RunInfo {
+            net: String::new(),
+            opponents: Vec::new(),
+            variant: "hus".into(),
+            games: std::env::temp_dir(),
+        };
+        assert_eq!(info.record("../meta.json", 0), None);
+        assert_eq!(info.record("eval-.kiba", 0), None);
+        assert_eq!(info.record("eval-1/../../x.kiba", 0), None);
+    }
+}

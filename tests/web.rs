@@ -1,0 +1,208 @@
+//! `bao serve` from outside: malformed requests get 4xx answers with a message while the server
+//! goes on serving, and the page works in a real browser (Playwright driving Debian's chromium,
+//! `web/tests/page.test.mjs`).
+//!
+//! The browser part needs node, `npm ci` in web/tests and /usr/bin/chromium. Without them it
+//! is skipped with a loud message, except under CI (the `CI` variable set), where it fails.
+#![cfg(feature = "ml")]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+/// A `bao serve` on a free loopback port, stopped when dropped.
+struct Server {
+    child: Child,
+    addr: String,
+    /// Kept open: the server may print more.
+    _stdout: BufReader<std::process::ChildStdout>,
+}
+
+impl Server {
+    fn start(extra: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_bao"))
+            .args(["serve", "--port", "0", "--host", "127.0.0.1"])
+            .args(extra)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("bao serve starts");
+        let mut line = String::new();
+        let mut stdout = BufReader::new(child.stdout.take().unwrap());
+        stdout.read_line(&mut line).unwrap();
+        let addr = line
+            .trim()
+            .strip_prefix("bao serve: http://")
+            .and_then(|a| a.strip_suffix('/'))
+            .unwrap_or_else(|| panic!("unexpected first line: {line}"))
+            .to_string();
+        Server {
+            child,
+            addr,
+            _stdout: stdout,
+        }
+    }
+
+    /// One request; the status and the body.
+    fn request(&self, method: &str, path: &str, body: &str) -> (u16, String) {
+        let mut s = TcpStream::connect(&self.addr).unwrap();
+        write!(
+            s,
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            self.addr,
+            body.len()
+        )
+        .unwrap();
+        let mut answer = String::new();
+        let _ = s.read_to_string(&mut answer);
+        let status = answer
+            .split_whitespace()
+            .nth(1)
+            .and_then(|c| c.parse().ok())
+            .unwrap_or(0);
+        let body = answer.split_once("\r\n\r\n").map(|x| x.1).unwrap_or("");
+        (status, body.to_string())
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn malformed_requests_get_4xx_with_a_message() {
+    let server = Server::start(&["--player", "ab:depth=2"]);
+    let (status, body) = server.request("GET", "/", "");
+    assert_eq!(status, 200);
+    assert!(body.contains("/page.js"));
+    let cases: [(&str, &str, &str, u16, &str); 14] = [
+        (
+            "POST",
+            "/api/load",
+            r#"{"text":"not a position"}"#,
+            400,
+            "error",
+        ),
+        ("POST", "/api/move", r#"{"text":"A9<"}"#, 400, "error"),
+        ("POST", "/api/move", r#"{"text":"a3<"}"#, 400, "North's pit"),
+        (
+            "POST",
+            "/api/new",
+            r#"{"north":"grandmaster"}"#,
+            400,
+            "unknown player kind",
+        ),
+        (
+            "POST",
+            "/api/new",
+            r#"{"north":"engine:/bin/sh"}"#,
+            400,
+            "would start a program",
+        ),
+        (
+            "POST",
+            "/api/new",
+            r#"{"north":"player:/etc/passwd"}"#,
+            400,
+            "reads a file",
+        ),
+        (
+            "POST",
+            "/api/new",
+            r#"{"variant":"chess"}"#,
+            400,
+            "unknown variant",
+        ),
+        ("POST", "/api/goto", r#"{"ply":7}"#, 400, "past the game"),
+        ("POST", "/api/move", "{", 400, "error"),
+        ("POST", "/api/new", r#"{"north":"ab:tt=30"}"#, 400, "table"),
+        ("POST", "/api/new", r#"{"time_ms":0}"#, 400, "time_ms"),
+        (
+            "POST",
+            "/api/load",
+            r#"{"text":""}"#,
+            400,
+            "nothing to load",
+        ),
+        ("POST", "/api/run/games", "{}", 405, ""),
+        ("GET", "/api/run/games", "", 400, "--run"),
+    ];
+    for (method, path, body, want, words) in cases {
+        let (status, answer) = server.request(method, path, body);
+        assert_eq!(status, want, "{path} {body}: {answer}");
+        assert!(answer.contains(words), "{path} {body}: {answer}");
+    }
+    let huge = format!(r#"{{"text":"{}"}}"#, "x".repeat(200_000));
+    let (status, _) = server.request("POST", "/api/load", &huge);
+    assert_eq!(status, 413);
+    let (status, _) = server.request("GET", "/nowhere", "");
+    assert_eq!(status, 404);
+    // Still serving, and a legal game goes on: a move, the player's answer, an analysis.
+    let (status, state) = server.request("GET", "/api/state", "");
+    assert_eq!(status, 200);
+    let state: serde_json::Value = serde_json::from_str(&state).unwrap();
+    let first = state["legal"][0]["text"].as_str().unwrap().to_string();
+    let (status, _) = server.request("POST", "/api/move", &format!(r#"{{"text":"{first}"}}"#));
+    assert_eq!(status, 200);
+    let (status, answer) = server.request("POST", "/api/reply", "{}");
+    assert_eq!(status, 200, "{answer}");
+    let answer: serde_json::Value = serde_json::from_str(&answer).unwrap();
+    assert_eq!(answer["moves"].as_array().unwrap().len(), 2);
+    assert!(!answer["last"]["frames"].as_array().unwrap().is_empty());
+    let (status, answer) = server.request("POST", "/api/analyse", r#"{"time_ms":100}"#);
+    assert_eq!(status, 200, "{answer}");
+    assert!(answer.contains("candidates"));
+}
+
+/// Whether `program --version` runs.
+fn runs(program: &str) -> bool {
+    Command::new(program)
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+#[test]
+fn the_page_works_in_a_browser() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tests = root.join("web/tests");
+    let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
+    let missing: Vec<&str> = [
+        (!runs("node")).then_some("node"),
+        (!Path::new(&chromium).exists()).then_some("chromium (apt-get install chromium)"),
+        (!tests.join("node_modules/playwright-core").is_dir())
+            .then_some("playwright-core (npm ci in web/tests)"),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if !missing.is_empty() {
+        let msg = format!("browser test needs: {}", missing.join(", "));
+        if std::env::var_os("CI").is_some() {
+            panic!("{msg}");
+        }
+        eprintln!("\n!!!!! SKIPPED the browser test: {msg} !!!!!\n");
+        return;
+    }
+    let server = Server::start(&[]);
+    let shot: PathBuf = std::env::temp_dir().join("bao-page.png");
+    let out = Command::new("node")
+        .arg(tests.join("page.test.mjs"))
+        .env("BAO_URL", format!("http://{}/", server.addr))
+        .env("BAO_SCREENSHOT", &shot)
+        .env("CHROMIUM", &chromium)
+        .output()
+        .expect("node runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    eprintln!("{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "the browser test failed:\n{text}");
+    let png = std::fs::read(&shot).unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    eprintln!("screenshot: {}", shot.display());
+}
