@@ -29,7 +29,13 @@ pub struct ServeArgs {
 pub fn run_serve(args: ServeArgs, players: &PlayerRegistry) -> anyhow::Result<()> {
     let player = match args.player {
         Some(p) => p,
-        None => format!("player:{}", super::play_cmd::shipped_player()?.display()),
+        None => {
+            // The Bao la Kiswahili player, or alpha-beta where none is shipped.
+            match super::shipped_player("kiswahili") {
+                Some(file) => format!("player:{}", file.display()),
+                None => "ab".to_string(),
+            }
+        }
     };
     crate::serve::serve(
         ServeConfig {
