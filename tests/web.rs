@@ -173,6 +173,15 @@ fn the_page_works_in_a_browser() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let tests = root.join("web/tests");
     let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
+    // playwright-core from the lockfile (no browser download), the first time.
+    if !tests.join("node_modules/playwright-core").is_dir() && runs("npm") {
+        let _ = Command::new("npm")
+            .args(["ci", "--no-audit", "--no-fund"])
+            .current_dir(&tests)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+    }
     let missing: Vec<&str> = [
         (!runs("node")).then_some("node"),
         (!Path::new(&chromium).exists()).then_some("chromium (apt-get install chromium)"),
