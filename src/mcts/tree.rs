@@ -444,7 +444,7 @@ impl Tree {
                 (c.mv, c.visits, value, line)
             })
             .collect();
-        lines.sort_by(|a, b| b.1.cmp(&a.1));
+        lines.sort_by_key(|l| std::cmp::Reverse(l.1));
         lines
     }
 

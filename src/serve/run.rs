@@ -70,7 +70,8 @@ impl RunInfo {
                 Some((it, name))
             })
             .collect();
-        files.sort_by(|a, b| b.cmp(a));
+        files.sort_unstable();
+        files.reverse();
         let mut out = Vec::new();
         for (iteration, file) in files {
             let Ok(text) = std::fs::read_to_string(self.games.join(&file)) else {
