@@ -19,6 +19,14 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
         .suffix(".tmp")
         .tempfile_in(dir)
         .with_context(|| format!("cannot write a temporary file in {}", dir.display()))?;
+    // A temporary file is private (0600); the file it becomes is an ordinary one (0644).
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        tmp.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(0o644))
+            .with_context(|| format!("cannot set the permissions of {}", tmp.path().display()))?;
+    }
     tmp.write_all(bytes)
         .and_then(|_| tmp.as_file().sync_all())
         .with_context(|| format!("cannot write {}", tmp.path().display()))?;
@@ -80,5 +88,25 @@ pub fn median(values: &[f64]) -> f64 {
         0 => f64::NAN,
         n if n % 2 == 1 => v[n / 2],
         n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn atomic_writes_make_ordinary_readable_files() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("chart.svg");
+        write_atomic(&path, b"<svg/>").unwrap();
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o644);
+        assert_eq!(std::fs::read(&path).unwrap(), b"<svg/>");
+        // Overwriting keeps it so, and leaves no temporary file behind.
+        write_atomic(&path, b"<svg></svg>").unwrap();
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 }

@@ -15,6 +15,15 @@ use pyo3::types::{PyDict, PyList};
 /// a float32 array of shape `(27, 4, 8)` for the player to move; `action_mask` is a bool array
 /// of 64. `step` raises `ValueError` for an illegal action and `RuntimeError` once the game is
 /// over; a failed call changes nothing.
+/// What `Env.step` returns: `(observation, reward, terminated, truncated, info)`.
+type StepResult<'py> = (
+    Bound<'py, PyArray3<f32>>,
+    f32,
+    bool,
+    bool,
+    Bound<'py, PyDict>,
+);
+
 #[pyclass(name = "Env", module = "bao_zero._core")]
 #[derive(Clone)]
 pub struct Env {
@@ -213,17 +222,7 @@ impl Env {
     /// the observation for the player now to move, the reward of the player who moved (+1 won,
     /// -1 lost, 0 otherwise), and `info` with `move` (KIBA text), `player` (who moved: 0 South,
     /// 1 North), `ply`, `rewards` (South, North) and, at the end, `end` and `winner`.
-    fn step<'py>(
-        &mut self,
-        py: Python<'py>,
-        action: i64,
-    ) -> PyResult<(
-        Bound<'py, PyArray3<f32>>,
-        f32,
-        bool,
-        bool,
-        Bound<'py, PyDict>,
-    )> {
+    fn step<'py>(&mut self, py: Python<'py>, action: i64) -> PyResult<StepResult<'py>> {
         let action = checked_action(action)?;
         let t = self.play(action)?;
         let reward = t.rewards[t.info.mv.side.index()];

@@ -176,6 +176,8 @@ impl Player {
     /// `Choice` with the move text, its value and the principal variation. `ValueError` for a
     /// malformed position, one of other rules than a trained player's, or a finished game.
     #[pyo3(signature = (position, movetime_ms = None, sims = None, depth = None, nodes = None, variant = None))]
+    // The Python method's keyword arguments, one parameter each.
+    #[allow(clippy::too_many_arguments)]
     fn choose(
         &self,
         py: Python<'_>,
