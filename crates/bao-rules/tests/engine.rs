@@ -97,7 +97,17 @@ fn soak_random_play_many_plies() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(10_000_000);
+    // BAO_SOAK_VARIANTS=hus,kimasai soaks only those presets (to split a soak over processes).
+    let only: Option<Vec<String>> = std::env::var("BAO_SOAK_VARIANTS")
+        .ok()
+        .map(|s| s.split(',').map(|v| v.trim().to_string()).collect());
     for (i, v) in Variant::ALL.into_iter().enumerate() {
+        if only
+            .as_ref()
+            .is_some_and(|o| !o.iter().any(|n| n == v.name()))
+        {
+            continue;
+        }
         let t = std::time::Instant::now();
         let (games, played) = random_play(v, 1000 + i as u64, |_, p| p >= plies);
         println!(
