@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# The table of every game's player in README.md (between the `games` markers): the command that
+# trains it, its training time, its self-play facts (plies a game and the first player's score over
+# the last 10 iterations: facts about the game itself) and its ratings from scripts/rate_game.sh
+# against random and against alpha-beta frozen at 96b775d at 100 ms a move.
+# Reads checkpoints/<game>/{metrics.jsonl,rating-random.json,rating-ab.json}; a game whose run or
+# ratings are missing keeps its old row (or has none yet).
+# Usage: scripts/games_table.sh [games...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python3 - "$@" <<'PY'
+import json, os, re, sys
+
+GAMES = {  # game -> (name, run dir, command)
+    "kiswahili": ("Bao la Kiswahili", "checkpoints/kiswahili", "configs/strong.toml, then configs/kiswahili.toml"),
+    "kujifunza": ("Bao la Kujifunza", "checkpoints/kujifunza", "scripts/train_game.sh kujifunza"),
+    "malawi-basic": ("Malawi Bao, basic", "checkpoints/malawi-basic", "scripts/train_game.sh malawi-basic"),
+    "malawi-intermediate": ("Malawi Bao, intermediate", "checkpoints/malawi-intermediate", "scripts/train_game.sh malawi-intermediate"),
+    "malawi-advanced": ("Malawi Bao, advanced", "checkpoints/malawi-advanced", "scripts/train_game.sh malawi-advanced"),
+    "kimasai": ("Bao la Kimasai", "checkpoints/kimasai", "scripts/train_game.sh kimasai"),
+    "hus": ("Hus", "checkpoints/hus", "scripts/train_game.sh hus"),
+    "katra-fandatsaka": ("Katra Fandatsaka", "checkpoints/katra-fandatsaka", "scripts/train_game.sh katra-fandatsaka"),
+}
+
+def rating(path):
+    r = json.load(open(path))
+    e = r["estimate"]
+    # A pair whose two games split (each player won from the same side) was decided by its
+    # opening rather than by the players: near 100%, the game leaves no room above them.
+    pairs = sum(r["pentanomial"])
+    split = f", {100 * r['pentanomial'][2] / pairs:.0f}% of pairs split" if pairs else ""
+    return (f'{100 * e["score"]:.1f}% [{100 * e["score_low"]:.1f}, {100 * e["score_high"]:.1f}]'
+            f' ({r["games"]} games{split})')
+
+def row(game):
+    name, run, command = GAMES[game]
+    metrics = [json.loads(line) for line in open(f"{run}/metrics.jsonl")]
+    minutes = sum(m["seconds"] for m in metrics) / 60
+    last = metrics[-10:]
+    games = sum(m["south_wins"] + m["north_wins"] + m["draws"] for m in last)
+    # Every self-play ply is a sample, so new positions / games is the mean game length
+    # (`positions` counts the whole run; the wins count each iteration).
+    before = metrics[-11]["positions"] if len(metrics) > 10 else 0
+    plies = (metrics[-1]["positions"] - before) / games
+    first = (sum(m["south_wins"] for m in last) + sum(m["draws"] for m in last) / 2) / games
+    return (f"| {name} | `{command}` | {len(metrics)} iterations, {minutes:.0f} min | {plies:.0f} | "
+            f"{100 * first:.1f}% | {rating(run + '/rating-random.json')} | {rating(run + '/rating-ab.json')} |")
+
+readme = open("README.md").read()
+block = re.search(r"<!-- games:start -->\n(.*?)<!-- games:end -->", readme, flags=re.S)
+old = {}
+for line in block.group(1).splitlines()[2:]:
+    name = line.split("|")[1].strip()
+    old[name] = line
+rows = []
+for game in GAMES:
+    name = GAMES[game][0]
+    wanted = not sys.argv[1:] or game in sys.argv[1:]
+    try:
+        rows.append(row(game) if wanted else old[name])
+    except (OSError, KeyError) as err:
+        if name in old:
+            rows.append(old[name])
+        else:
+            print(f"{game}: not rated yet ({err})", file=sys.stderr)
+header = ("| game | trained by | training (2 cores) | self-play plies a game | first player's score "
+          "| vs random | vs alpha-beta (96b775d), 100 ms a move |\n"
+          "| --- | --- | --- | --- | --- | --- | --- |\n")
+table = header + "\n".join(rows) + "\n"
+open("README.md", "w").write(readme[:block.start(1)] + table + readme[block.end(1):])
+print(table, end="")
+PY
