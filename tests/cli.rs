@@ -1,7 +1,8 @@
 //! The `bao` command line as a user meets it: bounds on what would never finish, quiet ends in
 //! pipes, files written where the user says.
 
-use std::io::Write;
+mod common;
+
 use std::process::{Command, Stdio};
 
 fn bao() -> Command {
@@ -88,21 +89,11 @@ fn output_into_a_closed_pipe_ends_quietly() {
 #[test]
 fn a_game_you_play_is_saved_under_games_and_the_path_is_printed() {
     let dir = tempfile::tempdir().unwrap();
-    let mut child = bao()
-        .current_dir(dir.path())
-        .args(["play", "--against", "random", "--seed", "3"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"moves\nquit\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::bao_with_input(
+        &["play", "--against", "random", "--seed", "3"],
+        "moves\nquit\n",
+        Some(dir.path()),
+    );
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -124,15 +115,18 @@ fn a_game_you_play_is_saved_under_games_and_the_path_is_printed() {
     assert!(!dir.path().join("bao-game.txt").exists());
     // --record puts it where the user says.
     let chosen = dir.path().join("mine.txt");
-    let mut child = bao()
-        .args(["play", "--against", "random", "--record"])
-        .arg(&chosen)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(b"quit\n").unwrap();
-    assert!(child.wait().unwrap().success());
+    let out = common::bao_with_input(
+        &[
+            "play",
+            "--against",
+            "random",
+            "--record",
+            chosen.to_str().unwrap(),
+        ],
+        "quit\n",
+        None,
+    );
+    assert!(out.status.success());
     assert!(chosen.is_file());
 }
 

@@ -2,14 +2,15 @@
 //! and the `bao engine` / `bao play` command lines driven through stdin.
 #![cfg(feature = "ml")]
 
+mod common;
+
 use bao_zero::eval::{MatchConfig, play_game, run_match};
 use bao_zero::export::{Bundle, LoadedPlayer, all_players};
 use bao_zero::rules::{Position, Variant};
 use bao_zero::search::{Limits, Player, PlayerSpec, RandomPlayer};
 use bao_zero::train::{self, RunOptions, TrainConfig};
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::OnceLock;
 
 fn tmp(name: &str) -> PathBuf {
@@ -141,22 +142,9 @@ fn player_specs_name_files_and_runs_everywhere() {
     }
 }
 
-/// Runs the `bao` binary with `args`, feeding `input` on stdin; returns (success, stdout).
+/// Runs the `bao` binary with `args`, feeding `input` on stdin; returns (success, output).
 fn bao(args: &[&str], input: &str) -> (bool, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bao"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::bao_with_input(args, input, None);
     let text =
         String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     (out.status.success(), text)

@@ -87,6 +87,14 @@ pub struct EvalArgs {
     /// With --sprt, test after every batch of this many game pairs.
     #[arg(long, default_value_t = 8)]
     pub batch_pairs: usize,
+    /// Limits per move, records and output.
+    #[command(flatten)]
+    pub run: MatchRunArgs,
+}
+
+/// What every match command takes beside its players: limits per move, records, output.
+#[derive(clap::Args, Debug)]
+pub struct MatchRunArgs {
     /// Limits per move for every player.
     #[command(flatten)]
     pub limits: LimitArgs,
@@ -96,7 +104,7 @@ pub struct EvalArgs {
     /// Print the result as JSON (without the records).
     #[arg(long)]
     pub json: bool,
-    /// No progress bar.
+    /// No progress bars.
     #[arg(long, short = 'q')]
     pub quiet: bool,
 }
@@ -119,25 +127,25 @@ pub fn run_eval(args: EvalArgs, players: &PlayerRegistry) -> anyhow::Result<()> 
         seed: args.seed,
         opening_plies: args.opening_plies,
         max_plies: args.max_plies,
-        limits: args.limits.limits()?,
+        limits: args.run.limits.limits()?,
         sprt,
         batch_pairs: args.batch_pairs,
-        progress: !args.quiet,
+        progress: !args.run.quiet,
         players: players.clone(),
     };
     let mut result = crate::eval::arena::run_match(&cfg)?;
-    if let Some(path) = &args.records {
+    if let Some(path) = &args.run.records {
         crate::util::write_atomic(path, result.records().as_bytes())
             .with_context(|| format!("cannot write records to {}", path.display()))?;
     }
-    if args.json {
+    if args.run.json {
         for g in &mut result.game_list {
             g.record.clear();
         }
         println!("{}", serde_json::to_string_pretty(&result)?);
     } else {
         println!("{}", result.summary());
-        if let Some(path) = &args.records {
+        if let Some(path) = &args.run.records {
             println!("records written to {}", path.display());
         }
     }
@@ -175,18 +183,9 @@ pub struct GauntletArgs {
     /// Virtual draws added to each pair that played (keeps perfect scores finite).
     #[arg(long, default_value_t = 1.0)]
     pub prior: f64,
-    /// Limits per move for every player.
+    /// Limits per move, records and output.
     #[command(flatten)]
-    pub limits: LimitArgs,
-    /// Write every game as a KIBA record to this file.
-    #[arg(long)]
-    pub records: Option<PathBuf>,
-    /// Print JSON (ratings and match summaries, without records).
-    #[arg(long)]
-    pub json: bool,
-    /// No progress bars.
-    #[arg(long, short = 'q')]
-    pub quiet: bool,
+    pub run: MatchRunArgs,
 }
 
 /// Runs `bao gauntlet`.
@@ -239,18 +238,18 @@ pub fn run_gauntlet_cmd(args: GauntletArgs, registry: &PlayerRegistry) -> anyhow
         seed: args.seed,
         opening_plies: args.opening_plies,
         max_plies: args.max_plies,
-        limits: args.limits.limits()?,
+        limits: args.run.limits.limits()?,
         prior_draws: args.prior,
-        progress: !args.quiet,
+        progress: !args.run.quiet,
         registry: registry.clone(),
     };
     let mut result = run_gauntlet(&cfg)?;
-    if let Some(path) = &args.records {
+    if let Some(path) = &args.run.records {
         let text: Vec<String> = result.matches.iter().map(|m| m.records()).collect();
         crate::util::write_atomic(path, text.join("\n").as_bytes())
             .with_context(|| format!("cannot write records to {}", path.display()))?;
     }
-    if args.json {
+    if args.run.json {
         for m in &mut result.matches {
             m.game_list.clear();
         }

@@ -7,6 +7,7 @@
 //! | `mcts:checkpoint=RUN_DIR,iteration=N` | a training run's network (default: its last iteration) |
 //! | `mcts:sims=200` | simulations per move (default: the file's, or 200) |
 //! | `mcts:cpuct=1.5` | exploration constant |
+//! | `mcts:guard=0.25` | share of a timed move for the alpha-beta guard (0: none; `mcts::guard`) |
 //! | `mcts:sims=400` without `checkpoint` | MCTS with uniform priors and no value (a baseline) |
 
 use super::{Bundle, LoadedPlayer};
@@ -84,7 +85,8 @@ fn build(spec: &PlayerSpec, seed: u64) -> anyhow::Result<Box<dyn Player>> {
 
 fn build_mcts(spec: &PlayerSpec, options: &str) -> anyhow::Result<Box<dyn Player>> {
     let bad = |why: String| anyhow::anyhow!("bad player spec `{spec}`: {why}");
-    let (mut checkpoint, mut iteration, mut sims, mut cpuct) = (None, None, None, None);
+    let (mut checkpoint, mut iteration, mut sims, mut cpuct, mut guard) =
+        (None, None, None, None, None);
     for item in options.split(',').map(str::trim).filter(|s| !s.is_empty()) {
         let (key, value) = item
             .split_once('=')
@@ -121,9 +123,18 @@ fn build_mcts(spec: &PlayerSpec, options: &str) -> anyhow::Result<Box<dyn Player
                         .ok_or_else(|| bad(format!("cpuct `{value}` must be a positive number")))?,
                 )
             }
+            "guard" => {
+                guard = Some(
+                    value
+                        .parse::<f32>()
+                        .ok()
+                        .filter(|g| (0.0..=0.9).contains(g))
+                        .ok_or_else(|| bad(format!("guard `{value}` must be from 0 to 0.9")))?,
+                )
+            }
             other => {
                 return Err(bad(format!(
-                    "unknown option `{other}`; mcts takes checkpoint=PATH, iteration=N, sims=N, cpuct=X"
+                    "unknown option `{other}`; mcts takes checkpoint=PATH, iteration=N, sims=N, cpuct=X, guard=X"
                 )));
             }
         }
@@ -138,15 +149,20 @@ fn build_mcts(spec: &PlayerSpec, options: &str) -> anyhow::Result<Box<dyn Player
             if let Some(c) = cpuct {
                 header.search.c_puct = c;
             }
+            if let Some(g) = guard {
+                header.search.guard = g;
+            }
             Box::new(LoadedPlayer::new(header, eval, name))
         }
         None => {
             if iteration.is_some() {
                 bail!(bad("iteration= needs checkpoint=RUN_DIR".into()));
             }
+            let default = MctsConfig::default();
             let cfg = MctsConfig {
-                c_puct: cpuct.unwrap_or(MctsConfig::default().c_puct),
-                ..MctsConfig::default()
+                c_puct: cpuct.unwrap_or(default.c_puct),
+                guard: guard.unwrap_or(default.guard),
+                ..default
             };
             Box::new(MctsPlayer::new(
                 name,

@@ -5,6 +5,7 @@
 //! others and many games can share one batched evaluation (see `selfplay`).
 
 mod cache;
+pub mod guard;
 pub mod gumbel;
 mod player;
 mod tree;
@@ -15,6 +16,11 @@ pub use tree::{Leaf, Tree};
 
 use crate::rules::{Move, Position, Rules};
 use serde::{Deserialize, Serialize};
+
+/// The share of a timed move's time given to the tactical guard by default: none, since a
+/// quarter of the time bought nothing measurable (docs/STRENGTH.md); `guard=` in a player spec
+/// turns it on.
+pub const DEFAULT_GUARD: f32 = 0.0;
 
 /// Search settings. Every field has a default, so a config may give only some.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -46,6 +52,10 @@ pub struct MctsConfig {
     pub gumbel: bool,
     /// Moves a Gumbel root considers at most.
     pub gumbel_considered: usize,
+    /// At play time under a time limit: the share of the time an alpha-beta search spends
+    /// looking for forced results before the tree searches ([`guard`]); 0 turns the guard off.
+    /// Node-limited searches (self-play) never use it.
+    pub guard: f32,
 }
 
 impl Default for MctsConfig {
@@ -63,6 +73,7 @@ impl Default for MctsConfig {
             reuse_tree: true,
             gumbel: false,
             gumbel_considered: 16,
+            guard: DEFAULT_GUARD,
         }
     }
 }
@@ -225,10 +236,9 @@ mod tests {
     use crate::rules::{Side, Variant};
     use rand::SeedableRng;
 
-    #[test]
-    fn uniform_search_finds_the_capture_that_wins_at_once() {
-        // Captures made optional, so that a non-winning move exists: A3< captures North's last
-        // front seed (a8) and wins; A3> is a takata.
+    /// Bao la Kujifunza with captures made optional, so that a non-winning move exists: A3<
+    /// captures North's last front seed (a8) and wins; A3> is a takata.
+    fn capture_that_wins_at_once() -> (Rules, Position) {
         let rules = Rules {
             mandatory_capture: false,
             ..Variant::Kujifunza.rules()
@@ -238,6 +248,12 @@ mod tests {
                 .parse()
                 .unwrap(),
         );
+        (rules, pos)
+    }
+
+    #[test]
+    fn uniform_search_finds_the_capture_that_wins_at_once() {
+        let (rules, pos) = capture_that_wins_at_once();
         let mut list = crate::rules::MoveList::new();
         pos.legal_moves(&rules, &mut list);
         assert_eq!(
@@ -291,15 +307,7 @@ mod tests {
 
     #[test]
     fn a_batched_search_finds_the_capture_that_wins_at_once() {
-        let rules = Rules {
-            mandatory_capture: false,
-            ..Variant::Kujifunza.rules()
-        };
-        let pos = Position::from_setup_unchecked(
-            "0,0,0,0,0,0,0,5/1,0,0,0,0,0,0,0/1,0,2,0,0,0,0,0/0,0,0,0,0,0,2,0 S 0,0 - - - 40"
-                .parse()
-                .unwrap(),
-        );
+        let (rules, pos) = capture_that_wins_at_once();
         let mut tree = Tree::new(pos);
         let cfg = MctsConfig::default();
         let (mut cache, mut buf) = (EvalCache::new(0), BatchBuffers::default());
