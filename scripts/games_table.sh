@@ -64,7 +64,7 @@ for game in GAMES:
         else:
             print(f"{game}: not rated yet ({err})", file=sys.stderr)
 header = ("| game | trained by | training (2 cores) | self-play plies a game | first player's score "
-          "| vs random | vs alpha-beta (96b775d), 100 ms a move |\n"
+          "| vs random | vs alpha-beta (frozen at 96b775d*), 100 ms a move |\n"
           "| --- | --- | --- | --- | --- | --- | --- |\n")
 table = header + "\n".join(rows) + "\n"
 open("README.md", "w").write(readme[:block.start(1)] + table + readme[block.end(1):])

@@ -84,7 +84,7 @@ impl Guard {
 mod tests {
     use super::*;
     use crate::rules::{MoveList, Variant};
-    use rand::{Rng, SeedableRng};
+    use rand::{RngExt, SeedableRng};
 
     /// A Hus game's two last positions before a one-move win: `(rules, before, blunder, pos,
     /// win)`, where `blunder` leads from `before` to `pos`, in which `win` ends the game at once
@@ -140,8 +140,8 @@ mod tests {
         let time = Duration::from_millis(20);
         assert!(
             guard.loses(&rules, &before, blunder, time),
-            "{before} {blunder}"
+            "{before} {blunder:?}"
         );
-        assert!(!guard.loses(&rules, &pos, win, time), "{pos} {win}");
+        assert!(!guard.loses(&rules, &pos, win, time), "{pos} {win:?}");
     }
 }
