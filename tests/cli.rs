@@ -143,3 +143,35 @@ fn play_picks_the_shipped_player_of_the_variant_or_says_there_is_none() {
     );
     assert_eq!(err.trim().lines().count(), 1, "{err}");
 }
+
+#[cfg(feature = "ml")]
+#[test]
+fn every_shipped_player_is_the_default_player_of_its_game_in_the_engine() {
+    let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("checkpoints/shipped");
+    let mut games: Vec<String> = std::fs::read_dir(&shipped)
+        .unwrap()
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().to_string();
+            name.strip_suffix(".bao").map(str::to_string)
+        })
+        .collect();
+    games.sort();
+    assert!(
+        games.len() >= 6 && games.contains(&"kiswahili".to_string()),
+        "{games:?}"
+    );
+    for game in &games {
+        let input = format!("variant {game}\nplayer default\ngo nodes 16\nquit\n");
+        let out = common::bao_with_input(&["engine"], &input, None);
+        let text = String::from_utf8_lossy(&out.stdout);
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(
+            lines.len() >= 4
+                && lines[2].starts_with("ok player:")
+                && lines[2].ends_with(&format!("{game}.bao")),
+            "{game}: {text}"
+        );
+        assert!(lines[3].starts_with("bestmove "), "{game}: {text}");
+    }
+}

@@ -9,7 +9,7 @@ use bao_zero::notation::{line_text, move_text};
 use bao_zero::rules::{MoveList, Position, Rules};
 use bao_zero::search::{Limits, PlayerRegistry, PlayerSpec};
 use pyo3::prelude::*;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
@@ -127,6 +127,22 @@ impl Player {
             name,
             bound,
         })
+    }
+
+    /// The shipped player of a game (`checkpoints/shipped/<variant>.bao`, looked for under the
+    /// current folder, then in the checkout the package was built from), as `bao play` and
+    /// `bao engine` find it. `ValueError` for an unknown game, `FileNotFoundError` if it has none.
+    #[staticmethod]
+    #[pyo3(signature = (variant = "kiswahili"))]
+    fn shipped(py: Python<'_>, variant: &str) -> PyResult<Player> {
+        variant_rules(variant)?;
+        let path = bao_zero::cli::shipped_player(variant).unwrap_or_else(|| {
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../..")
+                .join(bao_zero::cli::shipped_player_path(variant))
+        });
+        require_file(&path, &format!("shipped player for {variant}"))?;
+        Player::load(py, path)
     }
 
     /// Alpha-beta search with the project's evaluation, to `depth` plies (and at most `nodes`

@@ -89,3 +89,19 @@ def test_a_trained_player_refuses_other_rules(shipped_player_path: Path) -> None
     player = bao_zero.Player.load(shipped_player_path)
     with pytest.raises(ValueError):
         player.choose(bao_zero.Env("hus"), sims=8)
+
+
+def test_every_shipped_player_is_found_by_its_game(shipped_player_path: Path) -> None:
+    shipped = sorted(p.stem for p in shipped_player_path.parent.glob("*.bao"))
+    assert "kiswahili" in shipped and len(shipped) >= 6, shipped
+    for variant in shipped:
+        player = bao_zero.Player.shipped(variant)
+        assert player.variant == variant
+        env = bao_zero.Env(variant, seed=1)
+        choice = player.choose(env, sims=16)
+        assert choice.move in env.legal_moves(), (variant, choice.move)
+    # A ladder step has no shipped player; an unknown name is a ValueError.
+    with pytest.raises(FileNotFoundError, match="ladder-kimbi"):
+        bao_zero.Player.shipped("ladder-kimbi")
+    with pytest.raises(ValueError):
+        bao_zero.Player.shipped("chess")
