@@ -58,7 +58,7 @@ for game in GAMES:
     wanted = not sys.argv[1:] or game in sys.argv[1:]
     try:
         rows.append(row(game) if wanted else old[name])
-    except (OSError, KeyError) as err:
+    except (OSError, KeyError, ValueError) as err:
         if name in old:
             rows.append(old[name])
         else:
