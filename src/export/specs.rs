@@ -83,6 +83,23 @@ fn build(spec: &PlayerSpec, seed: u64) -> anyhow::Result<Box<dyn Player>> {
     Ok(player)
 }
 
+/// The number an option `key=value` gives, if it parses and passes `ok`; else why not (it
+/// must be `must`).
+fn number<T: std::str::FromStr>(
+    key: &str,
+    value: &str,
+    ok: impl Fn(&T) -> bool,
+    must: &str,
+) -> Result<T, String> {
+    value
+        .parse()
+        .ok()
+        .filter(|n| ok(n))
+        .ok_or_else(|| format!("{key} `{value}` must be {must}"))
+}
+
+const POSITIVE: &str = "a positive number";
+
 fn build_mcts(spec: &PlayerSpec, options: &str) -> anyhow::Result<Box<dyn Player>> {
     let bad = |why: String| anyhow::anyhow!("bad player spec `{spec}`: {why}");
     let (mut checkpoint, mut iteration, mut sims, mut cpuct, mut guard) =
@@ -95,42 +112,16 @@ fn build_mcts(spec: &PlayerSpec, options: &str) -> anyhow::Result<Box<dyn Player
         match key {
             "checkpoint" | "player" => checkpoint = Some(PathBuf::from(value)),
             "iteration" => {
-                iteration = Some(
-                    value
-                        .parse::<u32>()
-                        .ok()
-                        .filter(|&i| i > 0)
-                        .ok_or_else(|| {
-                            bad(format!("iteration `{value}` must be a positive number"))
-                        })?,
-                )
+                iteration = Some(number(key, value, |&i: &u32| i > 0, POSITIVE).map_err(bad)?)
             }
-            "sims" => {
-                sims = Some(
-                    value
-                        .parse::<u32>()
-                        .ok()
-                        .filter(|&s| s > 0)
-                        .ok_or_else(|| bad(format!("sims `{value}` must be a positive number")))?,
-                )
-            }
+            "sims" => sims = Some(number(key, value, |&n: &u32| n > 0, POSITIVE).map_err(bad)?),
             "cpuct" | "c_puct" => {
-                cpuct = Some(
-                    value
-                        .parse::<f32>()
-                        .ok()
-                        .filter(|c| *c > 0.0 && c.is_finite())
-                        .ok_or_else(|| bad(format!("cpuct `{value}` must be a positive number")))?,
-                )
+                let positive = |c: &f32| *c > 0.0 && c.is_finite();
+                cpuct = Some(number(key, value, positive, POSITIVE).map_err(bad)?)
             }
             "guard" => {
-                guard = Some(
-                    value
-                        .parse::<f32>()
-                        .ok()
-                        .filter(|g| (0.0..=0.9).contains(g))
-                        .ok_or_else(|| bad(format!("guard `{value}` must be from 0 to 0.9")))?,
-                )
+                let share = |g: &f32| (0.0..=0.9).contains(g);
+                guard = Some(number(key, value, share, "from 0 to 0.9").map_err(bad)?)
             }
             other => {
                 return Err(bad(format!(

@@ -9,7 +9,7 @@ use bao_zero::notation::{line_text, move_text};
 use bao_zero::rules::{MoveList, Position, Rules};
 use bao_zero::search::{Limits, PlayerRegistry, PlayerSpec};
 use pyo3::prelude::*;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
@@ -136,11 +136,9 @@ impl Player {
     #[pyo3(signature = (variant = "kiswahili"))]
     fn shipped(py: Python<'_>, variant: &str) -> PyResult<Player> {
         variant_rules(variant)?;
-        let path = bao_zero::cli::shipped_player(variant).unwrap_or_else(|| {
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("../..")
-                .join(bao_zero::cli::shipped_player_path(variant))
-        });
+        // When there is none, the error names the path `bao play` looks for first.
+        let path = bao_zero::cli::shipped_player(variant)
+            .unwrap_or_else(|| bao_zero::cli::shipped_player_path(variant));
         require_file(&path, &format!("shipped player for {variant}"))?;
         Player::load(py, path)
     }
