@@ -175,3 +175,72 @@ fn every_shipped_player_is_the_default_player_of_its_game_in_the_engine() {
         assert!(lines[3].starts_with("bestmove "), "{game}: {text}");
     }
 }
+
+/// `bao train --config C --extend-to N`: the config's run, then on to N iterations; interrupted
+/// (by `--iterations`) and repeated, it makes the same network as when run in one go.
+#[test]
+fn train_with_extend_to_makes_the_same_run_however_often_it_is_interrupted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = |name: &str| tmp.path().join(name).to_str().unwrap().to_string();
+    // One self-play thread: the games do not depend on thread timing.
+    let smoke = include_str!("../configs/smoke.toml").replace("threads = 2", "threads = 1");
+    assert!(smoke.contains("threads = 1"));
+    let config = dir("smoke.toml");
+    std::fs::write(&config, smoke).unwrap();
+    let train = |run: &str, more: &[&str]| {
+        let mut args = vec!["train", "--quiet", "--config", &config];
+        args.extend(["--run-dir", run, "--extend-to", "4"]);
+        args.extend(more);
+        run_in_repo(&args)
+    };
+    let whole = dir("whole");
+    let (ok, out, err) = train(&whole, &[]);
+    assert!(ok, "{err}");
+    assert!(out.contains("run complete to iteration 4"), "{out}");
+    assert!(err.contains("extending the run to 4"), "{err}");
+    // Again: a finished run, nothing more to do.
+    let (ok, out, err) = train(&whole, &[]);
+    assert!(ok, "{err}");
+    assert!(out.contains("run complete to iteration 4"), "{out}");
+    let pieces = dir("pieces");
+    for expected in [1, 2, 3, 4] {
+        let (ok, out, err) = train(&pieces, &["--iterations", "1"]);
+        assert!(ok, "{err}");
+        assert!(
+            out.contains(&format!("run complete to iteration {expected}")),
+            "{out}"
+        );
+    }
+    // The same games and the same training: every iteration's counts and losses agree (the
+    // network files themselves hold random parameter ids).
+    let metrics = |run: &str| -> Vec<(u64, u64, String)> {
+        let text = std::fs::read_to_string(format!("{run}/metrics.jsonl")).unwrap();
+        text.lines()
+            .map(|line| {
+                let m: serde_json::Value = serde_json::from_str(line).unwrap();
+                let n = |k: &str| m[k].as_u64().unwrap();
+                (n("iteration"), n("positions"), m["loss"].to_string())
+            })
+            .collect()
+    };
+    assert_eq!(metrics(&whole).len(), 4);
+    assert_eq!(metrics(&whole), metrics(&pieces));
+    // Another config on the same folder is still refused.
+    let (ok, _, err) = run_in_repo(&["train", "--quiet", "--config", &config, "--run-dir", &whole]);
+    assert!(!ok);
+    assert!(err.contains("another config"), "{err}");
+}
+
+/// `bao` run from the repository's root (where `configs/` is).
+fn run_in_repo(args: &[&str]) -> (bool, String, String) {
+    let out = bao()
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}

@@ -84,6 +84,63 @@ fn damaged_truncated_and_foreign_files_are_errors_that_say_so() {
 }
 
 #[test]
+fn half_precision_weights_halve_the_file_and_keep_the_players_choices() {
+    let full = Bundle::read(player_file()).unwrap();
+    let half = full
+        .clone()
+        .with_precision(bao_zero::nn::Precision::F16)
+        .unwrap();
+    let (full_len, half_len) = (
+        full.to_bytes().unwrap().len(),
+        half.to_bytes().unwrap().len(),
+    );
+    assert!(
+        half_len * 10 < full_len * 6,
+        "f16 {half_len} bytes, f32 {full_len}"
+    );
+    let load = |b: &Bundle| {
+        let eval = std::sync::Arc::new(b.evaluator().unwrap());
+        LoadedPlayer::new(b.header.clone(), eval, "p".into())
+    };
+    let (mut a, mut b) = (load(&full), load(&half));
+    let rules = a.rules().clone();
+    let mut pos = Position::start(&rules);
+    let mut list = bao_zero::rules::MoveList::new();
+    let (mut same, mut asked) = (0, 0);
+    for i in 0..12 {
+        pos.legal_moves(&rules, &mut list);
+        if list.is_empty() {
+            break;
+        }
+        let limits = Limits::nodes(64);
+        let (ca, cb) = (
+            a.choose(&pos, &limits).unwrap(),
+            b.choose(&pos, &limits).unwrap(),
+        );
+        asked += 1;
+        same += usize::from(ca.mv == cb.mv);
+        pos = list.children()[(i * 7) % list.len()];
+    }
+    // Priors move by about 1e-3: only a near tie between two moves can turn.
+    assert!(
+        asked >= 6 && same + 1 >= asked,
+        "{same} of {asked} choices agree"
+    );
+}
+
+#[test]
+fn version_1_player_files_still_load() {
+    let mut bytes = std::fs::read(player_file()).unwrap();
+    assert_eq!(bytes[15], 2, "the format version this build writes");
+    bytes[15] = 1;
+    let body = bytes.len() - 8;
+    let sum = bao_zero::util::fnv1a(&bytes[..body]);
+    bytes[body..].copy_from_slice(&sum.to_le_bytes());
+    let bundle = Bundle::from_bytes(&bytes).unwrap();
+    assert!(bundle.evaluator().is_ok());
+}
+
+#[test]
 fn a_loaded_player_plays_legal_moves_to_the_end_and_refuses_other_rules() {
     let mut player = LoadedPlayer::load(player_file()).unwrap();
     let rules = player.rules().clone();

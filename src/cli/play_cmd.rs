@@ -34,6 +34,10 @@ pub struct ExportArgs {
     /// `scripts/onnx_check.sh`).
     #[arg(long, default_value = "bundle")]
     pub format: String,
+    /// The float precision of a player file's weights: `f16` (default, half the size) or `f32`
+    /// (the network exactly as trained). ONNX models are always f32.
+    #[arg(long, value_enum, default_value = "f16")]
+    pub precision: crate::nn::Precision,
 }
 
 /// Runs `bao export`.
@@ -79,12 +83,14 @@ pub fn run_export(args: ExportArgs) -> anyhow::Result<()> {
         );
         return Ok(());
     }
+    let bundle = bundle.with_precision(args.precision)?;
     bundle.write(&args.out)?;
     let h = &bundle.header;
     println!(
-        "wrote {} ({} bytes): {} player from {}, {} training games, {} sims per move",
+        "wrote {} ({} bytes, {} weights): {} player from {}, {} training games, {} sims per move",
         args.out.display(),
         bundle.to_bytes()?.len(),
+        args.precision,
         h.variant,
         h.source,
         h.training.games,

@@ -28,9 +28,11 @@ pub struct TrainArgs {
     /// Stop after this many iterations (the run can be resumed later).
     #[arg(long)]
     pub iterations: Option<u32>,
-    /// With --resume: train the run further, to this many iterations in all (a finished run
-    /// too); its config's `iterations` is raised and the learning-rate schedule stretches.
-    #[arg(long, requires = "resume")]
+    /// Train further, to this many iterations in all: the --resume run (a finished one too), or
+    /// the config's run once it has its own `iterations`. The run's `iterations` is raised and
+    /// the learning-rate schedule stretches from there, so `bao train --config C --extend-to N`
+    /// makes the same run however often it is interrupted and repeated.
+    #[arg(long)]
     pub extend_to: Option<u32>,
 }
 
@@ -66,9 +68,19 @@ pub fn run_train(args: TrainArgs, players: &crate::search::PlayerRegistry) -> an
         // The same command again continues the same run (after an interruption, or to see the
         // result of a finished one); a different config never touches an existing run.
         let dir = std::path::Path::new(&config.run_dir);
-        if train::RunDir::exists(dir) {
+        let first = train::RunDir::exists(dir)
+            .then(|| train::RunDir::new(dir).read_meta())
+            .transpose()?
+            .map_or(0, |m| m.iteration);
+        let meta = if train::RunDir::exists(dir) {
             let stored = TrainConfig::load(&train::RunDir::new(dir).config())?;
-            if stored != config {
+            // A run this command extended before holds the config with `iterations` raised.
+            let extended = args.extend_to == Some(stored.iterations)
+                && TrainConfig {
+                    iterations: config.iterations,
+                    ..stored.clone()
+                } == config;
+            if stored != config && !extended {
                 bail!(
                     "{} already holds a run of another config; resume it with `bao train --resume {}`, \
                      or give another --run-dir",
@@ -79,7 +91,27 @@ pub fn run_train(args: TrainArgs, players: &crate::search::PlayerRegistry) -> an
             eprintln!("{} holds a run of this config: resuming it", dir.display());
             train::resume(dir, &opts)?
         } else {
-            train::start(config, &opts)?
+            train::start(config.clone(), &opts)?
+        };
+        // What is left of --iterations after the config's own part.
+        let budget = opts
+            .max_new_iterations
+            .map(|n| n.saturating_sub(meta.iteration - first));
+        match args.extend_to {
+            Some(total)
+                if meta.iteration >= config.iterations
+                    && meta.iteration < total
+                    && budget != Some(0) =>
+            {
+                train::extend(dir, total)?;
+                eprintln!("{}: extending the run to {total} iterations", dir.display());
+                let opts = RunOptions {
+                    max_new_iterations: budget,
+                    ..opts
+                };
+                train::resume(dir, &opts)?
+            }
+            _ => meta,
         }
     };
     println!(

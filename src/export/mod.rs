@@ -3,7 +3,7 @@
 //! Layout of a `.bao` player file: the magic line `BAOZERO-PLAYER\n`, the format version (u32
 //! little-endian), a JSON header (u64 length, then the text: variant, full rule options, network
 //! config, search settings, training metadata), the network weights (u64 length, then burnpack
-//! bytes), and an FNV-1a checksum (u64) of everything before it. Loading checks each part and says
+//! bytes, f16 or f32), and an FNV-1a checksum (u64) of everything before it. Loading checks each part and says
 //! what is wrong with a damaged, truncated, foreign or mismatched file.
 
 pub mod onnx;
@@ -22,8 +22,11 @@ use std::path::Path;
 use std::sync::Arc;
 
 const MAGIC: &[u8] = b"BAOZERO-PLAYER\n";
-/// The format version this build writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
+/// The format version this build writes. Version 2 may hold f16 weights, which builds that read
+/// only version 1 would misload; this build reads both.
+pub const FORMAT_VERSION: u32 = 2;
+/// The oldest format version this build reads.
+const OLDEST_VERSION: u32 = 1;
 
 /// What a player file says about itself.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -135,9 +138,10 @@ impl Bundle {
             Ok(s)
         };
         let version = u32::from_le_bytes(take(4, "version")?.try_into().expect("4 bytes"));
-        if version != FORMAT_VERSION {
+        if !(OLDEST_VERSION..=FORMAT_VERSION).contains(&version) {
             bail!(
-                "player file format version {version}; this build reads version {FORMAT_VERSION}"
+                "player file format version {version}; this build reads versions \
+                 {OLDEST_VERSION} to {FORMAT_VERSION}"
             );
         }
         let hlen =
@@ -175,6 +179,12 @@ impl Bundle {
         let bytes = std::fs::read(path)
             .with_context(|| format!("cannot read player file {}", path.display()))?;
         Bundle::from_bytes(&bytes).with_context(|| format!("bad player file {}", path.display()))
+    }
+
+    /// The same player with its weights stored in `precision` (f16 halves the file).
+    pub fn with_precision(self, precision: crate::nn::Precision) -> anyhow::Result<Bundle> {
+        let weights = crate::nn::convert_weights(&self.header.net, &self.weights, precision)?;
+        Ok(Bundle { weights, ..self })
     }
 
     /// The network, ready for inference.

@@ -243,14 +243,14 @@ fn masked_softmax(logits: &[f32], mask: &[f32], out: &mut [f32]) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::env::encode_observation;
     use crate::nn::{NetConfig, NetKind, PolicyValueNet, forward_probabilities};
     use crate::rules::{MoveList, Position, Variant};
 
     /// Real observations along a game, and masks of the legal actions.
-    fn positions(n: usize) -> (Vec<f32>, Vec<f32>) {
+    pub(crate) fn positions(n: usize) -> (Vec<f32>, Vec<f32>) {
         let rules = Variant::Kiswahili.rules();
         let mut pos = Position::start(&rules);
         let mut list = MoveList::new();

@@ -7,13 +7,15 @@ mod fast;
 mod model;
 mod tb;
 mod trainer;
+mod weights;
 
 pub use batch::Batch;
 pub use evaluator::NetEvaluator;
 pub use fast::FastMlp;
 pub use model::{DenseWeights, MlpWeights, PolicyValueNet, forward_probabilities};
 pub use tb::TbLogger;
-pub use trainer::{Losses, Trainer, load_net, load_net_bytes};
+pub use trainer::{Losses, Trainer};
+pub use weights::{Precision, convert_weights, load_net, load_net_bytes, net_bytes};
 
 use serde::{Deserialize, Serialize};
 

@@ -86,7 +86,7 @@ impl Trainer {
 
     pub fn load(cfg: &NetConfig, weight_decay: f64, dir: &Path) -> anyhow::Result<Trainer> {
         let mut t = Trainer::new(cfg, weight_decay, 0)?;
-        t.net = load_net(cfg, &t.dev, &dir.join("model.bpk"))?;
+        t.net = super::load_net(cfg, &t.dev, &dir.join("model.bpk"))?;
         let optim_path = dir.join("optim.bpk");
         t.optim = t.optim.load(&optim_path).map_err(|e| {
             anyhow::anyhow!(
@@ -196,37 +196,4 @@ impl Trainer {
             .with_context(|| format!("cannot rename {} to {}", tmp.display(), dir.display()))?;
         crate::util::sync_dir(parent)
     }
-}
-
-/// A network of shape `cfg` from burnpack bytes in memory, with a clear error for damaged or
-/// mismatched bytes.
-pub fn load_net_bytes(
-    cfg: &NetConfig,
-    dev: &Device,
-    bytes: &[u8],
-) -> anyhow::Result<PolicyValueNet> {
-    let bad =
-        |e| anyhow::anyhow!("the network is damaged or does not match the config ({cfg:?}): {e:?}");
-    let record =
-        burn::store::ModuleRecord::from_bytes(burn::tensor::Bytes::from_bytes_vec(bytes.to_vec()))
-            .map_err(bad)?;
-    PolicyValueNet::new(cfg, dev)
-        .try_load_record(record)
-        .map_err(bad)
-}
-
-/// A network of shape `cfg` from a burnpack file (read lazily: the file must stay in place),
-/// with a clear error for a missing, damaged or mismatched file.
-pub fn load_net(cfg: &NetConfig, dev: &Device, path: &Path) -> anyhow::Result<PolicyValueNet> {
-    if !path.is_file() {
-        bail!("network file {} does not exist", path.display());
-    }
-    PolicyValueNet::new(cfg, dev)
-        .try_load_file(path)
-        .map_err(|e| {
-            anyhow::anyhow!(
-                "network file {} is damaged or does not match the config ({cfg:?}): {e:?}",
-                path.display()
-            )
-        })
 }
