@@ -199,6 +199,30 @@ fn player_specs_name_files_and_runs_everywhere() {
     }
 }
 
+#[test]
+fn an_exported_player_searches_with_the_play_time_exploration_constant_unless_told_otherwise() {
+    let bundle = Bundle::read(player_file()).unwrap();
+    assert_eq!(bundle.header.search.c_puct, bao_zero::mcts::PLAY_C_PUCT);
+    let out = tmp("cpuct.bao");
+    let path = player_file().to_str().unwrap();
+    let args = ["export", "--player", path, "--cpuct", "0.8", "--out"];
+    let (ok, text) = bao(&[&args[..], &[out.to_str().unwrap()]].concat(), "");
+    assert!(ok, "{text}");
+    assert!(text.contains("c_puct 0.8"), "{text}");
+    let exported = Bundle::read(&out).unwrap();
+    assert_eq!(exported.header.search.c_puct, 0.8);
+    assert_eq!(exported.header.sims, bundle.header.sims);
+    for bad in ["0", "-1", "x", "inf"] {
+        let args = ["export", "--player", path, "--cpuct", bad, "--out"];
+        let (ok, text) = bao(&[&args[..], &[out.to_str().unwrap()]].concat(), "");
+        assert!(
+            !ok && text.contains("not a positive number"),
+            "{bad}: {text}"
+        );
+    }
+    std::fs::remove_file(out).ok();
+}
+
 /// Runs the `bao` binary with `args`, feeding `input` on stdin; returns (success, output).
 fn bao(args: &[&str], input: &str) -> (bool, String) {
     let out = common::bao_with_input(args, input, None);

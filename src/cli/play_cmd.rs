@@ -25,6 +25,10 @@ pub struct ExportArgs {
     /// Simulations per move the player uses by default.
     #[arg(long)]
     pub sims: Option<u32>,
+    /// The exploration constant the player searches with (default: 1.0 for a run's network,
+    /// `mcts::PLAY_C_PUCT`; a player file keeps its own).
+    #[arg(long, value_parser = positive_number, allow_negative_numbers = true)]
+    pub cpuct: Option<f32>,
     /// Output file.
     #[arg(long)]
     pub out: PathBuf,
@@ -40,6 +44,14 @@ pub struct ExportArgs {
     pub precision: crate::nn::Precision,
 }
 
+/// A finite number above zero (clap's parser for `--cpuct`).
+fn positive_number(text: &str) -> Result<f32, String> {
+    text.parse()
+        .ok()
+        .filter(|c: &f32| *c > 0.0 && c.is_finite())
+        .ok_or_else(|| format!("`{text}` is not a positive number"))
+}
+
 /// Runs `bao export`.
 pub fn run_export(args: ExportArgs) -> anyhow::Result<()> {
     if !matches!(args.format.as_str(), "bundle" | "onnx") {
@@ -48,7 +60,7 @@ pub fn run_export(args: ExportArgs) -> anyhow::Result<()> {
             args.format
         );
     }
-    let bundle = match (&args.checkpoint, &args.player) {
+    let mut bundle = match (&args.checkpoint, &args.player) {
         (Some(run), _) => Bundle::from_run(run, args.iteration, args.sims)?,
         (None, Some(file)) => {
             let mut bundle = Bundle::read(file)?;
@@ -61,6 +73,9 @@ pub fn run_export(args: ExportArgs) -> anyhow::Result<()> {
             bail!("give a training run with --checkpoint DIR or a player with --player FILE")
         }
     };
+    if let Some(c) = args.cpuct {
+        bundle.header.search.c_puct = c;
+    }
     if args.format == "onnx" {
         use crate::export::onnx;
         onnx::write_onnx(&bundle, &args.out)?;
@@ -87,14 +102,15 @@ pub fn run_export(args: ExportArgs) -> anyhow::Result<()> {
     bundle.write(&args.out)?;
     let h = &bundle.header;
     println!(
-        "wrote {} ({} bytes, {} weights): {} player from {}, {} training games, {} sims per move",
+        "wrote {} ({} bytes, {} weights): {} player from {}, {} training games, {} sims per move, c_puct {}",
         args.out.display(),
         bundle.to_bytes()?.len(),
         args.precision,
         h.variant,
         h.source,
         h.training.games,
-        h.sims
+        h.sims,
+        h.search.c_puct
     );
     for e in &h.training.eval {
         println!(

@@ -86,6 +86,7 @@ impl Bundle {
             net: config.net.clone(),
             search: MctsConfig {
                 dirichlet_epsilon: 0.0,
+                c_puct: crate::mcts::PLAY_C_PUCT,
                 ..config.selfplay.mcts.clone()
             },
             sims: sims.unwrap_or(config.eval.sims),

@@ -6,7 +6,7 @@
 //! | `mcts:checkpoint=FILE` | the same, with options below |
 //! | `mcts:checkpoint=RUN_DIR,iteration=N` | a training run's network (default: its last iteration) |
 //! | `mcts:sims=200` | simulations per move (default: the file's, or 200) |
-//! | `mcts:cpuct=1.5` | exploration constant |
+//! | `mcts:cpuct=1.0` | exploration constant (default: the file's) |
 //! | `mcts:guard=0.25` | share of a timed move for the alpha-beta guard (0: none; `mcts::guard`) |
 //! | `mcts:sims=400` without `checkpoint` | MCTS with uniform priors and no value (a baseline) |
 
