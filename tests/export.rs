@@ -216,7 +216,7 @@ fn an_exported_player_searches_with_the_play_time_exploration_constant_unless_to
         let args = ["export", "--player", path, "--cpuct", bad, "--out"];
         let (ok, text) = bao(&[&args[..], &[out.to_str().unwrap()]].concat(), "");
         assert!(
-            !ok && text.contains("not a positive number"),
+            !ok && text.contains("must be a positive number"),
             "{bad}: {text}"
         );
     }

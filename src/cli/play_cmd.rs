@@ -27,7 +27,7 @@ pub struct ExportArgs {
     pub sims: Option<u32>,
     /// The exploration constant the player searches with (default: 1.0 for a run's network,
     /// `mcts::PLAY_C_PUCT`; a player file keeps its own).
-    #[arg(long, value_parser = positive_number, allow_negative_numbers = true)]
+    #[arg(long, value_parser = crate::export::parse_c_puct, allow_negative_numbers = true)]
     pub cpuct: Option<f32>,
     /// Output file.
     #[arg(long)]
@@ -40,16 +40,8 @@ pub struct ExportArgs {
     pub format: String,
     /// The float precision of a player file's weights: `f16` (default, half the size) or `f32`
     /// (the network exactly as trained). ONNX models are always f32.
-    #[arg(long, value_enum, default_value = "f16")]
+    #[arg(long, default_value = "f16")]
     pub precision: crate::nn::Precision,
-}
-
-/// A finite number above zero (clap's parser for `--cpuct`).
-fn positive_number(text: &str) -> Result<f32, String> {
-    text.parse()
-        .ok()
-        .filter(|c: &f32| *c > 0.0 && c.is_finite())
-        .ok_or_else(|| format!("`{text}` is not a positive number"))
 }
 
 /// Runs `bao export`.

@@ -68,11 +68,13 @@ pub fn run_train(args: TrainArgs, players: &crate::search::PlayerRegistry) -> an
         // The same command again continues the same run (after an interruption, or to see the
         // result of a finished one); a different config never touches an existing run.
         let dir = std::path::Path::new(&config.run_dir);
-        let first = train::RunDir::exists(dir)
-            .then(|| train::RunDir::new(dir).read_meta())
-            .transpose()?
-            .map_or(0, |m| m.iteration);
-        let meta = if train::RunDir::exists(dir) {
+        let existing = train::RunDir::exists(dir);
+        let first = if existing {
+            train::RunDir::new(dir).read_meta()?.iteration
+        } else {
+            0
+        };
+        let meta = if existing {
             let stored = TrainConfig::load(&train::RunDir::new(dir).config())?;
             // A run this command extended before holds the config with `iterations` raised.
             let extended = args.extend_to == Some(stored.iterations)

@@ -9,7 +9,7 @@
 pub mod onnx;
 mod specs;
 
-pub use specs::{all_players, register_player_specs};
+pub use specs::{all_players, parse_c_puct, register_player_specs};
 
 use crate::mcts::{Evaluator, MctsConfig, MctsPlayer};
 use crate::nn::{NetConfig, NetEvaluator};

@@ -100,6 +100,16 @@ fn number<T: std::str::FromStr>(
 
 const POSITIVE: &str = "a positive number";
 
+/// An exploration constant (`cpuct=` of a spec, `bao export --cpuct`): finite and above zero.
+pub fn parse_c_puct(value: &str) -> Result<f32, String> {
+    number(
+        "cpuct",
+        value,
+        |c: &f32| *c > 0.0 && c.is_finite(),
+        POSITIVE,
+    )
+}
+
 fn build_mcts(spec: &PlayerSpec, options: &str) -> anyhow::Result<Box<dyn Player>> {
     let bad = |why: String| anyhow::anyhow!("bad player spec `{spec}`: {why}");
     let (mut checkpoint, mut iteration, mut sims, mut cpuct, mut guard) =
@@ -115,10 +125,7 @@ fn build_mcts(spec: &PlayerSpec, options: &str) -> anyhow::Result<Box<dyn Player
                 iteration = Some(number(key, value, |&i: &u32| i > 0, POSITIVE).map_err(bad)?)
             }
             "sims" => sims = Some(number(key, value, |&n: &u32| n > 0, POSITIVE).map_err(bad)?),
-            "cpuct" | "c_puct" => {
-                let positive = |c: &f32| *c > 0.0 && c.is_finite();
-                cpuct = Some(number(key, value, positive, POSITIVE).map_err(bad)?)
-            }
+            "cpuct" | "c_puct" => cpuct = Some(parse_c_puct(value).map_err(bad)?),
             "guard" => {
                 let share = |g: &f32| (0.0..=0.9).contains(g);
                 guard = Some(number(key, value, share, "from 0 to 0.9").map_err(bad)?)

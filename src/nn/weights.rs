@@ -9,7 +9,7 @@ use burn::tensor::{Bytes, DType, Device};
 use std::path::Path;
 
 /// The float precision weights are stored in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Precision {
     /// 32-bit floats: the network exactly as trained.
     F32,
@@ -23,6 +23,20 @@ impl std::fmt::Display for Precision {
             Precision::F32 => "f32",
             Precision::F16 => "f16",
         })
+    }
+}
+
+impl std::str::FromStr for Precision {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Precision, String> {
+        match text {
+            "f32" => Ok(Precision::F32),
+            "f16" => Ok(Precision::F16),
+            _ => Err(format!(
+                "unknown precision `{text}`; the precisions are f16 and f32"
+            )),
+        }
     }
 }
 
@@ -125,6 +139,15 @@ mod tests {
         let again = convert_weights(&cfg, &half, Precision::F32).unwrap();
         let (p, v) = outputs(&load_net_bytes(&cfg, &dev, &again).unwrap());
         assert_eq!((p, v), (p16, v16));
+    }
+
+    #[test]
+    fn precisions_read_and_print_as_their_names() {
+        for p in [Precision::F16, Precision::F32] {
+            assert_eq!(p.to_string().parse::<Precision>(), Ok(p));
+        }
+        let err = "f8".parse::<Precision>().unwrap_err();
+        assert!(err.contains("f8") && err.contains("f16 and f32"), "{err}");
     }
 
     #[test]
