@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """bao_zero from Python: random play, a PettingZoo loop with masks, and the shipped player
-against a random agent. Run from the repository root after `pip install ./crates/bao-py`."""
+against a random agent. Run from the repository root after `pip install ./bao-py`."""
 
 from __future__ import annotations
 

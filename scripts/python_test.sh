@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The Python package's tests: installs crates/bao-py the README's way (one `pip install`, with
+# The Python package's tests: installs bao-py the README's way (one `pip install`, with
 # maturin from the Python package registry as the build backend) into a fresh virtual
 # environment under target/, with pettingzoo, gymnasium, numpy and pytest, and runs pytest on
-# crates/bao-py/tests. Run by `cargo test` (tests/python.rs) and usable alone.
+# bao-py/tests. Run by `cargo test` (tests/python.rs) and usable alone.
 #
 # With CI set, anything missing is a failure. Without it, a machine with no python3 skips the
 # tests with a loud message (nothing else is skipped).
@@ -27,7 +27,7 @@ python3 -m venv --clear "$venv"
 export CARGO_TARGET_DIR="$PWD/target"
 # The README's install command, plus what the tests use.
 start=$SECONDS
-"$venv/bin/python" -m pip install --quiet ./crates/bao-py pettingzoo gymnasium numpy pytest
+"$venv/bin/python" -m pip install --quiet ./bao-py pettingzoo gymnasium numpy pytest
 echo "python_test: pip install took $((SECONDS - start)) s" >&2
-cd crates/bao-py
-exec "../../$venv/bin/python" -m pytest -q -p no:cacheprovider tests "$@"
+cd bao-py
+exec "../$venv/bin/python" -m pytest -q -p no:cacheprovider tests "$@"

@@ -1,4 +1,4 @@
-//! The Python package (`crates/bao-py`): `scripts/python_test.sh` installs it the README's way
+//! The Python package (`bao-py`): `scripts/python_test.sh` installs it the README's way
 //! into a fresh virtual environment under `target/` and runs its pytest suite, so the README's
 //! single test command covers the Python side too.
 

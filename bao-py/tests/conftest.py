@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-#: The repository's root (crates/bao-py/tests/../../..).
-ROOT = Path(__file__).resolve().parents[3]
+#: The repository's root (bao-py/tests/../..).
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
