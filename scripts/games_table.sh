@@ -9,10 +9,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 - "$@" <<'PY'
-import json, os, re, sys
+import json, os, re, sys, tomllib
 
 GAMES = {  # game -> (name, run dir, command)
-    "kiswahili": ("Bao la Kiswahili", "checkpoints/kiswahili", "configs/strong.toml, then configs/kiswahili.toml"),
+    "kiswahili": ("Bao la Kiswahili", "checkpoints/kiswahili", "bao train --config configs/kiswahili.toml --extend-to 240"),
     "kujifunza": ("Bao la Kujifunza", "checkpoints/kujifunza", "scripts/train_game.sh kujifunza"),
     "malawi-basic": ("Malawi Bao, basic", "checkpoints/malawi-basic", "scripts/train_game.sh malawi-basic"),
     "malawi-intermediate": ("Malawi Bao, intermediate", "checkpoints/malawi-intermediate", "scripts/train_game.sh malawi-intermediate"),
@@ -41,9 +41,14 @@ def row(game):
     # Every self-play ply is a sample, so new positions / games is the mean game length
     # (`positions` counts the whole run; the wins count each iteration).
     before = metrics[-11]["positions"] if len(metrics) > 10 else 0
-    plies = (metrics[-1]["positions"] - before) / games
+    config = tomllib.load(open(f"{run}/config.toml", "rb"))
+    # With playout cap randomization only the fully searched moves become samples.
+    recorded = config["selfplay"]["mcts"].get("full_search_prob", 1.0)
+    plies = (metrics[-1]["positions"] - before) / games / recorded
+    threads = config["selfplay"].get("threads", 2)
+    cores = "" if threads == 2 else f" on {threads} core{'s' if threads > 1 else ''}"
     first = (sum(m["south_wins"] for m in last) + sum(m["draws"] for m in last) / 2) / games
-    return (f"| {name} | `{command}` | {len(metrics)} iterations, {minutes:.0f} min | {plies:.0f} | "
+    return (f"| {name} | `{command}` | {len(metrics)} iterations, {minutes:.0f} min{cores} | {plies:.0f} | "
             f"{100 * first:.1f}% | {rating(run + '/rating-random.json')} | {rating(run + '/rating-ab.json')} |")
 
 readme = open("README.md").read()

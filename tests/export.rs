@@ -193,7 +193,22 @@ fn player_specs_name_files_and_runs_everywhere() {
         .choose(&rules, &Position::start(&rules), &Limits::NONE)
         .unwrap();
     assert_eq!(c.nodes, 8);
-    for bad in ["mcts:sims=0", "mcts:colour=red", "player:/nonexistent.bao"] {
+    let batched: PlayerSpec = format!("mcts:checkpoint={},sims=8,batch=1", player_file().display())
+        .parse()
+        .unwrap();
+    let c = players
+        .build(&batched, 1)
+        .unwrap()
+        .choose(&rules, &Position::start(&rules), &Limits::NONE)
+        .unwrap();
+    assert_eq!(c.nodes, 8);
+    for bad in [
+        "mcts:sims=0",
+        "mcts:colour=red",
+        "mcts:batch=0",
+        "mcts:batch=33",
+        "player:/nonexistent.bao",
+    ] {
         let built = bad.parse::<PlayerSpec>().map(|s| players.build(&s, 0));
         assert!(!matches!(built, Ok(Ok(_))), "{bad} should fail");
     }

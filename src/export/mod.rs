@@ -228,6 +228,12 @@ impl LoadedPlayer {
         LoadedPlayer { header, player }
     }
 
+    /// Leaves per batched evaluation (0: chosen from the budget; `MctsPlayer::with_batch`).
+    pub fn with_batch(mut self, batch: usize) -> Self {
+        self.player = self.player.with_batch(batch);
+        self
+    }
+
     /// The rules it plays.
     pub fn rules(&self) -> &Rules {
         &self.header.rules

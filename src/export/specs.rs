@@ -8,10 +8,11 @@
 //! | `mcts:sims=200` | simulations per move (default: the file's, or 200) |
 //! | `mcts:cpuct=1.0` | exploration constant (default: the file's) |
 //! | `mcts:guard=0.25` | share of a timed move for the alpha-beta guard (0: none; `mcts::guard`) |
+//! | `mcts:batch=8` | leaves per batched evaluation (default: chosen from the budget) |
 //! | `mcts:sims=400` without `checkpoint` | MCTS with uniform priors and no value (a baseline) |
 
 use super::{Bundle, LoadedPlayer};
-use crate::mcts::{Evaluator, MctsConfig, MctsPlayer, UniformEvaluator};
+use crate::mcts::{Evaluator, MAX_BATCH, MctsConfig, MctsPlayer, UniformEvaluator};
 use crate::search::Player;
 use crate::search::spec::{PlayerRegistry, PlayerSpec};
 use anyhow::{Context, bail};
@@ -112,8 +113,8 @@ pub fn parse_c_puct(value: &str) -> Result<f32, String> {
 
 fn build_mcts(spec: &PlayerSpec, options: &str) -> anyhow::Result<Box<dyn Player>> {
     let bad = |why: String| anyhow::anyhow!("bad player spec `{spec}`: {why}");
-    let (mut checkpoint, mut iteration, mut sims, mut cpuct, mut guard) =
-        (None, None, None, None, None);
+    let (mut checkpoint, mut iteration, mut sims, mut cpuct, mut guard, mut batch) =
+        (None, None, None, None, None, None);
     for item in options.split(',').map(str::trim).filter(|s| !s.is_empty()) {
         let (key, value) = item
             .split_once('=')
@@ -126,13 +127,18 @@ fn build_mcts(spec: &PlayerSpec, options: &str) -> anyhow::Result<Box<dyn Player
             }
             "sims" => sims = Some(number(key, value, |&n: &u32| n > 0, POSITIVE).map_err(bad)?),
             "cpuct" | "c_puct" => cpuct = Some(parse_c_puct(value).map_err(bad)?),
+            "batch" => {
+                let fits = |&b: &usize| (1..=MAX_BATCH).contains(&b);
+                let must = format!("from 1 to {MAX_BATCH}");
+                batch = Some(number(key, value, fits, &must).map_err(bad)?)
+            }
             "guard" => {
                 let share = |g: &f32| (0.0..=0.9).contains(g);
                 guard = Some(number(key, value, share, "from 0 to 0.9").map_err(bad)?)
             }
             other => {
                 return Err(bad(format!(
-                    "unknown option `{other}`; mcts takes checkpoint=PATH, iteration=N, sims=N, cpuct=X, guard=X"
+                    "unknown option `{other}`; mcts takes checkpoint=PATH, iteration=N, sims=N, cpuct=X, guard=X, batch=N"
                 )));
             }
         }
@@ -150,7 +156,7 @@ fn build_mcts(spec: &PlayerSpec, options: &str) -> anyhow::Result<Box<dyn Player
             if let Some(g) = guard {
                 header.search.guard = g;
             }
-            Box::new(LoadedPlayer::new(header, eval, name))
+            Box::new(LoadedPlayer::new(header, eval, name).with_batch(batch.unwrap_or(0)))
         }
         None => {
             if iteration.is_some() {
@@ -162,12 +168,15 @@ fn build_mcts(spec: &PlayerSpec, options: &str) -> anyhow::Result<Box<dyn Player
                 guard: guard.unwrap_or(default.guard),
                 ..default
             };
-            Box::new(MctsPlayer::new(
-                name,
-                Arc::new(UniformEvaluator),
-                &cfg,
-                sims.unwrap_or(DEFAULT_SIMS),
-            ))
+            Box::new(
+                MctsPlayer::new(
+                    name,
+                    Arc::new(UniformEvaluator),
+                    &cfg,
+                    sims.unwrap_or(DEFAULT_SIMS),
+                )
+                .with_batch(batch.unwrap_or(0)),
+            )
         }
     })
 }

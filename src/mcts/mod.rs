@@ -8,10 +8,12 @@ mod cache;
 pub mod guard;
 pub mod gumbel;
 mod player;
+mod split;
 mod tree;
 
 pub use cache::EvalCache;
-pub use player::MctsPlayer;
+pub use player::{MAX_BATCH, MctsPlayer};
+pub use split::SplitEvaluator;
 pub use tree::{Leaf, Tree};
 
 use crate::rules::{Move, Position, Rules};
@@ -105,6 +107,14 @@ pub trait Evaluator: Send + Sync {
         priors: &mut Vec<f32>,
         values: &mut Vec<f32>,
     );
+
+    /// Whether evaluating positions in batches is faster per position than one at a time (a
+    /// tensor library's network: yes; plain loops over one position: no). A player searching on
+    /// one thread gathers batches of leaves only when it pays, since every leaf gathered under
+    /// virtual loss makes the search a little less selective.
+    fn batches_pay(&self) -> bool {
+        true
+    }
 }
 
 /// Uniform priors and value 0: pure search, for tests and as a baseline.
@@ -124,6 +134,10 @@ impl Evaluator for UniformEvaluator {
             priors.extend(std::iter::repeat_n(p, r.moves.len()));
             values.push(0.0);
         }
+    }
+
+    fn batches_pay(&self) -> bool {
+        false
     }
 }
 

@@ -7,7 +7,7 @@
 //! limit an alpha-beta search first looks for forced results ([`super::guard`]).
 
 use super::guard::{Guard, Scan};
-use super::{BatchBuffers, EvalCache, Evaluator, MctsConfig, Tree, search_round};
+use super::{BatchBuffers, EvalCache, Evaluator, MctsConfig, SplitEvaluator, Tree, search_round};
 use crate::rules::{Move, Position, Rules};
 use crate::search::{Candidate, Choice, Limits, Player};
 use anyhow::Context;
@@ -119,9 +119,12 @@ impl MctsPlayer {
         Tree::new(*pos)
     }
 
-    /// Leaves per batch for a search of `budget` simulations.
+    /// Leaves per batch for a search of `budget` simulations: one at a time unless batches make
+    /// the network faster or give several threads something to share.
     fn batch_for(&self, budget: u32, timed: bool) -> usize {
+        let batches_pay = self.threads > 1 || self.eval.batches_pay();
         match self.batch {
+            0 if !batches_pay => 1,
             0 if timed => MAX_BATCH,
             0 => (budget / SIMS_PER_BATCH_LEAF).clamp(1, MAX_BATCH as u32) as usize,
             b => b,
@@ -156,6 +159,9 @@ impl MctsPlayer {
             .time
             .map(|t| started + t.saturating_sub(TIME_MARGIN + verify));
         let batch = self.batch_for(budget, limits.time.is_some());
+        // On several threads each batch is shared out among them.
+        let eval = Arc::clone(&self.eval);
+        let split = SplitEvaluator::new(eval.as_ref(), self.threads);
         let mut tree = self.take_tree(pos);
         let first = tree.root_visits();
         let mut slowest_round = Duration::ZERO;
@@ -179,7 +185,7 @@ impl MctsPlayer {
             search_round(
                 &mut tree,
                 rules,
-                self.eval.as_ref(),
+                &split,
                 &self.cfg,
                 want,
                 &mut self.cache,
@@ -347,6 +353,66 @@ mod tests {
             .choose(&rules, &pos, &Limits::time(Duration::from_millis(20)))
             .unwrap();
         assert!(c.nodes >= 1);
+    }
+
+    /// An evaluator that, like a tensor library's network, is faster in batches; its answers
+    /// depend on the position, so that answers given to the wrong leaves change the search.
+    struct Batched;
+
+    impl Evaluator for Batched {
+        fn evaluate(
+            &self,
+            _: &Rules,
+            batch: &[crate::mcts::EvalRequest<'_>],
+            priors: &mut Vec<f32>,
+            values: &mut Vec<f32>,
+        ) {
+            for r in batch {
+                let seeds: usize = r.pos.pits(r.pos.side_to_move())[..4]
+                    .iter()
+                    .map(|&n| n as usize)
+                    .sum();
+                let weights: Vec<f32> = (0..r.moves.len())
+                    .map(|i| ((i * 7 + seeds) % 5 + 1) as f32)
+                    .collect();
+                let total: f32 = weights.iter().sum();
+                priors.extend(weights.iter().map(|w| w / total));
+                values.push((seeds % 9) as f32 / 4.0 - 1.0);
+            }
+        }
+    }
+
+    #[test]
+    fn leaves_are_gathered_in_batches_only_where_batches_pay() {
+        let cfg = MctsConfig::default();
+        let one_by_one = MctsPlayer::new("uniform", Arc::new(UniformEvaluator), &cfg, 50);
+        assert_eq!(one_by_one.batch_for(10_000, true), 1);
+        assert_eq!(one_by_one.batch_for(10_000, false), 1);
+        let shared =
+            MctsPlayer::new("uniform", Arc::new(UniformEvaluator), &cfg, 50).with_threads(2);
+        assert_eq!(shared.batch_for(10_000, true), MAX_BATCH);
+        let batched = MctsPlayer::new("batched", Arc::new(Batched), &cfg, 50);
+        assert_eq!(batched.batch_for(10_000, true), MAX_BATCH);
+        assert_eq!(batched.batch_for(64, false), 4);
+        let told = MctsPlayer::new("told", Arc::new(Batched), &cfg, 50).with_batch(8);
+        assert_eq!(told.batch_for(10_000, true), 8);
+    }
+
+    #[test]
+    fn a_player_on_two_threads_makes_the_same_search_as_on_one_with_the_same_batches() {
+        // Sharing a batch out over threads changes where the network runs, not what it answers.
+        let rules = Variant::Kiswahili.rules();
+        let pos = Position::start(&rules);
+        let cfg = MctsConfig::default();
+        let mut one = MctsPlayer::new("one", Arc::new(Batched), &cfg, 400).with_batch(16);
+        let mut two = MctsPlayer::new("two", Arc::new(Batched), &cfg, 400)
+            .with_batch(16)
+            .with_threads(2);
+        let (a, b) = (
+            one.choose(&rules, &pos, &Limits::NONE).unwrap(),
+            two.choose(&rules, &pos, &Limits::NONE).unwrap(),
+        );
+        assert_eq!((a.mv, a.nodes, a.pv), (b.mv, b.nodes, b.pv));
     }
 
     #[test]

@@ -1,0 +1,116 @@
+//! One batch of evaluations shared out over the threads of the current rayon pool: a player
+//! given `threads N` evaluates its leaves on N threads (the network itself runs one position at a
+//! time, so the batch is what there is to share).
+
+use super::{EvalRequest, Evaluator};
+use crate::rules::Rules;
+use rayon::prelude::*;
+
+/// Fewer requests than this per thread are evaluated on one thread: handing them out would cost
+/// more than it saves.
+const MIN_PER_THREAD: usize = 4;
+
+/// An [`Evaluator`] that splits each batch into one part per thread of the rayon pool it is
+/// called in, evaluates the parts in parallel and joins the answers in request order.
+pub struct SplitEvaluator<'a> {
+    inner: &'a dyn Evaluator,
+    parts: usize,
+}
+
+impl<'a> SplitEvaluator<'a> {
+    /// `inner` with batches split into up to `parts` parts.
+    pub fn new(inner: &'a dyn Evaluator, parts: usize) -> Self {
+        SplitEvaluator {
+            inner,
+            parts: parts.max(1),
+        }
+    }
+}
+
+impl Evaluator for SplitEvaluator<'_> {
+    fn evaluate(
+        &self,
+        rules: &Rules,
+        batch: &[EvalRequest<'_>],
+        priors: &mut Vec<f32>,
+        values: &mut Vec<f32>,
+    ) {
+        let parts = self.parts.min(batch.len() / MIN_PER_THREAD);
+        if parts <= 1 {
+            return self.inner.evaluate(rules, batch, priors, values);
+        }
+        let answers: Vec<(Vec<f32>, Vec<f32>)> = batch
+            .par_chunks(batch.len().div_ceil(parts))
+            .map(|part| {
+                let (mut p, mut v) = (Vec::new(), Vec::with_capacity(part.len()));
+                self.inner.evaluate(rules, part, &mut p, &mut v);
+                (p, v)
+            })
+            .collect();
+        for (p, v) in answers {
+            priors.extend(p);
+            values.extend(v);
+        }
+    }
+
+    fn batches_pay(&self) -> bool {
+        self.inner.batches_pay()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{MoveList, Position, Variant};
+
+    /// Answers that tell requests apart: the i-th legal move of a position at ply n gets the
+    /// prior n + i, and the position the value n.
+    struct Marked;
+
+    impl Evaluator for Marked {
+        fn evaluate(
+            &self,
+            _: &Rules,
+            batch: &[EvalRequest<'_>],
+            priors: &mut Vec<f32>,
+            values: &mut Vec<f32>,
+        ) {
+            for r in batch {
+                let stamp = r.pos.ply() as f32;
+                priors.extend((0..r.moves.len()).map(|i| stamp + i as f32));
+                values.push(stamp);
+            }
+        }
+    }
+
+    #[test]
+    fn a_split_batch_answers_in_request_order() {
+        let rules = Variant::Kiswahili.rules();
+        let (mut positions, mut moves) = (vec![Position::start(&rules)], Vec::new());
+        let mut list = MoveList::new();
+        for _ in 0..40 {
+            positions.last().unwrap().legal_moves(&rules, &mut list);
+            moves.push(list.moves().to_vec());
+            positions.push(*list.get(0).1);
+        }
+        let batch: Vec<EvalRequest> = positions
+            .iter()
+            .zip(&moves)
+            .map(|(pos, moves)| EvalRequest { pos, moves })
+            .collect();
+        let (mut want_p, mut want_v) = (Vec::new(), Vec::new());
+        Marked.evaluate(&rules, &batch, &mut want_p, &mut want_v);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        for parts in [1, 2, 3, 64] {
+            let (mut p, mut v) = (vec![9.0], vec![9.0]);
+            pool.install(|| {
+                SplitEvaluator::new(&Marked, parts).evaluate(&rules, &batch, &mut p, &mut v)
+            });
+            assert_eq!(p[1..], want_p[..], "{parts} parts");
+            assert_eq!(v[1..], want_v[..], "{parts} parts");
+        }
+    }
+}
