@@ -72,6 +72,28 @@ mod tests {
     use super::*;
 
     #[test]
+    fn what_a_crash_left_half_written_is_removed_and_nothing_else() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = RunDir::new(root.path());
+        let iter = dir.iteration(1);
+        let half_saved = root.path().join(".bao-iter-Xy12ab");
+        for folder in [&iter, &half_saved] {
+            std::fs::create_dir_all(folder).unwrap();
+        }
+        let write = |path: PathBuf| std::fs::write(path, b"x").unwrap();
+        write(root.path().join(".bao-meta.json.tmp"));
+        write(iter.join(".bao-model.bpk.tmp"));
+        write(iter.join("model.bpk"));
+        write(half_saved.join("model.bpk.123-0.tmp"));
+        write(dir.meta_path());
+        dir.remove_temp_files().unwrap();
+        assert!(!half_saved.exists());
+        assert!(!root.path().join(".bao-meta.json.tmp").exists());
+        assert!(!iter.join(".bao-model.bpk.tmp").exists());
+        assert!(iter.join("model.bpk").is_file() && dir.meta_path().is_file());
+    }
+
+    #[test]
     fn pruning_keeps_the_last_checkpoints_and_the_best() {
         let root = tempfile::tempdir().unwrap();
         let dir = RunDir::new(root.path());
@@ -263,15 +285,26 @@ impl RunDir {
         crate::util::write_atomic(&path, kept.as_bytes())
     }
 
-    /// Deletes the temporary files of writes a crash cut short (`.bao-*.tmp`, see
-    /// `util::write_atomic`) in the run directory and its iteration folders.
+    /// Deletes what writes a crash cut short: temporary files (`.bao-*.tmp`, see
+    /// `util::write_atomic`) in the run directory and its iteration folders, and half-filled
+    /// checkpoint folders (`.bao-iter-*`, see `nn::Trainer::save`).
     pub fn remove_temp_files(&self) -> anyhow::Result<()> {
         let mut folders = vec![self.path.clone()];
         for entry in std::fs::read_dir(&self.path)
             .with_context(|| format!("cannot list {}", self.path.display()))?
             .flatten()
         {
-            if entry.path().is_dir() {
+            if !entry.path().is_dir() {
+                continue;
+            }
+            if entry
+                .file_name()
+                .to_string_lossy()
+                .starts_with(crate::util::TEMP_PREFIX)
+            {
+                std::fs::remove_dir_all(entry.path())
+                    .with_context(|| format!("cannot delete {}", entry.path().display()))?;
+            } else {
                 folders.push(entry.path());
             }
         }
