@@ -104,7 +104,7 @@ fn bench(args: BenchArgs) -> anyhow::Result<()> {
         "play" => {
             let r = bao_zero::bench::bench_play(args.seconds, args.runs);
             println!(
-                "one game at play (batched search, time per move, 1 thread): {:.0} simulations/s; self-play of the same net (32 games batched, 1 thread): {:.0} simulations/s; ratio {:.2}",
+                "one game at play (the player's search, time per move, 1 thread): {:.0} simulations/s; self-play of the same net (32 games batched, 1 thread): {:.0} simulations/s; ratio {:.2}",
                 r.play_sims_per_sec, r.selfplay_sims_per_sec, r.ratio
             );
             Ok(())
