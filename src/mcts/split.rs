@@ -1,6 +1,6 @@
-//! One batch of evaluations shared out over the threads of the current rayon pool: a player
-//! given `threads N` evaluates its leaves on N threads (the network itself runs one position at a
-//! time, so the batch is what there is to share).
+//! One batch of evaluations shared out over the threads of the current rayon pool: how a player
+//! given `threads N` evaluates its leaves on N threads, whatever the evaluator does inside (the
+//! fast MLP, for one, works through a batch one position at a time).
 
 use super::{EvalRequest, Evaluator};
 use crate::rules::Rules;
@@ -10,8 +10,8 @@ use rayon::prelude::*;
 /// more than it saves.
 const MIN_PER_THREAD: usize = 4;
 
-/// An [`Evaluator`] that splits each batch into one part per thread of the rayon pool it is
-/// called in, evaluates the parts in parallel and joins the answers in request order.
+/// An [`Evaluator`] that splits each batch into up to `parts` parts, evaluates them in parallel
+/// on the rayon pool it is called in and joins the answers in request order.
 pub struct SplitEvaluator<'a> {
     inner: &'a dyn Evaluator,
     parts: usize,
