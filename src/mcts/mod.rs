@@ -250,6 +250,37 @@ pub fn search_round(
     buf.misses.len()
 }
 
+/// A made-up evaluator for tests that, like a tensor library's network, is faster in batches
+/// (`batches_pay` keeps its default); its answers depend on the position, so answers handed to
+/// the wrong leaves change the search.
+#[cfg(test)]
+pub(crate) struct Stamped;
+
+#[cfg(test)]
+impl Evaluator for Stamped {
+    fn evaluate(
+        &self,
+        _: &Rules,
+        batch: &[EvalRequest<'_>],
+        priors: &mut Vec<f32>,
+        values: &mut Vec<f32>,
+    ) {
+        for r in batch {
+            let seeds: usize = r.pos.pits(r.pos.side_to_move())[..4]
+                .iter()
+                .map(|&n| n as usize)
+                .sum();
+            let stamp = seeds + usize::from(r.pos.ply());
+            let weights: Vec<f32> = (0..r.moves.len())
+                .map(|i| ((i * 7 + stamp) % 5 + 1) as f32)
+                .collect();
+            let total: f32 = weights.iter().sum();
+            priors.extend(weights.iter().map(|w| w / total));
+            values.push((stamp % 9) as f32 / 4.0 - 1.0);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -327,7 +327,7 @@ impl Player for MctsPlayer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mcts::UniformEvaluator;
+    use crate::mcts::{Stamped, UniformEvaluator};
     use crate::rules::{MoveList, Variant};
     use std::time::Duration;
 
@@ -355,33 +355,6 @@ mod tests {
         assert!(c.nodes >= 1);
     }
 
-    /// An evaluator that, like a tensor library's network, is faster in batches; its answers
-    /// depend on the position, so that answers given to the wrong leaves change the search.
-    struct Batched;
-
-    impl Evaluator for Batched {
-        fn evaluate(
-            &self,
-            _: &Rules,
-            batch: &[crate::mcts::EvalRequest<'_>],
-            priors: &mut Vec<f32>,
-            values: &mut Vec<f32>,
-        ) {
-            for r in batch {
-                let seeds: usize = r.pos.pits(r.pos.side_to_move())[..4]
-                    .iter()
-                    .map(|&n| n as usize)
-                    .sum();
-                let weights: Vec<f32> = (0..r.moves.len())
-                    .map(|i| ((i * 7 + seeds) % 5 + 1) as f32)
-                    .collect();
-                let total: f32 = weights.iter().sum();
-                priors.extend(weights.iter().map(|w| w / total));
-                values.push((seeds % 9) as f32 / 4.0 - 1.0);
-            }
-        }
-    }
-
     #[test]
     fn leaves_are_gathered_in_batches_only_where_batches_pay() {
         let cfg = MctsConfig::default();
@@ -391,10 +364,10 @@ mod tests {
         let shared =
             MctsPlayer::new("uniform", Arc::new(UniformEvaluator), &cfg, 50).with_threads(2);
         assert_eq!(shared.batch_for(10_000, true), MAX_BATCH);
-        let batched = MctsPlayer::new("batched", Arc::new(Batched), &cfg, 50);
+        let batched = MctsPlayer::new("batched", Arc::new(Stamped), &cfg, 50);
         assert_eq!(batched.batch_for(10_000, true), MAX_BATCH);
         assert_eq!(batched.batch_for(64, false), 4);
-        let told = MctsPlayer::new("told", Arc::new(Batched), &cfg, 50).with_batch(8);
+        let told = MctsPlayer::new("told", Arc::new(Stamped), &cfg, 50).with_batch(8);
         assert_eq!(told.batch_for(10_000, true), 8);
     }
 
@@ -404,8 +377,8 @@ mod tests {
         let rules = Variant::Kiswahili.rules();
         let pos = Position::start(&rules);
         let cfg = MctsConfig::default();
-        let mut one = MctsPlayer::new("one", Arc::new(Batched), &cfg, 400).with_batch(16);
-        let mut two = MctsPlayer::new("two", Arc::new(Batched), &cfg, 400)
+        let mut one = MctsPlayer::new("one", Arc::new(Stamped), &cfg, 400).with_batch(16);
+        let mut two = MctsPlayer::new("two", Arc::new(Stamped), &cfg, 400)
             .with_batch(16)
             .with_threads(2);
         let (a, b) = (

@@ -61,27 +61,8 @@ impl Evaluator for SplitEvaluator<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mcts::Stamped;
     use crate::rules::{MoveList, Position, Variant};
-
-    /// Answers that tell requests apart: the i-th legal move of a position at ply n gets the
-    /// prior n + i, and the position the value n.
-    struct Marked;
-
-    impl Evaluator for Marked {
-        fn evaluate(
-            &self,
-            _: &Rules,
-            batch: &[EvalRequest<'_>],
-            priors: &mut Vec<f32>,
-            values: &mut Vec<f32>,
-        ) {
-            for r in batch {
-                let stamp = r.pos.ply() as f32;
-                priors.extend((0..r.moves.len()).map(|i| stamp + i as f32));
-                values.push(stamp);
-            }
-        }
-    }
 
     #[test]
     fn a_split_batch_answers_in_request_order() {
@@ -99,7 +80,7 @@ mod tests {
             .map(|(pos, moves)| EvalRequest { pos, moves })
             .collect();
         let (mut want_p, mut want_v) = (Vec::new(), Vec::new());
-        Marked.evaluate(&rules, &batch, &mut want_p, &mut want_v);
+        Stamped.evaluate(&rules, &batch, &mut want_p, &mut want_v);
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(3)
             .build()
@@ -107,7 +88,7 @@ mod tests {
         for parts in [1, 2, 3, 64] {
             let (mut p, mut v) = (vec![9.0], vec![9.0]);
             pool.install(|| {
-                SplitEvaluator::new(&Marked, parts).evaluate(&rules, &batch, &mut p, &mut v)
+                SplitEvaluator::new(&Stamped, parts).evaluate(&rules, &batch, &mut p, &mut v)
             });
             assert_eq!(p[1..], want_p[..], "{parts} parts");
             assert_eq!(v[1..], want_v[..], "{parts} parts");

@@ -170,7 +170,8 @@ impl Trainer {
             .with_context(|| format!("cannot create {}", parent.display()))?;
         // A folder of a unique name, filled and synced, then renamed into place.
         let tmp = tempfile::Builder::new()
-            .prefix(".bao-iter-")
+            // The temporary prefix lets a resumed run clear a folder a crash left half-filled.
+            .prefix(&format!("{}iter-", crate::util::TEMP_PREFIX))
             .tempdir_in(parent)
             .with_context(|| format!("cannot create a temporary folder in {}", parent.display()))?;
         let (model, optim) = (tmp.path().join("model.bpk"), tmp.path().join("optim.bpk"));
