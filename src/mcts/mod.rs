@@ -354,6 +354,24 @@ mod tests {
         assert!(tree.reroot_to(&pos, 2));
         assert_eq!(*tree.root(), pos);
         tree.assert_consistent(true);
+        // Again, now copying into the storage the first re-rooting left spare: the child keeps
+        // every visit it had.
+        while tree.root_visits() < 600 {
+            search_round(
+                &mut tree,
+                &rules,
+                &UniformEvaluator,
+                &cfg,
+                16,
+                &mut cache,
+                &mut buf,
+            );
+        }
+        let (mv, visits) = tree.root_visits_by_move()[0];
+        let child = tree.root().play(&rules, mv).unwrap();
+        assert!(tree.reroot_to(&child, 1));
+        assert_eq!((*tree.root(), tree.root_visits()), (child, visits));
+        tree.assert_consistent(true);
     }
 
     #[test]

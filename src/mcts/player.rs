@@ -109,14 +109,18 @@ impl MctsPlayer {
     }
 
     /// The tree to search `pos` with: the last one, re-rooted at `pos` if `pos` is its root or
-    /// follows from it within two plies; else a new one.
+    /// follows from it within two plies; else one holding only `pos`.
     fn take_tree(&mut self, pos: &Position) -> Tree {
-        if let Some(mut tree) = self.tree.take()
-            && tree.reroot_to(pos, 2)
-        {
-            return tree;
+        match self.tree.take() {
+            Some(mut tree) => {
+                // A tree that does not hold `pos` starts again in its own storage.
+                if !tree.reroot_to(pos, 2) {
+                    tree.reset(*pos);
+                }
+                tree
+            }
+            None => Tree::new(*pos),
         }
-        Tree::new(*pos)
     }
 
     /// Leaves per batch for a search of `budget` simulations: one at a time unless batches make
