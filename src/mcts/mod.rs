@@ -107,14 +107,6 @@ pub trait Evaluator: Send + Sync {
         priors: &mut Vec<f32>,
         values: &mut Vec<f32>,
     );
-
-    /// Whether evaluating positions in batches is faster per position than one at a time (a
-    /// tensor library's network: yes; plain loops over one position: no). A player searching on
-    /// one thread gathers batches of leaves only when it pays, since every leaf gathered under
-    /// virtual loss makes the search a little less selective.
-    fn batches_pay(&self) -> bool {
-        true
-    }
 }
 
 /// Uniform priors and value 0: pure search, for tests and as a baseline.
@@ -134,10 +126,6 @@ impl Evaluator for UniformEvaluator {
             priors.extend(std::iter::repeat_n(p, r.moves.len()));
             values.push(0.0);
         }
-    }
-
-    fn batches_pay(&self) -> bool {
-        false
     }
 }
 
@@ -250,8 +238,7 @@ pub fn search_round(
     buf.misses.len()
 }
 
-/// A made-up evaluator for tests that, like a tensor library's network, is faster in batches
-/// (`batches_pay` keeps its default); its answers depend on the position, so answers handed to
+/// A made-up evaluator for tests whose answers depend on the position, so that answers handed to
 /// the wrong leaves change the search.
 #[cfg(test)]
 pub(crate) struct Stamped;
@@ -331,18 +318,23 @@ mod tests {
         let mut tree = Tree::new(Position::start(&rules));
         let cfg = MctsConfig::default();
         let (mut cache, mut buf) = (EvalCache::new(10), BatchBuffers::default());
-        let mut evaluated = 0;
-        while tree.root_visits() < 300 {
-            evaluated += search_round(
-                &mut tree,
-                &rules,
-                &UniformEvaluator,
-                &cfg,
-                16,
-                &mut cache,
-                &mut buf,
-            );
-        }
+        // Searches in batches of 16 until the root has `visits`; returns the leaves evaluated.
+        let mut search_to = |tree: &mut Tree, visits: u32| {
+            let mut evaluated = 0;
+            while tree.root_visits() < visits {
+                evaluated += search_round(
+                    tree,
+                    &rules,
+                    &UniformEvaluator,
+                    &cfg,
+                    16,
+                    &mut cache,
+                    &mut buf,
+                );
+            }
+            evaluated
+        };
+        let evaluated = search_to(&mut tree, 300);
         tree.assert_consistent(true);
         assert!(evaluated > 0 && evaluated <= 300);
         // Re-rooting two plies down keeps a consistent subtree.
@@ -356,17 +348,7 @@ mod tests {
         tree.assert_consistent(true);
         // Again, now copying into the storage the first re-rooting left spare: the child keeps
         // every visit it had.
-        while tree.root_visits() < 600 {
-            search_round(
-                &mut tree,
-                &rules,
-                &UniformEvaluator,
-                &cfg,
-                16,
-                &mut cache,
-                &mut buf,
-            );
-        }
+        search_to(&mut tree, 600);
         let (mv, visits) = tree.root_visits_by_move()[0];
         let child = tree.root().play(&rules, mv).unwrap();
         assert!(tree.reroot_to(&child, 1));

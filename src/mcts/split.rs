@@ -52,10 +52,6 @@ impl Evaluator for SplitEvaluator<'_> {
             values.extend(v);
         }
     }
-
-    fn batches_pay(&self) -> bool {
-        self.inner.batches_pay()
-    }
 }
 
 #[cfg(test)]

@@ -74,9 +74,4 @@ impl Evaluator for NetEvaluator {
         }
         values.extend_from_slice(&v[..n]);
     }
-
-    fn batches_pay(&self) -> bool {
-        // The fast MLP runs one position at a time; burn's tensors amortise over a batch.
-        self.fast.is_none()
-    }
 }
