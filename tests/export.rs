@@ -51,6 +51,23 @@ fn a_bundle_round_trips_bit_exactly() {
 }
 
 #[test]
+fn an_earlier_iteration_carries_the_counts_it_had_then() {
+    player_file(); // trains the smoke run
+    let run = tmp("run");
+    let first = Bundle::from_run(&run, Some(1), None)
+        .unwrap()
+        .header
+        .training;
+    let last = Bundle::from_run(&run, None, None).unwrap().header.training;
+    assert_eq!((first.iteration, last.iteration), (1, 2));
+    assert!(
+        first.games > 0 && first.games < last.games,
+        "{first:?} {last:?}"
+    );
+    assert!(first.positions < last.positions, "{first:?} {last:?}");
+}
+
+#[test]
 fn damaged_truncated_and_foreign_files_are_errors_that_say_so() {
     let bytes = std::fs::read(player_file()).unwrap();
     let err = |b: &[u8]| format!("{:#}", Bundle::from_bytes(b).unwrap_err());
