@@ -223,7 +223,7 @@ fn player_specs_name_files_and_runs_everywhere() {
         "mcts:sims=0",
         "mcts:colour=red",
         "mcts:batch=0",
-        "mcts:batch=33",
+        "mcts:batch=257",
         "player:/nonexistent.bao",
     ] {
         let built = bad.parse::<PlayerSpec>().map(|s| players.build(&s, 0));

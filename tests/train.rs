@@ -204,3 +204,23 @@ fn same_config_and_seed_give_the_same_run_on_one_thread() {
     assert!(a.0 == b.0, "self-play samples differ");
     assert!(a.1 == b.1, "trained networks differ");
 }
+
+#[test]
+fn every_config_the_repository_ships_loads_and_names_its_own_run_directory() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("configs");
+    let mut run_dirs = std::collections::BTreeSet::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "toml") {
+            let cfg = TrainConfig::load(&path).unwrap_or_else(|e| panic!("{e:#}"));
+            // Two configs writing one run directory would resume each other's runs.
+            assert!(
+                run_dirs.insert(cfg.run_dir.clone()),
+                "{} shares its run directory {}",
+                path.display(),
+                cfg.run_dir
+            );
+        }
+    }
+    assert!(run_dirs.len() >= 14, "{run_dirs:?}");
+}

@@ -8,11 +8,11 @@
 //! | `mcts:sims=200` | simulations per move (default: the file's, or 200) |
 //! | `mcts:cpuct=1.0` | exploration constant (default: the file's) |
 //! | `mcts:guard=0.25` | share of a timed move for the alpha-beta guard (0: none; `mcts::guard`) |
-//! | `mcts:batch=8` | leaves per batched evaluation (default: chosen from the budget) |
+//! | `mcts:batch=8` | leaves per batched evaluation, 1 to 256 (default: chosen from the budget) |
 //! | `mcts:sims=400` without `checkpoint` | MCTS with uniform priors and no value (a baseline) |
 
 use super::{Bundle, LoadedPlayer};
-use crate::mcts::{Evaluator, MAX_BATCH, MctsConfig, MctsPlayer, UniformEvaluator};
+use crate::mcts::{Evaluator, MAX_BATCH_OPTION, MctsConfig, MctsPlayer, UniformEvaluator};
 use crate::search::Player;
 use crate::search::spec::{PlayerRegistry, PlayerSpec};
 use anyhow::{Context, bail};
@@ -128,8 +128,8 @@ fn build_mcts(spec: &PlayerSpec, options: &str) -> anyhow::Result<Box<dyn Player
             "sims" => sims = Some(number(key, value, |&n: &u32| n > 0, POSITIVE).map_err(bad)?),
             "cpuct" | "c_puct" => cpuct = Some(parse_c_puct(value).map_err(bad)?),
             "batch" => {
-                let fits = |&b: &usize| (1..=MAX_BATCH).contains(&b);
-                let must = format!("from 1 to {MAX_BATCH}");
+                let fits = |&b: &usize| (1..=MAX_BATCH_OPTION).contains(&b);
+                let must = format!("from 1 to {MAX_BATCH_OPTION}");
                 batch = Some(number(key, value, fits, &must).map_err(bad)?)
             }
             "guard" => {

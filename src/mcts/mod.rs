@@ -12,7 +12,7 @@ mod split;
 mod tree;
 
 pub use cache::EvalCache;
-pub use player::{MAX_BATCH, MctsPlayer};
+pub use player::{MAX_BATCH, MAX_BATCH_OPTION, MctsPlayer};
 pub use split::SplitEvaluator;
 pub use tree::{Leaf, Tree};
 

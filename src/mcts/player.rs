@@ -17,8 +17,11 @@ use std::time::{Duration, Instant};
 /// Simulations a time-limited search may never exceed (the tree's memory bound).
 const MAX_SIMS: u32 = 2_000_000;
 
-/// The most leaves one batch gathers at play time.
+/// The most leaves one batch gathers at play time unless told otherwise.
 pub const MAX_BATCH: usize = 32;
+
+/// The most leaves a batch may be told to gather (`mcts:batch=N`, [`MctsPlayer::with_batch`]).
+pub const MAX_BATCH_OPTION: usize = MAX_BATCH * 8;
 
 /// Simulations per leaf of a batch: a node-limited search uses batches of about
 /// `budget / SIMS_PER_BATCH_LEAF` leaves, so small searches stay close to sequential ones.
@@ -92,7 +95,7 @@ impl MctsPlayer {
 
     /// Leaves per batched evaluation (1: one simulation at a time; 0: chosen from the budget).
     pub fn with_batch(mut self, batch: usize) -> Self {
-        self.batch = batch.min(MAX_BATCH * 8);
+        self.batch = batch.min(MAX_BATCH_OPTION);
         self
     }
 
@@ -125,8 +128,8 @@ impl MctsPlayer {
 
     /// Leaves per batch for a search of `budget` simulations. A timed search gathers batches of
     /// `MAX_BATCH` under virtual loss even on one thread, where the fast MLP gains no speed from
-    /// them: against alpha-beta the wider search scored more than one leaf at a time (65.5% against
-    /// 58.0% in Bao la Kimasai, 74.0% against 72.5% in Bao la Kiswahili; docs/STRENGTH.md).
+    /// them: one leaf at a time scored no better against alpha-beta (docs/STRENGTH.md), and every
+    /// rating of the shipped players but two was taken with batches of 32.
     fn batch_for(&self, budget: u32, timed: bool) -> usize {
         match self.batch {
             0 if timed => MAX_BATCH,
