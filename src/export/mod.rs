@@ -59,31 +59,6 @@ pub struct Bundle {
 
 use crate::util::fnv1a as checksum;
 
-/// The run's metadata with its counts (games, positions, steps) as they stood after iteration
-/// `it`, read from `metrics.jsonl` when `it` is not the last iteration; the last one's are the
-/// metadata's own.
-fn counts_at(dir: &RunDir, meta: Meta, it: u32) -> Meta {
-    if it == meta.iteration {
-        return meta;
-    }
-    let row = std::fs::read_to_string(dir.metrics())
-        .ok()
-        .and_then(|text| {
-            text.lines()
-                .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-                .find(|v| v["iteration"].as_u64() == Some(u64::from(it)))
-        })
-        .unwrap_or_default();
-    let count = |key: &str| row[key].as_u64().unwrap_or(0);
-    Meta {
-        iteration: it,
-        games: count("games"),
-        positions: count("positions"),
-        steps: count("steps"),
-        ..meta
-    }
-}
-
 impl Bundle {
     /// The player of iteration `iteration` (default: the last complete one) of a training run.
     pub fn from_run(
@@ -116,15 +91,7 @@ impl Bundle {
             },
             sims: sims.unwrap_or(config.eval.sims),
             source: format!("{} iteration {it}", run_dir.display()),
-            training: Meta {
-                eval: meta
-                    .eval
-                    .iter()
-                    .filter(|e| e.iteration <= it)
-                    .cloned()
-                    .collect(),
-                ..counts_at(&dir, meta, it)
-            },
+            training: dir.meta_at(&meta, it),
         };
         let bundle = Bundle { header, weights };
         bundle

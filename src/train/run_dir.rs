@@ -121,6 +121,13 @@ pub struct RunDir {
     pub path: PathBuf,
 }
 
+/// A line of `metrics.jsonl` and the iteration that wrote it; `None` for a line that is not one
+/// iteration's JSON object.
+fn metrics_line(line: &str) -> Option<(u64, serde_json::Value)> {
+    let row: serde_json::Value = serde_json::from_str(line).ok()?;
+    Some((row.get("iteration")?.as_u64()?, row))
+}
+
 impl RunDir {
     /// The directory at `path` (not created yet).
     pub fn new(path: impl Into<PathBuf>) -> RunDir {
@@ -255,6 +262,40 @@ impl RunDir {
         )
     }
 
+    /// `meta` (the run's metadata) as it stood after `iteration`: the counts (games, positions,
+    /// steps) of that iteration's line of `metrics.jsonl` (zero if the line is missing) and the
+    /// evaluations up to it. The last iteration's are `meta`'s own.
+    pub fn meta_at(&self, meta: &Meta, iteration: u32) -> Meta {
+        let eval = meta
+            .eval
+            .iter()
+            .filter(|e| e.iteration <= iteration)
+            .cloned()
+            .collect();
+        if iteration == meta.iteration {
+            return Meta {
+                eval,
+                ..meta.clone()
+            };
+        }
+        let text = std::fs::read_to_string(self.metrics()).unwrap_or_default();
+        let row = text
+            .lines()
+            .filter_map(metrics_line)
+            .find(|&(i, _)| i == u64::from(iteration))
+            .map(|(_, row)| row)
+            .unwrap_or_default();
+        let count = |key: &str| row[key].as_u64().unwrap_or(0);
+        Meta {
+            iteration,
+            games: count("games"),
+            positions: count("positions"),
+            steps: count("steps"),
+            eval,
+            ..meta.clone()
+        }
+    }
+
     /// Appends one line to `metrics.jsonl` (the file is rewritten atomically, so a crash never
     /// leaves half a line).
     pub fn append_metrics(&self, line: &serde_json::Value) -> anyhow::Result<()> {
@@ -274,12 +315,7 @@ impl RunDir {
         };
         let kept: String = text
             .lines()
-            .filter(|l| {
-                serde_json::from_str::<serde_json::Value>(l)
-                    .ok()
-                    .and_then(|v| v.get("iteration").and_then(|i| i.as_u64()))
-                    .is_some_and(|i| i <= iteration as u64)
-            })
+            .filter(|l| metrics_line(l).is_some_and(|(i, _)| i <= u64::from(iteration)))
             .map(|l| format!("{l}\n"))
             .collect();
         crate::util::write_atomic(&path, kept.as_bytes())
