@@ -1,7 +1,7 @@
 //! The reinforcement-learning face of the engine, for every preset (see `docs/ENV.md`):
 //! a fixed action space of 64 ids with legal masks ([`action`]), an observation tensor
 //! `[OBS_CHANNELS, 4, 8]` seen from the mover ([`observation`]), a Gym-like [`Env`], a batched
-//! [`VecEnv`] stepped with rayon, baseline [`agents`], a benchmark ([`bench`]) and, with the `ml`
+//! [`VecEnv`] stepped with rayon, baseline [`agents`], [`random_opening`]s, a benchmark ([`bench`]) and, with the `ml`
 //! feature, burn tensors ([`tensor`]). Only `tensor` depends on burn.
 
 pub mod action;
@@ -10,6 +10,7 @@ pub mod bench;
 #[allow(clippy::module_inception)]
 mod env;
 pub mod observation;
+mod opening;
 mod share;
 #[cfg(feature = "ml")]
 pub mod tensor;
@@ -26,4 +27,5 @@ pub use observation::{
     Features, OBS_CHANNELS, OBS_LEN, ObsBufferError, encode, encode as encode_observation,
     try_encode,
 };
+pub use opening::random_opening;
 pub use vec_env::{FinalState, VecEnv, VecEnvError, episode_seed};

@@ -7,12 +7,13 @@
 
 use super::elo::{ScoreEstimate, pentanomial, trinomial};
 use super::sprt::{SprtConfig, SprtResult, Verdict};
+use crate::env::random_opening;
 use crate::notation::{Record, move_text};
 use crate::rules::{EndReason, Move, MoveList, Position, Rules, Side, Variant};
 use crate::search::{Choice, Limits, Player, PlayerRegistry, PlayerSpec};
 use anyhow::{Context, anyhow, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use rand::{RngExt, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -128,37 +129,6 @@ pub fn play_game(
         moves.push(choice.mv);
         pos = child;
     }
-}
-
-/// Up to `plies` uniformly random plies from `start` that do not end the game. When no such
-/// line turns up in 64 tries (a game that ends very early), fewer plies are used.
-pub fn random_opening(
-    rules: &Rules,
-    start: &Position,
-    plies: u32,
-    rng: &mut ChaCha8Rng,
-) -> (Vec<Move>, Position) {
-    let mut list = MoveList::new();
-    for k in (0..=plies).rev() {
-        'attempt: for _ in 0..64 {
-            let mut pos = *start;
-            let mut moves = Vec::with_capacity(k as usize);
-            for _ in 0..k {
-                pos.legal_moves(rules, &mut list);
-                if list.is_empty() {
-                    continue 'attempt;
-                }
-                let i = rng.random_range(0..list.len());
-                moves.push(list.moves()[i]);
-                pos = list.children()[i];
-            }
-            pos.legal_moves(rules, &mut list);
-            if !list.is_empty() {
-                return (moves, pos);
-            }
-        }
-    }
-    (Vec::new(), *start)
 }
 
 /// A match between players `a` and `b`.

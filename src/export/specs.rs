@@ -115,6 +115,7 @@ fn build_mcts(spec: &PlayerSpec, options: &str) -> anyhow::Result<Box<dyn Player
     let bad = |why: String| anyhow::anyhow!("bad player spec `{spec}`: {why}");
     let (mut checkpoint, mut iteration, mut sims, mut cpuct, mut guard, mut batch) =
         (None, None, None, None, None, None);
+    let mut solver = None;
     for item in options.split(',').map(str::trim).filter(|s| !s.is_empty()) {
         let (key, value) = item
             .split_once('=')
@@ -136,9 +137,16 @@ fn build_mcts(spec: &PlayerSpec, options: &str) -> anyhow::Result<Box<dyn Player
                 let share = |g: &f32| (0.0..=0.9).contains(g);
                 guard = Some(number(key, value, share, "from 0 to 0.9").map_err(bad)?)
             }
+            "solver" => {
+                solver = Some(match value {
+                    "1" | "true" | "on" => true,
+                    "0" | "false" | "off" => false,
+                    _ => return Err(bad(format!("solver must be 1 or 0, not `{value}`"))),
+                })
+            }
             other => {
                 return Err(bad(format!(
-                    "unknown option `{other}`; mcts takes checkpoint=PATH, iteration=N, sims=N, cpuct=X, guard=X, batch=N"
+                    "unknown option `{other}`; mcts takes checkpoint=PATH, iteration=N, sims=N, cpuct=X, guard=X, batch=N, solver=1|0"
                 )));
             }
         }
@@ -156,6 +164,9 @@ fn build_mcts(spec: &PlayerSpec, options: &str) -> anyhow::Result<Box<dyn Player
             if let Some(g) = guard {
                 header.search.guard = g;
             }
+            if let Some(on) = solver {
+                header.search.solver = on;
+            }
             Box::new(LoadedPlayer::new(header, eval, name).with_batch(batch.unwrap_or(0)))
         }
         None => {
@@ -166,6 +177,7 @@ fn build_mcts(spec: &PlayerSpec, options: &str) -> anyhow::Result<Box<dyn Player
             let cfg = MctsConfig {
                 c_puct: cpuct.unwrap_or(default.c_puct),
                 guard: guard.unwrap_or(default.guard),
+                solver: solver.unwrap_or(default.solver),
                 ..default
             };
             Box::new(

@@ -64,6 +64,9 @@ pub struct MctsConfig {
     /// looking for forced results before the tree searches ([`guard`]); 0 turns the guard off.
     /// Node-limited searches (self-play) never use it.
     pub guard: f32,
+    /// MCTS-solver: wins and losses proven at terminal nodes are proven up the tree, proven
+    /// lines are not searched again, a proven win is played and a proven loss avoided.
+    pub solver: bool,
 }
 
 impl Default for MctsConfig {
@@ -82,6 +85,7 @@ impl Default for MctsConfig {
             gumbel: false,
             gumbel_considered: 16,
             guard: DEFAULT_GUARD,
+            solver: false,
         }
     }
 }
@@ -159,7 +163,7 @@ pub fn search(
             tree.add_root_noise(cfg, rng);
             noised = true;
         }
-        if tree.root_is_terminal() {
+        if tree.root_is_decided() {
             break;
         }
     }
@@ -410,5 +414,98 @@ mod tests {
         let next = pos.play(&rules, mv).unwrap();
         tree.advance(mv, &next);
         assert_eq!(*tree.root(), next);
+    }
+
+    #[test]
+    fn the_solver_proves_the_capture_that_wins_at_once_and_stops_searching() {
+        let (rules, pos) = capture_that_wins_at_once();
+        let mut tree = Tree::new(pos);
+        let cfg = MctsConfig {
+            solver: true,
+            ..MctsConfig::default()
+        };
+        let (mut cache, mut buf) = (EvalCache::new(0), BatchBuffers::default());
+        let mut rounds = 0;
+        while !tree.root_is_decided() {
+            assert!(rounds < 10, "no proof after {rounds} rounds");
+            search_round(
+                &mut tree,
+                &rules,
+                &UniformEvaluator,
+                &cfg,
+                1,
+                &mut cache,
+                &mut buf,
+            );
+            rounds += 1;
+        }
+        assert_eq!(tree.assert_proofs(), 2, "the root and its winning child");
+        assert_eq!(
+            crate::notation::move_text(tree.best_move().unwrap(), pos.side_to_move()),
+            "A3<"
+        );
+        assert_eq!(tree.root_value(), 1.0);
+    }
+
+    #[test]
+    fn solver_proofs_are_sound_and_proven_losses_are_never_chosen_in_random_endgames() {
+        use rand::RngExt;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        let mut list = crate::rules::MoveList::new();
+        let (mut proven, mut decided, mut lost_elsewhere) = (0, 0, 0);
+        for variant in [Variant::Kujifunza, Variant::Hus, Variant::Kiswahili] {
+            let rules = variant.rules();
+            for game in 0..12 {
+                // A random game; search positions from its last dozen plies.
+                let mut line = vec![Position::start(&rules)];
+                loop {
+                    let pos = line.last().unwrap();
+                    pos.legal_moves(&rules, &mut list);
+                    if pos.outcome_given(&list).is_some() || line.len() > 300 {
+                        break;
+                    }
+                    let i = rng.random_range(0..list.len());
+                    line.push(list.children()[i]);
+                }
+                let from = line.len().saturating_sub(12);
+                for pos in &line[from..line.len() - 1] {
+                    let mut tree = Tree::new(*pos);
+                    let cfg = MctsConfig {
+                        solver: true,
+                        ..MctsConfig::default()
+                    };
+                    let (mut cache, mut buf) = (EvalCache::new(0), BatchBuffers::default());
+                    while tree.root_visits() < 400 && !tree.root_is_decided() {
+                        search_round(&mut tree, &rules, &Stamped, &cfg, 8, &mut cache, &mut buf);
+                    }
+                    tree.assert_consistent(false);
+                    proven += tree.assert_proofs();
+                    let mv = tree.best_move().expect("a move");
+                    let value = tree.root_value();
+                    if tree.root_is_decided() {
+                        decided += 1;
+                        assert!(value == 1.0 || value == -1.0, "{variant:?} game {game}");
+                    }
+                    // The chosen move is not proven lost unless every move is.
+                    if value > -1.0 {
+                        assert_ne!(tree.root_move_proof(mv), -1, "{variant:?} game {game}");
+                    }
+                    lost_elsewhere += usize::from(
+                        value > -1.0
+                            && tree
+                                .root_visits_by_move()
+                                .iter()
+                                .any(|&(m, _)| tree.root_move_proof(m) == -1),
+                    );
+                }
+            }
+        }
+        eprintln!(
+            "{proven} proven nodes, {decided} decided roots, {lost_elsewhere} avoided losses"
+        );
+        assert!(
+            proven > 1000 && decided > 50 && lost_elsewhere > 20,
+            "{proven} proven nodes, {decided} decided roots, {lost_elsewhere} avoided losses"
+        );
     }
 }

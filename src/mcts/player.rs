@@ -174,7 +174,7 @@ impl MctsPlayer {
         let mut slowest_round = Duration::ZERO;
         loop {
             let done = tree.root_visits() - first;
-            if done >= budget || tree.root_is_terminal() {
+            if done >= budget || tree.root_is_decided() {
                 break;
             }
             // A forced move needs no thought beyond a value.

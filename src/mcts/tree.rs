@@ -29,6 +29,9 @@ struct Node {
     first_child: u32,
     num_children: u8,
     state: u8,
+    /// With the solver ([`MctsConfig::solver`]): 1 when this node's mover is proven to win, -1
+    /// to lose, 0 when not proven (always 0 without the solver).
+    proof: i8,
 }
 
 /// What a selection reached.
@@ -108,6 +111,12 @@ impl Tree {
         self.nodes[0].state == TERMINAL
     }
 
+    /// Whether the root's result is known: a finished game, or proven by the solver. Searching
+    /// on cannot change the move then.
+    pub fn root_is_decided(&self) -> bool {
+        self.root_is_terminal() || self.nodes[0].proof != 0
+    }
+
     /// Number of nodes (for memory accounting).
     pub fn node_count(&self) -> usize {
         self.nodes.len()
@@ -148,22 +157,22 @@ impl Tree {
         let id = self.descend(cfg, root_child);
         let node = self.nodes[id as usize];
         debug_assert_ne!(node.state, PENDING, "select() while a batch is gathered");
-        if node.state == TERMINAL {
-            self.backup(node.value, node.pos.side_to_move());
+        if let Some(value) = node.exact_value() {
+            self.backup(value, node.pos.side_to_move());
             return Leaf::Done;
         }
-        self.open(id, rules)
+        self.open(id, rules, cfg.solver)
     }
 
-    /// Follows PUCT from the root down to the first node that is not expanded; `self.path`
-    /// holds the way there.
+    /// Follows PUCT from the root down to the first node that is not expanded, or (below the
+    /// root) proven; `self.path` holds the way there.
     fn descend(&mut self, cfg: &MctsConfig, root_child: Option<usize>) -> u32 {
         self.path.clear();
         let mut id = 0u32;
         loop {
             self.path.push(id);
             let node = &self.nodes[id as usize];
-            if node.state != EXPANDED {
+            if node.state != EXPANDED || (id != 0 && node.proof != 0) {
                 return id;
             }
             id = match root_child {
@@ -194,20 +203,23 @@ impl Tree {
         for _ in 0..max + max_collisions {
             if self.gathered.leaves.len() >= max
                 || self.gathered.collisions.len() >= max_collisions
-                || self.root_is_terminal()
+                || self.root_is_decided()
             {
                 break;
             }
             let id = self.descend(cfg, None);
             let node = self.nodes[id as usize];
+            if let Some(value) = node.exact_value() {
+                self.backup(value, node.pos.side_to_move());
+                continue;
+            }
             match node.state {
-                TERMINAL => self.backup(node.value, node.pos.side_to_move()),
                 PENDING => {
                     let span = self.keep_path_with_virtual_loss();
                     self.gathered.collisions.push(span);
                 }
                 _ => {
-                    if let Leaf::Eval(leaf) = self.open(id, rules) {
+                    if let Leaf::Eval(leaf) = self.open(id, rules, cfg.solver) {
                         self.nodes[leaf as usize].state = PENDING;
                         let span = self.keep_path_with_virtual_loss();
                         self.gathered.leaves.push(leaf);
@@ -277,8 +289,9 @@ impl Tree {
         self.gathered.collisions.clear();
     }
 
-    /// Generates the children of a new node, or marks it terminal and backs up its value.
-    fn open(&mut self, id: u32, rules: &Rules) -> Leaf {
+    /// Generates the children of a new node, or marks it terminal and backs up its value (and,
+    /// with the `solver`, proves what its result proves up the path).
+    fn open(&mut self, id: u32, rules: &Rules, solver: bool) -> Leaf {
         let pos = self.nodes[id as usize].pos;
         pos.legal_moves(rules, &mut self.list);
         if let Some(outcome) = pos.outcome_given(&self.list) {
@@ -292,6 +305,10 @@ impl Tree {
             node.state = TERMINAL;
             node.value = value;
             self.backup(value, mover);
+            if solver && value != 0.0 {
+                self.nodes[id as usize].proof = value as i8;
+                self.prove_up();
+            }
             return Leaf::Done;
         }
         let first = self.nodes.len() as u32;
@@ -341,8 +358,32 @@ impl Tree {
         }
     }
 
+    /// MCTS-solver (Winands et al.): after a terminal node is proven, walks the current path up
+    /// while proofs follow. A node is won for its mover when one child is won for that side,
+    /// lost when every child is lost for it.
+    fn prove_up(&mut self) {
+        for i in (1..self.path.len()).rev() {
+            let (child, parent) = (self.path[i] as usize, self.path[i - 1] as usize);
+            if self.nodes[child].proof == 0 || self.nodes[parent].proof != 0 {
+                return;
+            }
+            let p = self.nodes[parent];
+            let mover = p.pos.side_to_move();
+            let first = p.first_child as usize;
+            let kids = &self.nodes[first..first + p.num_children as usize];
+            self.nodes[parent].proof = if kids.iter().any(|c| c.proof_for(mover) == 1) {
+                1
+            } else if kids.iter().all(|c| c.proof_for(mover) == -1) {
+                -1
+            } else {
+                return;
+            };
+        }
+    }
+
     fn best_child(&self, id: u32, c_puct: f32, fpu_reduction: f32) -> u32 {
         let node = &self.nodes[id as usize];
+        let mover = node.pos.side_to_move();
         let sqrt_n = (node.visits.max(1) as f32).sqrt();
         let fpu = node.value - fpu_reduction;
         let first = node.first_child as usize;
@@ -352,6 +393,12 @@ impl Tree {
             .iter()
             .enumerate()
         {
+            // Proven children (only with the solver): a win is taken, a loss never tried again.
+            match c.proof_for(mover) {
+                1 => return (first + i) as u32,
+                -1 => continue,
+                _ => {}
+            }
             let q = if c.visits > 0 {
                 c.value_sum / c.visits as f32
             } else {
@@ -401,6 +448,9 @@ impl Tree {
     /// by visits (the network value if nothing was searched).
     pub fn root_value(&self) -> f32 {
         let root = &self.nodes[0];
+        if root.proof != 0 {
+            return f32::from(root.proof);
+        }
         let first = root.first_child as usize;
         let kids = &self.nodes[first..first + root.num_children as usize];
         let n: u32 = kids.iter().map(|c| c.visits).sum();
@@ -411,9 +461,20 @@ impl Tree {
         }
     }
 
-    /// The most visited move (ties: the higher prior), or `None` at a terminal root.
+    /// The most visited move (ties: the higher prior), or `None` at a terminal root. With the
+    /// solver, a move proven to win comes first and one proven to lose last.
     pub fn best_move(&self) -> Option<Move> {
-        self.most_visited_child(0).map(|id| self.nodes[id].mv)
+        let root = &self.nodes[0];
+        let mover = root.pos.side_to_move();
+        let first = root.first_child as usize;
+        (first..first + root.num_children as usize)
+            .max_by(|&a, &b| {
+                let (a, b) = (&self.nodes[a], &self.nodes[b]);
+                (a.proof_for(mover), a.visits)
+                    .cmp(&(b.proof_for(mover), b.visits))
+                    .then(a.prior.total_cmp(&b.prior))
+            })
+            .map(|id| self.nodes[id].mv)
     }
 
     /// The id of node `id`'s most visited child (ties: the higher prior).
@@ -620,9 +681,63 @@ impl Tree {
             }
         }
     }
+
+    /// The proof of the root's move `mv` for the root's mover (0 when not proven).
+    pub(crate) fn root_move_proof(&self, mv: Move) -> i8 {
+        let root = &self.nodes[0];
+        let first = root.first_child as usize;
+        self.nodes[first..first + root.num_children as usize]
+            .iter()
+            .find(|c| c.mv == mv)
+            .map_or(0, |c| c.proof_for(root.pos.side_to_move()))
+    }
+
+    /// Checks every proof of the solver against the node's children (or its result at a
+    /// terminal), so that by induction every proof is sound; returns how many nodes are proven.
+    pub(crate) fn assert_proofs(&self) -> usize {
+        let mut proven = 0;
+        for (i, n) in self.nodes.iter().enumerate() {
+            if n.proof == 0 {
+                continue;
+            }
+            proven += 1;
+            if n.state == TERMINAL {
+                assert_eq!(f32::from(n.proof), n.value, "terminal node {i}");
+                continue;
+            }
+            assert_eq!(n.state, EXPANDED, "node {i}");
+            let mover = n.pos.side_to_move();
+            let first = n.first_child as usize;
+            let kids = &self.nodes[first..first + n.num_children as usize];
+            if n.proof == 1 {
+                assert!(kids.iter().any(|c| c.proof_for(mover) == 1), "node {i}");
+            } else {
+                assert!(kids.iter().all(|c| c.proof_for(mover) == -1), "node {i}");
+            }
+        }
+        proven
+    }
 }
 
 impl Node {
+    /// The proof (see [`Node::proof`]) seen from `side`.
+    fn proof_for(&self, side: Side) -> i8 {
+        if self.pos.side_to_move() == side {
+            self.proof
+        } else {
+            -self.proof
+        }
+    }
+
+    /// The exact value for this node's mover, when it is known: a finished game or a proof.
+    fn exact_value(&self) -> Option<f32> {
+        match (self.state, self.proof) {
+            (TERMINAL, _) => Some(self.value),
+            (_, 0) => None,
+            (_, p) => Some(f32::from(p)),
+        }
+    }
+
     fn new(pos: Position, mv: Move, prior: f32) -> Node {
         Node {
             pos,
@@ -634,6 +749,7 @@ impl Node {
             first_child: 0,
             num_children: 0,
             state: UNEXPANDED,
+            proof: 0,
         }
     }
 }

@@ -7,6 +7,7 @@ mod sample;
 pub use replay::ReplayBuffer;
 pub use sample::{MAX_TARGETS, Sample};
 
+use crate::env::random_opening;
 use crate::mcts::gumbel::{GumbelRoot, GumbelSettings, improved_policy};
 use crate::mcts::{EvalRequest, Evaluator, Leaf, MctsConfig, Tree};
 use crate::rules::{Move, MoveList, Position, Rules, Side};
@@ -26,6 +27,13 @@ pub struct SelfPlayConfig {
     pub threads: usize,
     /// A game still going after this many plies is stopped and scored as a draw.
     pub max_plies: u32,
+    /// The share of games (0 to 1) that start from `random_opening_plies` random plies.
+    pub random_opening_share: f32,
+    /// How many uniformly random plies such a game starts with: 1 to this many, drawn per game
+    /// (the random plies are not searched and make no samples). Matches open with random plies
+    /// too (`bao eval`), and the positions they lead to are often lopsided in ways self-play
+    /// from the start never shows the network.
+    pub random_opening_plies: u32,
     /// The search.
     pub mcts: MctsConfig,
 }
@@ -37,6 +45,8 @@ impl Default for SelfPlayConfig {
             concurrent_games: 32,
             threads: 2,
             max_plies: 400,
+            random_opening_share: 0.0,
+            random_opening_plies: 0,
             mcts: MctsConfig::default(),
         }
     }
@@ -91,10 +101,20 @@ struct Slot {
 }
 
 impl Slot {
-    fn new(rules: &Rules, seed: u64, cfg: &MctsConfig) -> Slot {
+    fn new(rules: &Rules, seed: u64, cfg: &SelfPlayConfig) -> Slot {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut start = Position::start(rules);
+        // No draw from the generator without random openings: older runs replay exactly.
+        if cfg.random_opening_plies > 0
+            && cfg.random_opening_share > 0.0
+            && rng.random::<f32>() < cfg.random_opening_share
+        {
+            let plies = rng.random_range(1..=cfg.random_opening_plies);
+            start = random_opening(rules, &start, plies, &mut rng).1;
+        }
         let mut s = Slot {
-            rng: ChaCha8Rng::seed_from_u64(seed),
-            tree: Tree::new(Position::start(rules)),
+            rng,
+            tree: Tree::new(start),
             ply: 0,
             target: 0,
             full: true,
@@ -103,7 +123,7 @@ impl Slot {
             sims: 0,
             pending: Vec::new(),
         };
-        s.plan_search(cfg);
+        s.plan_search(&cfg.mcts);
         s
     }
 
@@ -139,7 +159,7 @@ impl Slot {
     /// Whether the current search is complete.
     fn searched(&self, cfg: &MctsConfig) -> bool {
         let t = &self.tree;
-        t.root_is_terminal()
+        t.root_is_decided()
             || if cfg.gumbel {
                 // A forced move needs no search (and teaches nothing).
                 self.sims >= self.target || (t.root_expanded() && t.root_children() == 1)
@@ -193,7 +213,7 @@ fn play_worker(
     let mut slots: Vec<Slot> = queue
         .by_ref()
         .take(cfg.concurrent_games.max(1))
-        .map(|s| Slot::new(rules, s, mcts))
+        .map(|s| Slot::new(rules, s, cfg))
         .collect();
     let mut leaves: Vec<(usize, u32)> = Vec::new();
     let mut positions: Vec<Position> = Vec::new();
@@ -258,7 +278,7 @@ fn play_worker(
             if slot.searched(mcts) && finish_move(rules, cfg, slot, &mut list, &mut out) {
                 tick();
                 match queue.next() {
-                    Some(seed) => slots[i] = Slot::new(rules, seed, mcts),
+                    Some(seed) => slots[i] = Slot::new(rules, seed, cfg),
                     None => {
                         slots.swap_remove(i);
                         continue;
@@ -374,6 +394,7 @@ mod tests {
                 sims: 16,
                 ..MctsConfig::default()
             },
+            ..SelfPlayConfig::default()
         };
         let seeds: Vec<u64> = (0..6).collect();
         let a = play(&rules, &UniformEvaluator, &cfg, &seeds, &|_| {});
@@ -408,5 +429,47 @@ mod tests {
                 .iter()
                 .all(|s| s.len > 0 && (-1..=1).contains(&s.outcome))
         );
+    }
+
+    #[test]
+    fn random_openings_start_the_asked_share_of_games_off_the_start_position_reproducibly() {
+        let rules = Variant::Kujifunza.rules();
+        let start = Position::start(&rules);
+        let base = SelfPlayConfig {
+            games_per_iteration: 8,
+            concurrent_games: 4,
+            threads: 1,
+            max_plies: 300,
+            mcts: MctsConfig {
+                sims: 8,
+                ..MctsConfig::default()
+            },
+            ..SelfPlayConfig::default()
+        };
+        let seeds: Vec<u64> = (0..8).collect();
+        // Every searched position makes a sample (full searches only).
+        let samples = |cfg: &SelfPlayConfig| {
+            let r = play(&rules, &UniformEvaluator, cfg, &seeds, &|_| {});
+            assert_eq!(r.games, 8);
+            r.samples
+        };
+        let plain = samples(&base);
+        let starts = plain.iter().filter(|s| s.pos == start).count();
+        assert_eq!(starts, 8, "every game searches the start position");
+        let random = SelfPlayConfig {
+            random_opening_share: 1.0,
+            random_opening_plies: 4,
+            ..base.clone()
+        };
+        let (a, b) = (samples(&random), samples(&random));
+        assert_eq!(a, b, "same seeds, same games");
+        assert_eq!(a.iter().filter(|s| s.pos == start).count(), 0);
+        // A share of zero draws nothing from the games' generators: the same games as before.
+        let off = SelfPlayConfig {
+            random_opening_share: 0.0,
+            random_opening_plies: 4,
+            ..base.clone()
+        };
+        assert_eq!(samples(&off), plain);
     }
 }

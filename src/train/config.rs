@@ -6,6 +6,9 @@ use anyhow::Context;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
+/// The most random plies a self-play game may open with (`selfplay.random_opening_plies`).
+pub const MAX_RANDOM_OPENING_PLIES: u32 = 32;
+
 /// Everything a training run needs. Unknown fields are rejected, so a typo is an error.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -142,6 +145,16 @@ impl TrainConfig {
         anyhow::ensure!(
             self.selfplay.mcts.sims > 0,
             "selfplay.mcts.sims must be at least 1"
+        );
+        let share = self.selfplay.random_opening_share;
+        anyhow::ensure!(
+            (0.0..=1.0).contains(&share),
+            "selfplay.random_opening_share must be in 0..=1, not {share}"
+        );
+        anyhow::ensure!(
+            self.selfplay.random_opening_plies <= MAX_RANDOM_OPENING_PLIES,
+            "selfplay.random_opening_plies must be at most {MAX_RANDOM_OPENING_PLIES}, not {}",
+            self.selfplay.random_opening_plies
         );
         Ok(())
     }
