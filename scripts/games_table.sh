@@ -48,8 +48,15 @@ def row(game):
     threads = config["selfplay"].get("threads", 2)
     cores = "" if threads == 2 else f" on {threads} core{'s' if threads > 1 else ''}"
     first = (sum(m["south_wins"] for m in last) + sum(m["draws"] for m in last) / 2) / games
-    return (f"| {name} | `{command}` | {len(metrics)} iterations, {minutes:.0f} min{cores} | {plies:.0f} | "
-            f"{100 * first:.1f}% | {rating(run + '/rating-random.json')} | {rating(run + '/rating-ab.json')} |")
+    # Games opened with random plies are not games of the start position: marked (see below the
+    # table), and their random plies (1 to N, N / 2 + 0.5 on average) count in the length.
+    share = config["selfplay"].get("random_opening_share", 0.0)
+    mark = ""
+    if share > 0:
+        mark = "†"
+        plies += share * (config["selfplay"].get("random_opening_plies", 0) / 2 + 0.5)
+    return (f"| {name} | `{command}` | {len(metrics)} iterations, {minutes:.0f} min{cores} | {plies:.0f}{mark} | "
+            f"{100 * first:.1f}%{mark} | {rating(run + '/rating-random.json')} | {rating(run + '/rating-ab.json')} |")
 
 readme = open("README.md").read()
 block = re.search(r"<!-- games:start -->\n(.*?)<!-- games:end -->", readme, flags=re.S)
