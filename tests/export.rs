@@ -219,7 +219,21 @@ fn player_specs_name_files_and_runs_everywhere() {
         .choose(&rules, &Position::start(&rules), &Limits::NONE)
         .unwrap();
     assert_eq!(c.nodes, 8);
+    let minimax: PlayerSpec = format!(
+        "mcts:checkpoint={},sims=8,minimax=0.3",
+        player_file().display()
+    )
+    .parse()
+    .unwrap();
+    let c = players
+        .build(&minimax, 1)
+        .unwrap()
+        .choose(&rules, &Position::start(&rules), &Limits::NONE)
+        .unwrap();
+    assert_eq!(c.nodes, 8);
     for bad in [
+        "mcts:minimax=1.5",
+        "mcts:minimax=-0.1",
         "mcts:sims=0",
         "mcts:colour=red",
         "mcts:batch=0",

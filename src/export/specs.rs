@@ -8,6 +8,8 @@
 //! | `mcts:sims=200` | simulations per move (default: the file's, or 200) |
 //! | `mcts:cpuct=1.0` | exploration constant (default: the file's) |
 //! | `mcts:guard=0.25` | share of a timed move for the alpha-beta guard (0: none; `mcts::guard`) |
+//! | `mcts:minimax=0.3` | weight of implicit minimax values in selection (0: none; [`MctsConfig::minimax_weight`]) |
+//! | `mcts:solver=1` | MCTS-solver: proven wins and losses ([`MctsConfig::solver`]) |
 //! | `mcts:batch=8` | leaves per batched evaluation, 1 to 256 (default: chosen from the budget) |
 //! | `mcts:sims=400` without `checkpoint` | MCTS with uniform priors and no value (a baseline) |
 
@@ -115,7 +117,7 @@ fn build_mcts(spec: &PlayerSpec, options: &str) -> anyhow::Result<Box<dyn Player
     let bad = |why: String| anyhow::anyhow!("bad player spec `{spec}`: {why}");
     let (mut checkpoint, mut iteration, mut sims, mut cpuct, mut guard, mut batch) =
         (None, None, None, None, None, None);
-    let mut solver = None;
+    let (mut solver, mut minimax) = (None, None);
     for item in options.split(',').map(str::trim).filter(|s| !s.is_empty()) {
         let (key, value) = item
             .split_once('=')
@@ -137,6 +139,10 @@ fn build_mcts(spec: &PlayerSpec, options: &str) -> anyhow::Result<Box<dyn Player
                 let share = |g: &f32| (0.0..=0.9).contains(g);
                 guard = Some(number(key, value, share, "from 0 to 0.9").map_err(bad)?)
             }
+            "minimax" | "mm" => {
+                let weight = |w: &f32| (0.0..=1.0).contains(w);
+                minimax = Some(number(key, value, weight, "from 0 to 1").map_err(bad)?)
+            }
             "solver" => {
                 solver = Some(match value {
                     "1" | "true" | "on" => true,
@@ -146,7 +152,7 @@ fn build_mcts(spec: &PlayerSpec, options: &str) -> anyhow::Result<Box<dyn Player
             }
             other => {
                 return Err(bad(format!(
-                    "unknown option `{other}`; mcts takes checkpoint=PATH, iteration=N, sims=N, cpuct=X, guard=X, batch=N, solver=1|0"
+                    "unknown option `{other}`; mcts takes checkpoint=PATH, iteration=N, sims=N, cpuct=X, guard=X, batch=N, solver=1|0, minimax=X"
                 )));
             }
         }
@@ -167,6 +173,9 @@ fn build_mcts(spec: &PlayerSpec, options: &str) -> anyhow::Result<Box<dyn Player
             if let Some(on) = solver {
                 header.search.solver = on;
             }
+            if let Some(w) = minimax {
+                header.search.minimax_weight = w;
+            }
             Box::new(LoadedPlayer::new(header, eval, name).with_batch(batch.unwrap_or(0)))
         }
         None => {
@@ -178,6 +187,7 @@ fn build_mcts(spec: &PlayerSpec, options: &str) -> anyhow::Result<Box<dyn Player
                 c_puct: cpuct.unwrap_or(default.c_puct),
                 guard: guard.unwrap_or(default.guard),
                 solver: solver.unwrap_or(default.solver),
+                minimax_weight: minimax.unwrap_or(default.minimax_weight),
                 ..default
             };
             Box::new(

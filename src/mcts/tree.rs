@@ -32,6 +32,10 @@ struct Node {
     /// With the solver ([`MctsConfig::solver`]): 1 when this node's mover is proven to win, -1
     /// to lose, 0 when not proven (always 0 without the solver).
     proof: i8,
+    /// The implicit minimax value ([`MctsConfig::minimax_weight`]) for the player who chose
+    /// this node: its own evaluation at a leaf, else the best of its evaluated children for
+    /// its mover. Kept only while the weight is above 0.
+    minimax: f32,
 }
 
 /// What a selection reached.
@@ -67,6 +71,9 @@ pub struct Tree {
     moves: Vec<Move>,
     list: Box<MoveList>,
     gathered: Gathered,
+    /// The weight of the implicit minimax values in selection (from the last descent's
+    /// config); 0 leaves them unkept.
+    minimax_weight: f32,
 }
 
 impl Tree {
@@ -79,6 +86,7 @@ impl Tree {
             moves: Vec::new(),
             list: Box::default(),
             gathered: Gathered::default(),
+            minimax_weight: 0.0,
         };
         t.reset(pos);
         t
@@ -167,6 +175,7 @@ impl Tree {
     /// Follows PUCT from the root down to the first node that is not expanded, or (below the
     /// root) proven; `self.path` holds the way there.
     fn descend(&mut self, cfg: &MctsConfig, root_child: Option<usize>) -> u32 {
+        self.minimax_weight = cfg.minimax_weight;
         self.path.clear();
         let mut id = 0u32;
         loop {
@@ -177,7 +186,7 @@ impl Tree {
             }
             id = match root_child {
                 Some(k) if id == 0 && k < node.num_children as usize => node.first_child + k as u32,
-                _ => self.best_child(id, cfg.c_puct, cfg.fpu_reduction),
+                _ => self.best_child(id, cfg),
             };
         }
     }
@@ -267,6 +276,11 @@ impl Tree {
             let signed = if chooser == side { value } else { -value };
             self.nodes[self.gathered.paths[i] as usize].value_sum += signed + VIRTUAL_LOSS;
         }
+        if self.minimax_weight > 0.0 {
+            let path = std::mem::take(&mut self.gathered.paths);
+            self.minimax_up(&path[a as usize..b as usize], value);
+            self.gathered.paths = path;
+        }
     }
 
     /// Ends a gathering: takes back the virtual visits of the collisions. Every gathered leaf
@@ -305,6 +319,11 @@ impl Tree {
             node.state = TERMINAL;
             node.value = value;
             self.backup(value, mover);
+            if self.minimax_weight > 0.0 {
+                let path = std::mem::take(&mut self.path);
+                self.minimax_up(&path, value);
+                self.path = path;
+            }
             if solver && value != 0.0 {
                 self.nodes[id as usize].proof = value as i8;
                 self.prove_up();
@@ -326,6 +345,52 @@ impl Tree {
         self.set_priors(id, priors, value);
         let side = self.nodes[id as usize].pos.side_to_move();
         self.backup(value, side);
+        if self.minimax_weight > 0.0 {
+            let path = std::mem::take(&mut self.path);
+            self.minimax_up(&path, value);
+            self.path = path;
+        }
+    }
+
+    /// Implicit minimax backup (Lanctot et al. 2014): the last node of `path` was just
+    /// evaluated at `value` (for its mover); its minimax value and those of its ancestors are
+    /// brought up to date, each the best of its evaluated children for its mover. Stops where a
+    /// value does not change, since nothing above it can.
+    fn minimax_up(&mut self, path: &[u32], value: f32) {
+        let root_mover = self.nodes[0].pos.side_to_move();
+        let chooser = |nodes: &[Node], i: usize| {
+            if i == 0 {
+                root_mover
+            } else {
+                nodes[path[i - 1] as usize].pos.side_to_move()
+            }
+        };
+        let last = path.len() - 1;
+        let leaf = path[last] as usize;
+        let side = self.nodes[leaf].pos.side_to_move();
+        self.nodes[leaf].minimax = if chooser(&self.nodes, last) == side {
+            value
+        } else {
+            -value
+        };
+        for i in (0..last).rev() {
+            let n = self.nodes[path[i] as usize];
+            let first = n.first_child as usize;
+            let best = self.nodes[first..first + n.num_children as usize]
+                .iter()
+                .filter(|c| c.state == EXPANDED || c.state == TERMINAL)
+                .map(|c| c.minimax)
+                .fold(f32::NEG_INFINITY, f32::max);
+            let mm = if chooser(&self.nodes, i) == n.pos.side_to_move() {
+                best
+            } else {
+                -best
+            };
+            if mm == n.minimax {
+                return;
+            }
+            self.nodes[path[i] as usize].minimax = mm;
+        }
     }
 
     /// Stores an evaluation in node `id` and marks it expanded.
@@ -381,7 +446,8 @@ impl Tree {
         }
     }
 
-    fn best_child(&self, id: u32, c_puct: f32, fpu_reduction: f32) -> u32 {
+    fn best_child(&self, id: u32, cfg: &MctsConfig) -> u32 {
+        let (c_puct, fpu_reduction, alpha) = (cfg.c_puct, cfg.fpu_reduction, cfg.minimax_weight);
         let node = &self.nodes[id as usize];
         let mover = node.pos.side_to_move();
         let sqrt_n = (node.visits.max(1) as f32).sqrt();
@@ -399,10 +465,12 @@ impl Tree {
                 -1 => continue,
                 _ => {}
             }
-            let q = if c.visits > 0 {
-                c.value_sum / c.visits as f32
-            } else {
+            let q = if c.visits == 0 {
                 fpu
+            } else if alpha > 0.0 && (c.state == EXPANDED || c.state == TERMINAL) {
+                (1.0 - alpha) * c.value_sum / c.visits as f32 + alpha * c.minimax
+            } else {
+                c.value_sum / c.visits as f32
             };
             let score = q + c_puct * c.prior * sqrt_n / (1.0 + c.visits as f32);
             if score > best_score {
@@ -459,6 +527,11 @@ impl Tree {
         } else {
             kids.iter().map(|c| c.value_sum).sum::<f32>() / n as f32
         }
+    }
+
+    /// The root's implicit minimax value for its mover (0 unless the search kept them).
+    pub fn root_minimax(&self) -> f32 {
+        self.nodes[0].minimax
     }
 
     /// The most visited move (ties: the higher prior), or `None` at a terminal root. With the
@@ -639,6 +712,16 @@ impl Tree {
         fresh.clear();
         let mut top = self.nodes[id];
         top.prior = 1.0;
+        // The root's minimax value is for its own mover (it was for the one who chose it).
+        let first = top.first_child as usize;
+        top.minimax = self.nodes[first..first + top.num_children as usize]
+            .iter()
+            .filter(|c| c.state == EXPANDED || c.state == TERMINAL)
+            .map(|c| c.minimax)
+            .fold(f32::NEG_INFINITY, f32::max);
+        if !top.minimax.is_finite() {
+            top.minimax = top.value;
+        }
         fresh.push(top);
         let mut i = 0;
         while i < fresh.len() {
@@ -659,6 +742,40 @@ impl Tree {
 
 #[cfg(test)]
 impl Tree {
+    /// Checks every implicit minimax value (kept when the last search's weight was above 0):
+    /// a leaf's is its own value and an expanded node's the best of its evaluated children's,
+    /// each for the player who chose the node. Returns how many nodes were checked.
+    pub(crate) fn assert_minimax(&self) -> usize {
+        let sign = |chooser: Side, n: &Node| {
+            if chooser == n.pos.side_to_move() {
+                1.0
+            } else {
+                -1.0
+            }
+        };
+        let evaluated = |n: &Node| n.state == EXPANDED || n.state == TERMINAL;
+        let mut stack = vec![(0usize, self.nodes[0].pos.side_to_move())];
+        let mut checked = 0;
+        while let Some((id, chooser)) = stack.pop() {
+            let n = &self.nodes[id];
+            if !evaluated(n) {
+                continue;
+            }
+            checked += 1;
+            let first = n.first_child as usize;
+            let kids = first..first + n.num_children as usize;
+            let best = self.nodes[kids.clone()]
+                .iter()
+                .filter(|c| evaluated(c))
+                .map(|c| c.minimax)
+                .fold(f32::NEG_INFINITY, f32::max);
+            let expected = sign(chooser, n) * if best.is_finite() { best } else { n.value };
+            assert_eq!(n.minimax, expected, "node {id}");
+            stack.extend(kids.map(|k| (k, n.pos.side_to_move())));
+        }
+        checked
+    }
+
     /// Checks the bookkeeping: every expanded node has one visit for its own evaluation plus
     /// one per visit of a child, nothing is left pending, and (with an evaluator that values
     /// every position 0) no value is left over from a virtual loss.
@@ -750,6 +867,7 @@ impl Node {
             num_children: 0,
             state: UNEXPANDED,
             proof: 0,
+            minimax: 0.0,
         }
     }
 }
