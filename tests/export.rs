@@ -210,27 +210,21 @@ fn player_specs_name_files_and_runs_everywhere() {
         .choose(&rules, &Position::start(&rules), &Limits::NONE)
         .unwrap();
     assert_eq!(c.nodes, 8);
-    let batched: PlayerSpec = format!("mcts:checkpoint={},sims=8,batch=1", player_file().display())
+    // Options that change how the search runs, not how many simulations it makes.
+    for options in ["batch=1", "minimax=0.3"] {
+        let spec: PlayerSpec = format!(
+            "mcts:checkpoint={},sims=8,{options}",
+            player_file().display()
+        )
         .parse()
         .unwrap();
-    let c = players
-        .build(&batched, 1)
-        .unwrap()
-        .choose(&rules, &Position::start(&rules), &Limits::NONE)
-        .unwrap();
-    assert_eq!(c.nodes, 8);
-    let minimax: PlayerSpec = format!(
-        "mcts:checkpoint={},sims=8,minimax=0.3",
-        player_file().display()
-    )
-    .parse()
-    .unwrap();
-    let c = players
-        .build(&minimax, 1)
-        .unwrap()
-        .choose(&rules, &Position::start(&rules), &Limits::NONE)
-        .unwrap();
-    assert_eq!(c.nodes, 8);
+        let c = players
+            .build(&spec, 1)
+            .unwrap()
+            .choose(&rules, &Position::start(&rules), &Limits::NONE)
+            .unwrap();
+        assert_eq!(c.nodes, 8, "{options}");
+    }
     for bad in [
         "mcts:minimax=1.5",
         "mcts:minimax=-0.1",
