@@ -139,7 +139,7 @@ fn build_mcts(spec: &PlayerSpec, options: &str) -> anyhow::Result<Box<dyn Player
                 let share = |g: &f32| (0.0..=0.9).contains(g);
                 guard = Some(number(key, value, share, "from 0 to 0.9").map_err(bad)?)
             }
-            "minimax" | "mm" => {
+            "minimax" => {
                 let weight = |w: &f32| (0.0..=1.0).contains(w);
                 minimax = Some(number(key, value, weight, "from 0 to 1").map_err(bad)?)
             }

@@ -375,12 +375,8 @@ impl Tree {
         };
         for i in (0..last).rev() {
             let n = self.nodes[path[i] as usize];
-            let first = n.first_child as usize;
-            let best = self.nodes[first..first + n.num_children as usize]
-                .iter()
-                .filter(|c| c.state == EXPANDED || c.state == TERMINAL)
-                .map(|c| c.minimax)
-                .fold(f32::NEG_INFINITY, f32::max);
+            // The path's next node was just evaluated, so some child is.
+            let best = self.best_child_minimax(path[i] as usize).unwrap_or(n.value);
             let mm = if chooser(&self.nodes, i) == n.pos.side_to_move() {
                 best
             } else {
@@ -391,6 +387,18 @@ impl Tree {
             }
             self.nodes[path[i] as usize].minimax = mm;
         }
+    }
+
+    /// The best implicit minimax value among node `id`'s evaluated children, for its mover
+    /// (`None` when no child is evaluated yet).
+    fn best_child_minimax(&self, id: usize) -> Option<f32> {
+        let n = &self.nodes[id];
+        let first = n.first_child as usize;
+        self.nodes[first..first + n.num_children as usize]
+            .iter()
+            .filter(|c| c.is_evaluated())
+            .map(|c| c.minimax)
+            .reduce(f32::max)
     }
 
     /// Stores an evaluation in node `id` and marks it expanded.
@@ -467,7 +475,7 @@ impl Tree {
             }
             let q = if c.visits == 0 {
                 fpu
-            } else if alpha > 0.0 && (c.state == EXPANDED || c.state == TERMINAL) {
+            } else if alpha > 0.0 && c.is_evaluated() {
                 (1.0 - alpha) * c.value_sum / c.visits as f32 + alpha * c.minimax
             } else {
                 c.value_sum / c.visits as f32
@@ -527,11 +535,6 @@ impl Tree {
         } else {
             kids.iter().map(|c| c.value_sum).sum::<f32>() / n as f32
         }
-    }
-
-    /// The root's implicit minimax value for its mover (0 unless the search kept them).
-    pub fn root_minimax(&self) -> f32 {
-        self.nodes[0].minimax
     }
 
     /// The most visited move (ties: the higher prior), or `None` at a terminal root. With the
@@ -713,15 +716,7 @@ impl Tree {
         let mut top = self.nodes[id];
         top.prior = 1.0;
         // The root's minimax value is for its own mover (it was for the one who chose it).
-        let first = top.first_child as usize;
-        top.minimax = self.nodes[first..first + top.num_children as usize]
-            .iter()
-            .filter(|c| c.state == EXPANDED || c.state == TERMINAL)
-            .map(|c| c.minimax)
-            .fold(f32::NEG_INFINITY, f32::max);
-        if !top.minimax.is_finite() {
-            top.minimax = top.value;
-        }
+        top.minimax = self.best_child_minimax(id).unwrap_or(top.value);
         fresh.push(top);
         let mut i = 0;
         while i < fresh.len() {
@@ -742,6 +737,11 @@ impl Tree {
 
 #[cfg(test)]
 impl Tree {
+    /// The root's implicit minimax value for its mover (0 unless the search kept them).
+    pub(crate) fn root_minimax(&self) -> f32 {
+        self.nodes[0].minimax
+    }
+
     /// Checks every implicit minimax value (kept when the last search's weight was above 0):
     /// a leaf's is its own value and an expanded node's the best of its evaluated children's,
     /// each for the player who chose the node. Returns how many nodes were checked.
@@ -753,12 +753,11 @@ impl Tree {
                 -1.0
             }
         };
-        let evaluated = |n: &Node| n.state == EXPANDED || n.state == TERMINAL;
         let mut stack = vec![(0usize, self.nodes[0].pos.side_to_move())];
         let mut checked = 0;
         while let Some((id, chooser)) = stack.pop() {
             let n = &self.nodes[id];
-            if !evaluated(n) {
+            if !n.is_evaluated() {
                 continue;
             }
             checked += 1;
@@ -766,7 +765,7 @@ impl Tree {
             let kids = first..first + n.num_children as usize;
             let best = self.nodes[kids.clone()]
                 .iter()
-                .filter(|c| evaluated(c))
+                .filter(|c| c.is_evaluated())
                 .map(|c| c.minimax)
                 .fold(f32::NEG_INFINITY, f32::max);
             let expected = sign(chooser, n) * if best.is_finite() { best } else { n.value };
@@ -837,6 +836,11 @@ impl Tree {
 }
 
 impl Node {
+    /// Whether the node has its value: evaluated by the network, or a finished game.
+    fn is_evaluated(&self) -> bool {
+        self.state == EXPANDED || self.state == TERMINAL
+    }
+
     /// The proof (see [`Node::proof`]) seen from `side`.
     fn proof_for(&self, side: Side) -> i8 {
         if self.pos.side_to_move() == side {
