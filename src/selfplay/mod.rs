@@ -11,6 +11,7 @@ use crate::env::random_opening;
 use crate::mcts::gumbel::{GumbelRoot, GumbelSettings, improved_policy};
 use crate::mcts::{EvalRequest, Evaluator, Leaf, MctsConfig, Tree};
 use crate::rules::{Move, MoveList, Position, Rules, Side};
+use crate::search::{AlphaBeta, AlphaBetaConfig, Limits};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -34,9 +35,35 @@ pub struct SelfPlayConfig {
     /// too (`bao eval`), and the positions they lead to are often lopsided in ways self-play
     /// from the start never shows the network.
     pub random_opening_plies: u32,
+    /// Games against the alpha-beta player instead of the network itself.
+    pub alphabeta: AlphaBetaOpponent,
     /// The search.
     pub mcts: MctsConfig,
 }
+
+/// A share of self-play games in which alpha-beta plays one side: the network then also learns
+/// from the positions a tactical searcher steers it into, and from the plans that beat it there
+/// (an exploiter in the sense of league training). Alpha-beta's moves make no samples.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AlphaBetaOpponent {
+    /// The share of games (0 to 1) with alpha-beta on one side, drawn per game, as is its side.
+    pub share: f32,
+    /// Positions alpha-beta visits per move: a node limit, so the same seed gives the same games.
+    pub nodes: u64,
+}
+
+impl Default for AlphaBetaOpponent {
+    fn default() -> Self {
+        AlphaBetaOpponent {
+            share: 0.0,
+            nodes: 20_000,
+        }
+    }
+}
+
+/// Transposition table of the self-play alpha-beta player: 2^16 entries, 1 MiB per worker.
+const OPPONENT_TT_BITS: u32 = 16;
 
 impl Default for SelfPlayConfig {
     fn default() -> Self {
@@ -47,6 +74,7 @@ impl Default for SelfPlayConfig {
             max_plies: 400,
             random_opening_share: 0.0,
             random_opening_plies: 0,
+            alphabeta: AlphaBetaOpponent::default(),
             mcts: MctsConfig::default(),
         }
     }
@@ -68,6 +96,10 @@ pub struct SelfPlayResult {
     pub simulations: u64,
     /// Positions evaluated by the evaluator.
     pub evaluations: u64,
+    /// Games against alpha-beta, and the network's wins and draws in them.
+    pub alphabeta_games: usize,
+    pub alphabeta_wins: usize,
+    pub alphabeta_draws: usize,
 }
 
 impl SelfPlayResult {
@@ -80,7 +112,18 @@ impl SelfPlayResult {
         self.plies += o.plies;
         self.simulations += o.simulations;
         self.evaluations += o.evaluations;
+        self.alphabeta_games += o.alphabeta_games;
+        self.alphabeta_wins += o.alphabeta_wins;
+        self.alphabeta_draws += o.alphabeta_draws;
         self
+    }
+
+    /// The network's score against alpha-beta (a win 1, a draw 1/2), if it played any game.
+    pub fn alphabeta_score(&self) -> Option<f64> {
+        (self.alphabeta_games > 0).then(|| {
+            (self.alphabeta_wins as f64 + 0.5 * self.alphabeta_draws as f64)
+                / self.alphabeta_games as f64
+        })
     }
 }
 
@@ -98,6 +141,8 @@ struct Slot {
     /// Simulations of the current search so far.
     sims: u32,
     pending: Vec<(Sample, Side)>,
+    /// The side alpha-beta plays, in a game against it.
+    alphabeta: Option<Side>,
 }
 
 impl Slot {
@@ -112,6 +157,15 @@ impl Slot {
             let plies = rng.random_range(1..=cfg.random_opening_plies);
             start = random_opening(rules, &start, plies, &mut rng).1;
         }
+        // Likewise no draw without games against alpha-beta.
+        let alphabeta = (cfg.alphabeta.share > 0.0 && rng.random::<f32>() < cfg.alphabeta.share)
+            .then(|| {
+                if rng.random::<bool>() {
+                    Side::South
+                } else {
+                    Side::North
+                }
+            });
         let mut s = Slot {
             rng,
             tree: Tree::new(start),
@@ -122,6 +176,7 @@ impl Slot {
             gumbel: None,
             sims: 0,
             pending: Vec::new(),
+            alphabeta,
         };
         s.plan_search(&cfg.mcts);
         s
@@ -154,6 +209,11 @@ impl Slot {
             .gumbel
             .get_or_insert_with(|| GumbelRoot::new(settings, stats.len(), target - 1, rng));
         Some(g.child_for(self.sims.saturating_sub(1) as usize, &stats))
+    }
+
+    /// Whether alpha-beta is to move (no search then).
+    fn alphabeta_to_move(&self) -> bool {
+        self.alphabeta == Some(self.tree.root().side_to_move())
     }
 
     /// Whether the current search is complete.
@@ -221,10 +281,20 @@ fn play_worker(
     let mut spans: Vec<(usize, usize)> = Vec::new();
     let (mut priors, mut values) = (Vec::new(), Vec::new());
     let mut list = MoveList::new();
+    let mut alphabeta = (cfg.alphabeta.share > 0.0).then(|| {
+        AlphaBeta::new(AlphaBetaConfig {
+            limits: Limits::nodes(cfg.alphabeta.nodes.max(1)),
+            tt_bits: OPPONENT_TT_BITS,
+            ..AlphaBetaConfig::default()
+        })
+    });
     while !slots.is_empty() {
         // Each game descends to one leaf (terminal leaves are backed up on the spot).
         leaves.clear();
         for (i, slot) in slots.iter_mut().enumerate() {
+            if slot.alphabeta_to_move() {
+                continue;
+            }
             while !slot.searched(mcts) {
                 out.simulations += 1;
                 let through = slot.root_child(mcts);
@@ -271,11 +341,13 @@ fn play_worker(
         let mut i = 0;
         while i < slots.len() {
             let slot = &mut slots[i];
-            if slot.full && !mcts.gumbel && !slot.noised && slot.tree.root_expanded() {
+            let searching = !slot.alphabeta_to_move();
+            if searching && slot.full && !mcts.gumbel && !slot.noised && slot.tree.root_expanded() {
                 slot.tree.add_root_noise(mcts, &mut slot.rng);
                 slot.noised = true;
             }
-            if slot.searched(mcts) && finish_move(rules, cfg, slot, &mut list, &mut out) {
+            let ready = !searching || slot.searched(mcts);
+            if ready && finish_move(rules, cfg, slot, &mut alphabeta, &mut list, &mut out) {
                 tick();
                 match queue.next() {
                     Some(seed) => slots[i] = Slot::new(rules, seed, cfg),
@@ -291,12 +363,13 @@ fn play_worker(
     out
 }
 
-/// Plays the searched move of a game; returns true when the game is over (its samples are then
-/// scored and moved to `out`).
+/// Plays the searched move of a game, or alpha-beta's; returns true when the game is over (its
+/// samples are then scored and moved to `out`).
 fn finish_move(
     rules: &Rules,
     cfg: &SelfPlayConfig,
     slot: &mut Slot,
+    alphabeta: &mut Option<AlphaBeta>,
     list: &mut MoveList,
     out: &mut SelfPlayResult,
 ) -> bool {
@@ -304,7 +377,28 @@ fn finish_move(
     let root = *slot.tree.root();
     root.legal_moves(rules, list);
     let outcome = root.outcome_given(list);
-    if outcome.is_none() && slot.ply < cfg.max_plies {
+    let going = outcome.is_none() && slot.ply < cfg.max_plies;
+    if going && slot.alphabeta_to_move() {
+        let searched = alphabeta
+            .as_mut()
+            .and_then(|ab| ab.analyse(rules, &root, &Limits::NONE).ok())
+            .map(|a| a.choice.mv);
+        let Some(mv) = searched.or_else(|| list.moves().first().copied()) else {
+            return true;
+        };
+        let next = *list.find(mv).expect("alpha-beta plays a legal move");
+        // The network's last search often looked at this reply already.
+        if mcts.reuse_tree && !mcts.gumbel {
+            slot.tree.advance(mv, &next);
+        } else {
+            slot.tree.reset(next);
+        }
+        slot.ply += 1;
+        out.plies += 1;
+        slot.plan_search(mcts);
+        return false;
+    }
+    if going {
         let gumbel_root = slot.gumbel.take().filter(|_| mcts.gumbel);
         let gumbel_move = gumbel_root.as_ref().map(|g| {
             let stats = slot.tree.root_stats();
@@ -365,6 +459,14 @@ fn finish_move(
         None => out.draws += 1,
     }
     out.games += 1;
+    if let Some(side) = slot.alphabeta {
+        out.alphabeta_games += 1;
+        match winner {
+            None => out.alphabeta_draws += 1,
+            Some(w) if w != side => out.alphabeta_wins += 1,
+            Some(_) => {}
+        }
+    }
     for (mut s, side) in slot.pending.drain(..) {
         s.outcome = match winner {
             None => 0,
@@ -471,5 +573,61 @@ mod tests {
             ..base.clone()
         };
         assert_eq!(samples(&off), plain);
+    }
+
+    #[test]
+    fn games_against_alpha_beta_record_only_the_networks_moves_and_count_its_score() {
+        let rules = Variant::Kujifunza.rules();
+        let base = SelfPlayConfig {
+            games_per_iteration: 8,
+            concurrent_games: 4,
+            threads: 1,
+            max_plies: 300,
+            mcts: MctsConfig {
+                sims: 8,
+                ..MctsConfig::default()
+            },
+            ..SelfPlayConfig::default()
+        };
+        let seeds: Vec<u64> = (0..8).collect();
+        let run = |cfg: &SelfPlayConfig| play(&rules, &UniformEvaluator, cfg, &seeds, &|_| {});
+        let plain = run(&base);
+        assert_eq!(plain.alphabeta_games, 0);
+        assert_eq!(plain.alphabeta_score(), None);
+        let against = SelfPlayConfig {
+            alphabeta: AlphaBetaOpponent {
+                share: 1.0,
+                nodes: 3_000,
+            },
+            ..base.clone()
+        };
+        let (a, b) = (run(&against), run(&against));
+        assert_eq!(a.samples, b.samples, "same seeds, same games");
+        assert_eq!(a.games, 8);
+        assert_eq!(a.alphabeta_games, 8);
+        // Alpha-beta's moves are not searched, so about half the plies make a sample.
+        assert!(
+            a.samples.len() as u64 * 10 < a.plies * 7,
+            "{} samples for {} plies",
+            a.samples.len(),
+            a.plies
+        );
+        // A search of 8 simulations over uniform priors is no match for 3,000 nodes of alpha-beta.
+        let score = a.alphabeta_score().expect("games against alpha-beta");
+        assert!(score < 0.25, "the network scored {score}");
+        assert_eq!(
+            a.south_wins + a.north_wins + a.draws,
+            8,
+            "every game counted once"
+        );
+        // A share of zero draws nothing: the games of a config without the table.
+        let off = SelfPlayConfig {
+            alphabeta: AlphaBetaOpponent {
+                share: 0.0,
+                nodes: 3_000,
+            },
+            ..base.clone()
+        };
+        assert_eq!(run(&off).samples, plain.samples);
     }
 }

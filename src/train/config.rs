@@ -156,6 +156,13 @@ impl TrainConfig {
             "selfplay.random_opening_plies must be at most {MAX_RANDOM_OPENING_PLIES}, not {}",
             self.selfplay.random_opening_plies
         );
+        let ab = &self.selfplay.alphabeta;
+        anyhow::ensure!(
+            (0.0..=1.0).contains(&ab.share),
+            "selfplay.alphabeta.share must be in 0..=1, not {}",
+            ab.share
+        );
+        anyhow::ensure!(ab.nodes > 0, "selfplay.alphabeta.nodes must be at least 1");
         Ok(())
     }
 
@@ -237,5 +244,15 @@ mod tests {
         cfg.optim.value_q_weight = 1.5;
         let err = cfg.validate().unwrap_err().to_string();
         assert!(err.contains("value_q_weight"), "{err}");
+        cfg.optim.value_q_weight = 0.5;
+        cfg.selfplay.alphabeta.share = -0.1;
+        let err = cfg.validate().unwrap_err().to_string();
+        assert!(err.contains("selfplay.alphabeta.share"), "{err}");
+        cfg.selfplay.alphabeta.share = 0.25;
+        cfg.selfplay.alphabeta.nodes = 0;
+        let err = cfg.validate().unwrap_err().to_string();
+        assert!(err.contains("selfplay.alphabeta.nodes"), "{err}");
+        cfg.selfplay.alphabeta.nodes = 10_000;
+        assert!(cfg.validate().is_ok());
     }
 }

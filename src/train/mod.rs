@@ -329,6 +329,7 @@ fn run_iterations(
             "selfplay_sims_per_sec": sp.simulations as f64 / sp_secs,
             "train_samples_per_sec": (steps_done * config.optim.batch_size) as f64 / train_secs.max(1e-9),
             "south_wins": sp.south_wins, "north_wins": sp.north_wins, "draws": sp.draws,
+            "alphabeta_games": sp.alphabeta_games, "alphabeta_score": sp.alphabeta_score(),
             "eval": evals,
             "seconds": t0.elapsed().as_secs_f64(),
         });
@@ -372,6 +373,9 @@ fn run_iterations(
         ] {
             tb.scalar(tag, v as f32, step);
         }
+        if let Some(score) = sp.alphabeta_score() {
+            tb.scalar("selfplay/score_vs_alphabeta", score as f32, step);
+        }
         for e in &evals {
             let name = e.opponent.replace([':', '=', ','], "_");
             tb.scalar(&format!("eval/score_vs_{name}"), e.score as f32, step);
@@ -389,8 +393,15 @@ fn run_iterations(
                 )
             })
             .collect();
+        let alphabeta_text = sp.alphabeta_score().map_or(String::new(), |score| {
+            format!(
+                " | self-play vs ab {:.0}% of {}",
+                100.0 * score,
+                sp.alphabeta_games
+            )
+        });
         let summary = format!(
-            "iter {iteration:>3}/{}: {} games ({:.1}/s, {:.0} sims/s), {} positions, loss {:.3} (policy {:.3}, value {:.3}), lr {:.1e}, {:.0}s{eval_text}",
+            "iter {iteration:>3}/{}: {} games ({:.1}/s, {:.0} sims/s), {} positions, loss {:.3} (policy {:.3}, value {:.3}), lr {:.1e}, {:.0}s{alphabeta_text}{eval_text}",
             config.iterations,
             sp.games,
             sp.games as f64 / sp_secs,
