@@ -211,6 +211,18 @@ impl Slot {
         Some(g.child_for(self.sims.saturating_sub(1) as usize, &stats))
     }
 
+    /// Plays `mv`, which leads to `next`: the tree keeps the subtree below it when the search
+    /// allows, and the next search is planned.
+    fn play(&mut self, cfg: &MctsConfig, mv: Move, next: &Position) {
+        if cfg.reuse_tree && !cfg.gumbel {
+            self.tree.advance(mv, next);
+        } else {
+            self.tree.reset(*next);
+        }
+        self.ply += 1;
+        self.plan_search(cfg);
+    }
+
     /// Whether alpha-beta is to move (no search then).
     fn alphabeta_to_move(&self) -> bool {
         self.alphabeta == Some(self.tree.root().side_to_move())
@@ -386,16 +398,13 @@ fn finish_move(
         let Some(mv) = searched.or_else(|| list.moves().first().copied()) else {
             return true;
         };
-        let next = *list.find(mv).expect("alpha-beta plays a legal move");
-        // The network's last search often looked at this reply already.
-        if mcts.reuse_tree && !mcts.gumbel {
-            slot.tree.advance(mv, &next);
-        } else {
-            slot.tree.reset(next);
-        }
-        slot.ply += 1;
+        // The network's last search often looked at this reply already: its subtree is kept.
+        slot.play(
+            mcts,
+            mv,
+            list.find(mv).expect("alpha-beta plays a legal move"),
+        );
         out.plies += 1;
-        slot.plan_search(mcts);
         return false;
     }
     if going {
@@ -441,15 +450,8 @@ fn finish_move(
         }
         .or_else(|| list.moves().first().copied());
         let Some(mv) = mv else { return true };
-        let next = *list.find(mv).expect("a root move is legal");
-        if mcts.reuse_tree && !mcts.gumbel {
-            slot.tree.advance(mv, &next);
-        } else {
-            slot.tree.reset(next);
-        }
-        slot.ply += 1;
+        slot.play(mcts, mv, list.find(mv).expect("a root move is legal"));
         out.plies += 1;
-        slot.plan_search(mcts);
         return false;
     }
     let winner = outcome.and_then(|o| o.winner);
@@ -483,6 +485,21 @@ mod tests {
     use super::*;
     use crate::mcts::UniformEvaluator;
     use crate::rules::Variant;
+
+    /// Eight games of 8 simulations a move on one worker, four at a time.
+    fn eight_small_games() -> SelfPlayConfig {
+        SelfPlayConfig {
+            games_per_iteration: 8,
+            concurrent_games: 4,
+            threads: 1,
+            max_plies: 300,
+            mcts: MctsConfig {
+                sims: 8,
+                ..MctsConfig::default()
+            },
+            ..SelfPlayConfig::default()
+        }
+    }
 
     #[test]
     fn self_play_with_a_uniform_evaluator_is_reproducible_and_scores_every_sample() {
@@ -537,17 +554,7 @@ mod tests {
     fn random_openings_start_the_asked_share_of_games_off_the_start_position_reproducibly() {
         let rules = Variant::Kujifunza.rules();
         let start = Position::start(&rules);
-        let base = SelfPlayConfig {
-            games_per_iteration: 8,
-            concurrent_games: 4,
-            threads: 1,
-            max_plies: 300,
-            mcts: MctsConfig {
-                sims: 8,
-                ..MctsConfig::default()
-            },
-            ..SelfPlayConfig::default()
-        };
+        let base = eight_small_games();
         let seeds: Vec<u64> = (0..8).collect();
         // Every searched position makes a sample (full searches only).
         let samples = |cfg: &SelfPlayConfig| {
@@ -578,17 +585,7 @@ mod tests {
     #[test]
     fn games_against_alpha_beta_record_only_the_networks_moves_and_count_its_score() {
         let rules = Variant::Kujifunza.rules();
-        let base = SelfPlayConfig {
-            games_per_iteration: 8,
-            concurrent_games: 4,
-            threads: 1,
-            max_plies: 300,
-            mcts: MctsConfig {
-                sims: 8,
-                ..MctsConfig::default()
-            },
-            ..SelfPlayConfig::default()
-        };
+        let base = eight_small_games();
         let seeds: Vec<u64> = (0..8).collect();
         let run = |cfg: &SelfPlayConfig| play(&rules, &UniformEvaluator, cfg, &seeds, &|_| {});
         let plain = run(&base);
