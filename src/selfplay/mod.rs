@@ -57,7 +57,7 @@ impl Default for AlphaBetaOpponent {
     fn default() -> Self {
         AlphaBetaOpponent {
             share: 0.0,
-            nodes: 20_000,
+            nodes: 10_000,
         }
     }
 }
@@ -209,18 +209,6 @@ impl Slot {
             .gumbel
             .get_or_insert_with(|| GumbelRoot::new(settings, stats.len(), target - 1, rng));
         Some(g.child_for(self.sims.saturating_sub(1) as usize, &stats))
-    }
-
-    /// Plays `mv`, which leads to `next`: the tree keeps the subtree below it when the search
-    /// allows, and the next search is planned.
-    fn play(&mut self, cfg: &MctsConfig, mv: Move, next: &Position) {
-        if cfg.reuse_tree && !cfg.gumbel {
-            self.tree.advance(mv, next);
-        } else {
-            self.tree.reset(*next);
-        }
-        self.ply += 1;
-        self.plan_search(cfg);
     }
 
     /// Whether alpha-beta is to move (no search then).
@@ -375,6 +363,57 @@ fn play_worker(
     out
 }
 
+/// The move of the network's finished search at `root` (whose legal moves `list` holds); a full
+/// search's targets become a pending sample.
+fn searched_move(
+    mcts: &MctsConfig,
+    slot: &mut Slot,
+    root: &Position,
+    list: &MoveList,
+) -> Option<Move> {
+    let gumbel_root = slot.gumbel.take().filter(|_| mcts.gumbel);
+    let gumbel_move = gumbel_root.as_ref().map(|g| {
+        let stats = slot.tree.root_stats();
+        let target = improved_policy(&gumbel_settings(mcts), &stats, slot.tree.root_net_value());
+        (slot.tree.root_move(g.choice(&stats)), target)
+    });
+    if let Some((_, target)) = &gumbel_move
+        && slot.full
+    {
+        // The improved policy, in child order (= legal-move order), as integer weights.
+        let weights: Vec<u32> = target
+            .iter()
+            .map(|p| (p * 65535.0).round() as u32)
+            .collect();
+        let value = slot.tree.root_value();
+        slot.pending.push((
+            Sample::new(*root, list, &weights, value),
+            root.side_to_move(),
+        ));
+    } else if slot.full && !mcts.gumbel {
+        let by_move = slot.tree.root_visits_by_move();
+        let visits: Vec<u32> = list
+            .moves()
+            .iter()
+            .map(|m| by_move.iter().find(|(mv, _)| mv == m).map_or(0, |x| x.1))
+            .collect();
+        let value = slot.tree.root_value();
+        slot.pending.push((
+            Sample::new(*root, list, &visits, value),
+            root.side_to_move(),
+        ));
+    }
+    let temperature = if slot.ply < mcts.temperature_plies {
+        mcts.temperature
+    } else {
+        0.0
+    };
+    match gumbel_move {
+        Some((mv, _)) => Some(mv),
+        None => slot.tree.sample_move(temperature, &mut slot.rng),
+    }
+}
+
 /// Plays the searched move of a game, or alpha-beta's; returns true when the game is over (its
 /// samples are then scored and moved to `out`).
 fn finish_move(
@@ -389,69 +428,28 @@ fn finish_move(
     let root = *slot.tree.root();
     root.legal_moves(rules, list);
     let outcome = root.outcome_given(list);
-    let going = outcome.is_none() && slot.ply < cfg.max_plies;
-    if going && slot.alphabeta_to_move() {
-        let searched = alphabeta
-            .as_mut()
-            .and_then(|ab| ab.analyse(rules, &root, &Limits::NONE).ok())
-            .map(|a| a.choice.mv);
-        let Some(mv) = searched.or_else(|| list.moves().first().copied()) else {
+    if outcome.is_none() && slot.ply < cfg.max_plies {
+        let mv = if slot.alphabeta_to_move() {
+            alphabeta
+                .as_mut()
+                .and_then(|ab| ab.analyse(rules, &root, &Limits::NONE).ok())
+                .map(|a| a.choice.mv)
+        } else {
+            searched_move(mcts, slot, &root, list)
+        };
+        let Some(mv) = mv.or_else(|| list.moves().first().copied()) else {
             return true;
         };
-        // The network's last search often looked at this reply already: its subtree is kept.
-        slot.play(
-            mcts,
-            mv,
-            list.find(mv).expect("alpha-beta plays a legal move"),
-        );
-        out.plies += 1;
-        return false;
-    }
-    if going {
-        let gumbel_root = slot.gumbel.take().filter(|_| mcts.gumbel);
-        let gumbel_move = gumbel_root.as_ref().map(|g| {
-            let stats = slot.tree.root_stats();
-            let target =
-                improved_policy(&gumbel_settings(mcts), &stats, slot.tree.root_net_value());
-            (slot.tree.root_move(g.choice(&stats)), target)
-        });
-        if let Some((_, target)) = &gumbel_move
-            && slot.full
-        {
-            // The improved policy, in child order (= legal-move order), as integer weights.
-            let weights: Vec<u32> = target
-                .iter()
-                .map(|p| (p * 65535.0).round() as u32)
-                .collect();
-            let value = slot.tree.root_value();
-            slot.pending.push((
-                Sample::new(root, list, &weights, value),
-                root.side_to_move(),
-            ));
-        } else if slot.full && !mcts.gumbel {
-            let by_move = slot.tree.root_visits_by_move();
-            let visits: Vec<u32> = list
-                .moves()
-                .iter()
-                .map(|m| by_move.iter().find(|(mv, _)| mv == m).map_or(0, |x| x.1))
-                .collect();
-            let value = slot.tree.root_value();
-            slot.pending
-                .push((Sample::new(root, list, &visits, value), root.side_to_move()));
-        }
-        let temperature = if slot.ply < mcts.temperature_plies {
-            mcts.temperature
+        let next = *list.find(mv).expect("a root move is legal");
+        // After alpha-beta's move too: the network's last search often looked at this reply.
+        if mcts.reuse_tree && !mcts.gumbel {
+            slot.tree.advance(mv, &next);
         } else {
-            0.0
-        };
-        let mv = match gumbel_move {
-            Some((mv, _)) => Some(mv),
-            None => slot.tree.sample_move(temperature, &mut slot.rng),
+            slot.tree.reset(next);
         }
-        .or_else(|| list.moves().first().copied());
-        let Some(mv) = mv else { return true };
-        slot.play(mcts, mv, list.find(mv).expect("a root move is legal"));
+        slot.ply += 1;
         out.plies += 1;
+        slot.plan_search(mcts);
         return false;
     }
     let winner = outcome.and_then(|o| o.winner);
