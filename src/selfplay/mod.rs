@@ -377,29 +377,32 @@ fn searched_move(
         let target = improved_policy(&gumbel_settings(mcts), &stats, slot.tree.root_net_value());
         (slot.tree.root_move(g.choice(&stats)), target)
     });
-    if let Some((_, target)) = &gumbel_move
-        && slot.full
-    {
-        // The improved policy, in child order (= legal-move order), as integer weights.
-        let weights: Vec<u32> = target
-            .iter()
-            .map(|p| (p * 65535.0).round() as u32)
-            .collect();
+    // A full search's policy target: the improved policy (Gumbel root) or the visit counts, in
+    // legal-move order, as integer weights.
+    let weights: Option<Vec<u32>> = match &gumbel_move {
+        _ if !slot.full => None,
+        Some((_, target)) => Some(
+            target
+                .iter()
+                .map(|p| (p * 65535.0).round() as u32)
+                .collect(),
+        ),
+        // A Gumbel search with no Gumbel root (a forced move) teaches nothing.
+        None if mcts.gumbel => None,
+        None => {
+            let by_move = slot.tree.root_visits_by_move();
+            Some(
+                list.moves()
+                    .iter()
+                    .map(|m| by_move.iter().find(|(mv, _)| mv == m).map_or(0, |x| x.1))
+                    .collect(),
+            )
+        }
+    };
+    if let Some(weights) = weights {
         let value = slot.tree.root_value();
         slot.pending.push((
             Sample::new(*root, list, &weights, value),
-            root.side_to_move(),
-        ));
-    } else if slot.full && !mcts.gumbel {
-        let by_move = slot.tree.root_visits_by_move();
-        let visits: Vec<u32> = list
-            .moves()
-            .iter()
-            .map(|m| by_move.iter().find(|(mv, _)| mv == m).map_or(0, |x| x.1))
-            .collect();
-        let value = slot.tree.root_value();
-        slot.pending.push((
-            Sample::new(*root, list, &visits, value),
             root.side_to_move(),
         ));
     }
