@@ -74,6 +74,12 @@ pub struct MctsConfig {
     /// in Bao la Kiswahili 0.3 measured level with 0 on a quiet machine and inside the noise
     /// under load (docs/STRENGTH.md), so it is off by default.
     pub minimax_weight: f32,
+    /// Forced playouts and policy target pruning (KataGo): at a root with Dirichlet noise (the
+    /// full searches of self-play), a child with prior `p` gets at least `sqrt(k * p * N)` of
+    /// the root's `N` visits, this `k` (KataGo: 2; 0 turns it off), so that the noise's picks are
+    /// searched enough to be judged; the policy target then takes back the forced visits that
+    /// PUCT alone would not have given ([`Tree::pruned_root_visits`]).
+    pub forced_playouts: f32,
 }
 
 impl Default for MctsConfig {
@@ -94,6 +100,7 @@ impl Default for MctsConfig {
             guard: DEFAULT_GUARD,
             solver: false,
             minimax_weight: 0.0,
+            forced_playouts: 0.0,
         }
     }
 }
@@ -288,6 +295,84 @@ mod tests {
 
     /// Bao la Kujifunza with captures made optional, so that a non-winning move exists: A3<
     /// captures North's last front seed (a8) and wins; A3> is a takata.
+    /// Nearly all the prior on each position's first move, value 0: a search that PUCT alone
+    /// spends almost entirely on one child.
+    struct PeakedEvaluator;
+
+    impl Evaluator for PeakedEvaluator {
+        fn evaluate(
+            &self,
+            _: &Rules,
+            batch: &[EvalRequest<'_>],
+            priors: &mut Vec<f32>,
+            values: &mut Vec<f32>,
+        ) {
+            for r in batch {
+                let n = r.moves.len();
+                let rest = if n > 1 { 0.05 / (n - 1) as f32 } else { 0.0 };
+                priors.push(if n > 1 { 0.95 } else { 1.0 });
+                priors.extend(std::iter::repeat_n(rest, n.saturating_sub(1)));
+                values.push(0.0);
+            }
+        }
+    }
+
+    /// A full search of `sims` from the Kiswahili start with noise, and its config.
+    fn noised_search(forced_playouts: f32, sims: u32) -> (Tree, MctsConfig) {
+        let rules = Variant::Kiswahili.rules();
+        let mut tree = Tree::new(Position::start(&rules));
+        // A small exploration constant: PUCT alone would hardly leave the first move.
+        let cfg = MctsConfig {
+            forced_playouts,
+            c_puct: 0.1,
+            ..MctsConfig::default()
+        };
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        search(&mut tree, &rules, &PeakedEvaluator, &cfg, sims, &mut rng);
+        (tree, cfg)
+    }
+
+    #[test]
+    fn forced_playouts_give_every_noised_root_child_its_share_of_visits() {
+        let sims = 800;
+        let short = |tree: &Tree| {
+            tree.root_stats()
+                .iter()
+                .filter(|c| ((c.visits + 2) as f32) < (2.0 * c.prior * sims as f32).sqrt())
+                .count()
+        };
+        let (forced, _) = noised_search(2.0, sims);
+        assert_eq!(short(&forced), 0, "{:?}", forced.root_stats());
+        // Without them, PUCT leaves some children below that share: the check can fail.
+        let (plain, _) = noised_search(0.0, sims);
+        assert!(short(&plain) > 0, "{:?}", plain.root_stats());
+    }
+
+    #[test]
+    fn policy_target_pruning_takes_back_forced_visits_but_not_the_best_moves() {
+        let (tree, cfg) = noised_search(2.0, 800);
+        let raw = tree.root_visits_by_move();
+        let pruned = tree.pruned_root_visits(&cfg);
+        let top = raw.iter().map(|x| x.1).max().unwrap();
+        assert_eq!(raw.len(), pruned.len());
+        for ((mv, n), (pmv, p)) in raw.iter().zip(&pruned) {
+            assert_eq!(mv, pmv);
+            assert!(p <= n, "{p} > {n}");
+            assert_ne!(*p, 1, "a child left with one visit is dropped");
+            if *n == top {
+                assert_eq!(p, n, "the most visited move keeps its visits");
+            }
+        }
+        let (sum_raw, sum_pruned) = (
+            raw.iter().map(|x| x.1).sum::<u32>(),
+            pruned.iter().map(|x| x.1).sum::<u32>(),
+        );
+        assert!(sum_pruned < sum_raw, "{sum_pruned} vs {sum_raw}");
+        // Without forced playouts the target is the visits as they are.
+        let (plain, cfg) = noised_search(0.0, 800);
+        assert_eq!(plain.pruned_root_visits(&cfg), plain.root_visits_by_move());
+    }
+
     fn capture_that_wins_at_once() -> (Rules, Position) {
         let rules = Rules {
             mandatory_capture: false,

@@ -38,6 +38,11 @@ struct Node {
     minimax: f32,
 }
 
+/// The visits forced playouts give a root child of prior `prior` out of the root's `visits`.
+fn forced_visits(k: f32, prior: f32, visits: u32) -> f32 {
+    (k * prior * visits as f32).sqrt()
+}
+
 /// What a selection reached.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Leaf {
@@ -74,6 +79,9 @@ pub struct Tree {
     /// The weight of the implicit minimax values in selection (from the last descent's
     /// config); 0 leaves them unkept.
     minimax_weight: f32,
+    /// Forced playouts' `k` at a root with noise ([`MctsConfig::forced_playouts`]); 0 when
+    /// the root has no noise or the option is off. Cleared whenever the root changes.
+    forced_k: f32,
 }
 
 impl Tree {
@@ -87,6 +95,7 @@ impl Tree {
             list: Box::default(),
             gathered: Gathered::default(),
             minimax_weight: 0.0,
+            forced_k: 0.0,
         };
         t.reset(pos);
         t
@@ -94,6 +103,7 @@ impl Tree {
 
     /// Drops everything and starts again from `pos`.
     pub fn reset(&mut self, pos: Position) {
+        self.forced_k = 0.0;
         self.nodes.clear();
         self.nodes
             .push(Node::new(pos, Move::sow(Pit::HOUSE, Dir::Left), 1.0));
@@ -463,6 +473,8 @@ impl Tree {
         let first = node.first_child as usize;
         let mut best = first;
         let mut best_score = f32::NEG_INFINITY;
+        // Forced playouts: at a noised root, a child short of its forced visits goes first.
+        let forced = if id == 0 { self.forced_k } else { 0.0 };
         for (i, c) in self.nodes[first..first + node.num_children as usize]
             .iter()
             .enumerate()
@@ -472,6 +484,12 @@ impl Tree {
                 1 => return (first + i) as u32,
                 -1 => continue,
                 _ => {}
+            }
+            if forced > 0.0
+                && c.prior > 0.0
+                && (c.visits as f32) < forced_visits(forced, c.prior, node.visits)
+            {
+                return (first + i) as u32;
             }
             let q = if c.visits == 0 {
                 fpu
@@ -508,6 +526,45 @@ impl Tree {
                     (1.0 - cfg.dirichlet_epsilon) * c.prior + cfg.dirichlet_epsilon * n / total;
             }
         }
+        self.forced_k = cfg.forced_playouts.max(0.0);
+    }
+
+    /// The root's moves with their visits for a policy target: with forced playouts at a noised
+    /// root, policy target pruning (KataGo) takes from every child but the most visited the
+    /// forced visits that PUCT would not have given it (down to the count at which its PUCT
+    /// score reaches the most visited child's), and drops a child left with one visit; without
+    /// them, the visits as they are.
+    pub fn pruned_root_visits(&self, cfg: &MctsConfig) -> Vec<(Move, u32)> {
+        let mut by_move = self.root_visits_by_move();
+        if self.forced_k <= 0.0 {
+            return by_move;
+        }
+        let root = &self.nodes[0];
+        let first = root.first_child as usize;
+        let children = &self.nodes[first..first + root.num_children as usize];
+        let Some(top) = (0..children.len()).max_by_key(|&i| children[i].visits) else {
+            return by_move;
+        };
+        let sqrt_n = (root.visits.max(1) as f32).sqrt();
+        let mean = |c: &Node| c.value_sum / c.visits.max(1) as f32;
+        let puct = |c: &Node, visits: f32| mean(c) + cfg.c_puct * c.prior * sqrt_n / (1.0 + visits);
+        let bar = puct(&children[top], children[top].visits as f32);
+        for (i, (c, entry)) in children.iter().zip(by_move.iter_mut()).enumerate() {
+            if i == top || c.visits == 0 {
+                continue;
+            }
+            let forced = forced_visits(self.forced_k, c.prior, root.visits).floor() as u32;
+            // The fewest visits at which this child's PUCT score is no more than the bar.
+            let gap = bar - mean(c);
+            let needed = if gap > 0.0 {
+                (cfg.c_puct * c.prior * sqrt_n / gap - 1.0).ceil().max(0.0) as u32
+            } else {
+                c.visits
+            };
+            let kept = c.visits.saturating_sub(forced).max(needed).min(c.visits);
+            entry.1 = if kept <= 1 { 0 } else { kept };
+        }
+        by_move
     }
 
     /// The root's moves with their visit counts.
@@ -710,6 +767,7 @@ impl Tree {
 
     /// Makes node `id` the root, keeping its subtree and dropping the rest.
     fn reroot(&mut self, id: usize) {
+        self.forced_k = 0.0;
         // Copy the subtree breadth first into the spare storage; children stay contiguous.
         let mut fresh = std::mem::take(&mut self.spare);
         fresh.clear();

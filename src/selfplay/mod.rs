@@ -377,8 +377,8 @@ fn searched_move(
         let target = improved_policy(&gumbel_settings(mcts), &stats, slot.tree.root_net_value());
         (slot.tree.root_move(g.choice(&stats)), target)
     });
-    // A full search's policy target: the improved policy (Gumbel root) or the visit counts, in
-    // legal-move order, as integer weights.
+    // A full search's policy target: the improved policy (Gumbel root) or the visit counts (less
+    // the forced playouts'), in legal-move order, as integer weights.
     let weights: Option<Vec<u32>> = match &gumbel_move {
         _ if !slot.full => None,
         Some((_, target)) => Some(
@@ -390,7 +390,7 @@ fn searched_move(
         // A Gumbel search with no Gumbel root (a forced move) teaches nothing.
         None if mcts.gumbel => None,
         None => {
-            let by_move = slot.tree.root_visits_by_move();
+            let by_move = slot.tree.pruned_root_visits(mcts);
             Some(
                 list.moves()
                     .iter()
