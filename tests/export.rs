@@ -68,6 +68,34 @@ fn an_earlier_iteration_carries_the_counts_it_had_then() {
 }
 
 #[test]
+fn a_run_exports_the_average_of_its_last_iterations_or_says_which_are_missing() {
+    player_file(); // trains the smoke run: 2 iterations, both kept
+    let run = tmp("run");
+    let one = Bundle::from_run(&run, None, None).unwrap();
+    let both = Bundle::from_run_averaged(&run, None, None, 2).unwrap();
+    assert!(
+        both.header.source.ends_with("iterations 1-2 averaged"),
+        "{}",
+        both.header.source
+    );
+    assert_eq!(both.header.training, one.header.training);
+    assert_ne!(both.weights, one.weights);
+    let err = format!(
+        "{:#}",
+        Bundle::from_run_averaged(&run, None, None, 3).unwrap_err()
+    );
+    assert!(
+        err.contains("cannot average 3 iterations up to iteration 2"),
+        "{err}"
+    );
+    let err = format!(
+        "{:#}",
+        Bundle::from_run_averaged(&run, None, None, 0).unwrap_err()
+    );
+    assert!(err.contains("cannot average 0"), "{err}");
+}
+
+#[test]
 fn damaged_truncated_and_foreign_files_are_errors_that_say_so() {
     let bytes = std::fs::read(player_file()).unwrap();
     let err = |b: &[u8]| format!("{:#}", Bundle::from_bytes(b).unwrap_err());

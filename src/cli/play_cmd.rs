@@ -22,6 +22,10 @@ pub struct ExportArgs {
     /// The iteration to export (default: the last complete one).
     #[arg(long, requires = "checkpoint")]
     pub iteration: Option<u32>,
+    /// Average the weights of this many iterations, up to the one exported (they must still be
+    /// in the run: `keep_iterations`), as KataGo averages its networks before it plays them.
+    #[arg(long, requires = "checkpoint", default_value_t = 1)]
+    pub average: u32,
     /// Simulations per move the player uses by default.
     #[arg(long)]
     pub sims: Option<u32>,
@@ -53,7 +57,7 @@ pub fn run_export(args: ExportArgs) -> anyhow::Result<()> {
         );
     }
     let mut bundle = match (&args.checkpoint, &args.player) {
-        (Some(run), _) => Bundle::from_run(run, args.iteration, args.sims)?,
+        (Some(run), _) => Bundle::from_run_averaged(run, args.iteration, args.sims, args.average)?,
         (None, Some(file)) => {
             let mut bundle = Bundle::read(file)?;
             if let Some(sims) = args.sims {

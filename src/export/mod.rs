@@ -66,6 +66,18 @@ impl Bundle {
         iteration: Option<u32>,
         sims: Option<u32>,
     ) -> anyhow::Result<Bundle> {
+        Bundle::from_run_averaged(run_dir, iteration, sims, 1)
+    }
+
+    /// The player of a training run with the mean weights of its `average` iterations up to
+    /// `iteration` (default: the last complete one); each must still be on disk
+    /// (`keep_iterations` in the run's config says how many are kept).
+    pub fn from_run_averaged(
+        run_dir: &Path,
+        iteration: Option<u32>,
+        sims: Option<u32>,
+        average: u32,
+    ) -> anyhow::Result<Bundle> {
         let dir = RunDir::new(run_dir);
         let meta = dir.read_meta()?;
         let config = TrainConfig::load(&dir.config())?;
@@ -77,9 +89,20 @@ impl Bundle {
                 meta.iteration
             );
         }
-        let model = dir.iteration(it).join("model.bpk");
-        let weights =
-            std::fs::read(&model).with_context(|| format!("cannot read {}", model.display()))?;
+        if average == 0 || average > it {
+            bail!("cannot average {average} iterations up to iteration {it}");
+        }
+        let first = it + 1 - average;
+        let nets = (first..=it)
+            .map(|i| {
+                let model = dir.iteration(i).join("model.bpk");
+                std::fs::read(&model).with_context(|| format!("cannot read {}", model.display()))
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        let weights = match nets.as_slice() {
+            [one] => one.clone(),
+            _ => crate::nn::average_weights(&config.net, &nets, crate::nn::Precision::F32)?,
+        };
         let header = Header {
             variant: config.variant.clone(),
             rules: config.rules()?,
@@ -90,7 +113,10 @@ impl Bundle {
                 ..config.selfplay.mcts.clone()
             },
             sims: sims.unwrap_or(config.eval.sims),
-            source: format!("{} iteration {it}", run_dir.display()),
+            source: match average {
+                1 => format!("{} iteration {it}", run_dir.display()),
+                _ => format!("{} iterations {first}-{it} averaged", run_dir.display()),
+            },
             training: dir.meta_at(&meta, it),
         };
         let bundle = Bundle { header, weights };

@@ -15,7 +15,9 @@ pub use fast::FastMlp;
 pub use model::{DenseWeights, MlpWeights, PolicyValueNet, forward_probabilities};
 pub use tb::TbLogger;
 pub use trainer::{Losses, Trainer};
-pub use weights::{Precision, convert_weights, load_net, load_net_bytes, net_bytes};
+pub use weights::{
+    Precision, average_weights, convert_weights, load_net, load_net_bytes, net_bytes,
+};
 
 use serde::{Deserialize, Serialize};
 

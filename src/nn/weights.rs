@@ -4,8 +4,9 @@
 use super::NetConfig;
 use super::model::PolicyValueNet;
 use anyhow::bail;
+use burn::module::{Module, ModuleMapper, ModuleVisitor, Param};
 use burn::store::{BurnpackStore, FloatCastAdapter, ModuleSnapshot};
-use burn::tensor::{Bytes, DType, Device};
+use burn::tensor::{Bytes, DType, Device, Tensor, TensorData};
 use std::path::Path;
 
 /// The float precision weights are stored in.
@@ -98,6 +99,68 @@ pub fn convert_weights(
     net_bytes(&load_net_bytes(cfg, &super::device(), bytes)?, precision)
 }
 
+/// The mean of several networks' weights, all of shape `cfg` (burnpack bytes, f32 or f16), stored
+/// in `precision`. Averaging the last checkpoints of a run smooths out the noise of its last
+/// training steps (stochastic weight averaging; KataGo plays with such averages). Only parameters
+/// are averaged: a conv net's batch-norm statistics are those of the first network.
+pub fn average_weights(
+    cfg: &NetConfig,
+    nets: &[Vec<u8>],
+    precision: Precision,
+) -> anyhow::Result<Vec<u8>> {
+    let dev = super::device();
+    let Some((first, rest)) = nets.split_first() else {
+        bail!("no networks to average");
+    };
+    let first = load_net_bytes(cfg, &dev, first)?;
+    let mut sums = FloatParams::of(&first);
+    for bytes in rest {
+        let params = FloatParams::of(&load_net_bytes(cfg, &dev, bytes)?);
+        for (sum, param) in sums.iter_mut().zip(params) {
+            sum.iter_mut().zip(param).for_each(|(s, x)| *s += x);
+        }
+    }
+    let scale = 1.0 / nets.len() as f32;
+    sums.iter_mut().flatten().for_each(|s| *s *= scale);
+    let mut mean = Replace {
+        values: sums.into_iter(),
+        dev,
+    };
+    net_bytes(&first.map(&mut mean), precision)
+}
+
+/// Every float parameter of a network, flattened, in the order the module visits them.
+struct FloatParams(Vec<Vec<f32>>);
+
+impl FloatParams {
+    fn of(net: &PolicyValueNet) -> Vec<Vec<f32>> {
+        let mut params = FloatParams(Vec::new());
+        net.visit(&mut params);
+        params.0
+    }
+}
+
+impl ModuleVisitor for FloatParams {
+    fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
+        let values = param.val().into_data().convert::<f32>().try_to_vec::<f32>();
+        self.0.push(values.expect("f32 after conversion"));
+    }
+}
+
+/// Puts new values, in visiting order, into a network's float parameters (shapes unchanged).
+struct Replace {
+    values: std::vec::IntoIter<Vec<f32>>,
+    dev: Device,
+}
+
+impl ModuleMapper for Replace {
+    fn map_float<const D: usize>(&mut self, param: Param<Tensor<D>>) -> Param<Tensor<D>> {
+        let values = self.values.next().expect("one value list per parameter");
+        let dev = self.dev.clone();
+        param.map(|t| Tensor::from_data(TensorData::new(values, t.shape()), &dev))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -163,5 +226,44 @@ mod tests {
         let err =
             load_net_bytes(&small(), &crate::nn::device(), &bytes[..bytes.len() / 2]).unwrap_err();
         assert!(err.to_string().contains("damaged"), "{err}");
+    }
+
+    #[test]
+    fn the_average_of_networks_has_the_mean_of_their_weights() {
+        let cfg = small();
+        let dev = crate::nn::device();
+        let nets: Vec<PolicyValueNet> = (1..=3)
+            .map(|seed| PolicyValueNet::new_seeded(&cfg, &dev, seed))
+            .collect();
+        let bytes: Vec<Vec<u8>> = nets
+            .iter()
+            .map(|n| net_bytes(n, Precision::F32).unwrap())
+            .collect();
+        let mean = load_net_bytes(
+            &cfg,
+            &dev,
+            &average_weights(&cfg, &bytes, Precision::F32).unwrap(),
+        )
+        .unwrap();
+        let params: Vec<Vec<Vec<f32>>> = nets.iter().map(FloatParams::of).collect();
+        let got = FloatParams::of(&mean);
+        assert_eq!(got.len(), params[0].len());
+        for (k, layer) in got.iter().enumerate() {
+            for (i, w) in layer.iter().enumerate() {
+                let want = params.iter().map(|p| p[k][i]).sum::<f32>() / 3.0;
+                assert!(
+                    (w - want).abs() < 1e-6,
+                    "parameter {k}[{i}]: {w} against {want}"
+                );
+            }
+        }
+        // One network is its own average; none is an error that says so.
+        let one = average_weights(&cfg, &bytes[..1], Precision::F32).unwrap();
+        assert_eq!(
+            outputs(&load_net_bytes(&cfg, &dev, &one).unwrap()),
+            outputs(&nets[0])
+        );
+        let err = average_weights(&cfg, &[], Precision::F32).unwrap_err();
+        assert!(err.to_string().contains("no networks"), "{err}");
     }
 }
