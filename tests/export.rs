@@ -96,6 +96,30 @@ fn a_run_exports_the_average_of_its_last_iterations_or_says_which_are_missing() 
 }
 
 #[test]
+fn players_of_one_shape_average_into_one_and_other_shapes_are_refused() {
+    player_file(); // trains the smoke run
+    let run = tmp("run");
+    let first = Bundle::from_run(&run, Some(1), None).unwrap();
+    let last = Bundle::from_run(&run, None, None).unwrap();
+    let mean = Bundle::average(&[first.clone(), last.clone()]).unwrap();
+    assert!(
+        mean.header.source.starts_with("the mean of"),
+        "{}",
+        mean.header.source
+    );
+    assert_eq!(mean.header.rules, first.header.rules);
+    assert_ne!(mean.weights, first.weights);
+    assert_ne!(mean.weights, last.weights);
+    // The same as averaging the run's two iterations.
+    let run_mean = Bundle::from_run_averaged(&run, None, None, 2).unwrap();
+    assert_eq!(mean.weights, run_mean.weights);
+    let mut other = last.clone();
+    other.header.net.hidden.push(8);
+    let err = format!("{:#}", Bundle::average(&[first, other]).unwrap_err());
+    assert!(err.contains("player 2 has another network shape"), "{err}");
+}
+
+#[test]
 fn damaged_truncated_and_foreign_files_are_errors_that_say_so() {
     let bytes = std::fs::read(player_file()).unwrap();
     let err = |b: &[u8]| format!("{:#}", Bundle::from_bytes(b).unwrap_err());

@@ -16,9 +16,10 @@ pub struct ExportArgs {
     /// The training run directory (this or `--player` is needed).
     #[arg(long, conflicts_with = "player")]
     pub checkpoint: Option<PathBuf>,
-    /// A player file to export instead of a run (e.g. to get its network as ONNX).
-    #[arg(long)]
-    pub player: Option<PathBuf>,
+    /// A player file to export instead of a run (e.g. to get its network as ONNX); several
+    /// (`--player A.bao B.bao`) export one player with their mean weights.
+    #[arg(long, num_args = 1..)]
+    pub player: Vec<PathBuf>,
     /// The iteration to export (default: the last complete one).
     #[arg(long, requires = "checkpoint")]
     pub iteration: Option<u32>,
@@ -48,6 +49,11 @@ pub struct ExportArgs {
     pub precision: crate::nn::Precision,
 }
 
+fn paths_list(files: &[PathBuf]) -> String {
+    let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    names.join(", ")
+}
+
 /// Runs `bao export`.
 pub fn run_export(args: ExportArgs) -> anyhow::Result<()> {
     if !matches!(args.format.as_str(), "bundle" | "onnx") {
@@ -56,17 +62,25 @@ pub fn run_export(args: ExportArgs) -> anyhow::Result<()> {
             args.format
         );
     }
-    let mut bundle = match (&args.checkpoint, &args.player) {
+    let mut bundle = match (&args.checkpoint, args.player.as_slice()) {
         (Some(run), _) => Bundle::from_run_averaged(run, args.iteration, args.sims, args.average)?,
-        (None, Some(file)) => {
-            let mut bundle = Bundle::read(file)?;
+        (None, []) => {
+            bail!("give a training run with --checkpoint DIR or a player with --player FILE")
+        }
+        (None, files) => {
+            let players = files
+                .iter()
+                .map(|f| Bundle::read(f))
+                .collect::<anyhow::Result<Vec<_>>>()?;
+            let mut bundle = match players.as_slice() {
+                [one] => one.clone(),
+                _ => Bundle::average(&players)
+                    .with_context(|| format!("cannot average the players {}", paths_list(files)))?,
+            };
             if let Some(sims) = args.sims {
                 bundle.header.sims = sims;
             }
             bundle
-        }
-        (None, None) => {
-            bail!("give a training run with --checkpoint DIR or a player with --player FILE")
         }
     };
     if let Some(c) = args.cpuct {

@@ -126,6 +126,38 @@ impl Bundle {
         Ok(bundle)
     }
 
+    /// One player with the mean weights of several players of the same rules and network shape
+    /// (a "model soup": networks trained on from one start by different runs average into a
+    /// stronger one). The first player's header gives the search settings and training counts.
+    pub fn average(players: &[Bundle]) -> anyhow::Result<Bundle> {
+        let Some(first) = players.first() else {
+            bail!("no players to average");
+        };
+        for (k, p) in players.iter().enumerate().skip(1) {
+            let h = &p.header;
+            if h.rules != first.header.rules {
+                bail!("player {} plays other rules than player 1", k + 1);
+            }
+            if h.net != first.header.net {
+                bail!(
+                    "player {} has another network shape ({:?}) than player 1 ({:?})",
+                    k + 1,
+                    h.net,
+                    first.header.net
+                );
+            }
+        }
+        let nets: Vec<Vec<u8>> = players.iter().map(|p| p.weights.clone()).collect();
+        let weights =
+            crate::nn::average_weights(&first.header.net, &nets, crate::nn::Precision::F32)?;
+        let sources: Vec<&str> = players.iter().map(|p| p.header.source.as_str()).collect();
+        let header = Header {
+            source: format!("the mean of {}", sources.join(" and ")),
+            ..first.header.clone()
+        };
+        Ok(Bundle { header, weights })
+    }
+
     /// The file's bytes.
     pub fn to_bytes(&self) -> anyhow::Result<Vec<u8>> {
         let header = serde_json::to_vec_pretty(&self.header)?;
