@@ -113,6 +113,8 @@ fn players_of_one_shape_average_into_one_and_other_shapes_are_refused() {
     // The same as averaging the run's two iterations.
     let run_mean = Bundle::from_run_averaged(&run, None, None, 2).unwrap();
     assert_eq!(mean.weights, run_mean.weights);
+    // One player is its own mean, bytes and header unchanged.
+    assert_eq!(Bundle::average(std::slice::from_ref(&last)).unwrap(), last);
     let mut other = last.clone();
     other.header.net.hidden.push(8);
     let err = format!("{:#}", Bundle::average(&[first, other]).unwrap_err());

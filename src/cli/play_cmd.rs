@@ -24,7 +24,8 @@ pub struct ExportArgs {
     #[arg(long, requires = "checkpoint")]
     pub iteration: Option<u32>,
     /// Average the weights of this many iterations, up to the one exported (they must still be
-    /// in the run: `keep_iterations`), as KataGo averages its networks before it plays them.
+    /// in the run: `keep_iterations`), as KataGo averages its networks before it plays them
+    /// (for the shipped Kiswahili recipe it lost: docs/STRENGTH.md).
     #[arg(long, requires = "checkpoint", default_value_t = 1)]
     pub average: u32,
     /// Simulations per move the player uses by default.
@@ -49,11 +50,6 @@ pub struct ExportArgs {
     pub precision: crate::nn::Precision,
 }
 
-fn paths_list(files: &[PathBuf]) -> String {
-    let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
-    names.join(", ")
-}
-
 /// Runs `bao export`.
 pub fn run_export(args: ExportArgs) -> anyhow::Result<()> {
     if !matches!(args.format.as_str(), "bundle" | "onnx") {
@@ -72,11 +68,10 @@ pub fn run_export(args: ExportArgs) -> anyhow::Result<()> {
                 .iter()
                 .map(|f| Bundle::read(f))
                 .collect::<anyhow::Result<Vec<_>>>()?;
-            let mut bundle = match players.as_slice() {
-                [one] => one.clone(),
-                _ => Bundle::average(&players)
-                    .with_context(|| format!("cannot average the players {}", paths_list(files)))?,
-            };
+            let mut bundle = Bundle::average(&players).with_context(|| {
+                let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+                format!("cannot average the players {}", names.join(", "))
+            })?;
             if let Some(sims) = args.sims {
                 bundle.header.sims = sims;
             }

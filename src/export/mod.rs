@@ -99,8 +99,9 @@ impl Bundle {
                 std::fs::read(&model).with_context(|| format!("cannot read {}", model.display()))
             })
             .collect::<anyhow::Result<Vec<_>>>()?;
-        let weights = match nets.as_slice() {
-            [one] => one.clone(),
+        // One iteration keeps its bytes as stored; a mean is stored in f32 (export rounds it).
+        let weights = match average {
+            1 => nets.into_iter().next().expect("one iteration read"),
             _ => crate::nn::average_weights(&config.net, &nets, crate::nn::Precision::F32)?,
         };
         let header = Header {
@@ -128,10 +129,13 @@ impl Bundle {
 
     /// One player with the mean weights of several players of the same rules and network shape
     /// (a "model soup": networks trained on from one start by different runs average into a
-    /// stronger one). The first player's header gives the search settings and training counts.
+    /// stronger one). The first player's header gives the search settings and training counts;
+    /// one player is its own mean, unchanged.
     pub fn average(players: &[Bundle]) -> anyhow::Result<Bundle> {
-        let Some(first) = players.first() else {
-            bail!("no players to average");
+        let first = match players {
+            [] => bail!("no players to average"),
+            [one] => return Ok(one.clone()),
+            [first, ..] => first,
         };
         for (k, p) in players.iter().enumerate().skip(1) {
             let h = &p.header;
@@ -147,7 +151,7 @@ impl Bundle {
                 );
             }
         }
-        let nets: Vec<Vec<u8>> = players.iter().map(|p| p.weights.clone()).collect();
+        let nets: Vec<&[u8]> = players.iter().map(|p| p.weights.as_slice()).collect();
         let weights =
             crate::nn::average_weights(&first.header.net, &nets, crate::nn::Precision::F32)?;
         let sources: Vec<&str> = players.iter().map(|p| p.header.source.as_str()).collect();

@@ -100,22 +100,23 @@ pub fn convert_weights(
 }
 
 /// The mean of several networks' weights, all of shape `cfg` (burnpack bytes, f32 or f16), stored
-/// in `precision`. Averaging the last checkpoints of a run smooths out the noise of its last
-/// training steps (stochastic weight averaging; KataGo plays with such averages). Only parameters
-/// are averaged: a conv net's batch-norm statistics are those of the first network.
-pub fn average_weights(
+/// in `precision`: of one run's last checkpoints (stochastic weight averaging, as KataGo plays), or
+/// of the final networks of runs from one start (a model soup, which the shipped Kiswahili player
+/// is; docs/STRENGTH.md has what each was worth). Only parameters are averaged: a conv net's
+/// batch-norm statistics are those of the first network.
+pub fn average_weights<B: AsRef<[u8]>>(
     cfg: &NetConfig,
-    nets: &[Vec<u8>],
+    nets: &[B],
     precision: Precision,
 ) -> anyhow::Result<Vec<u8>> {
     let dev = super::device();
     let Some((first, rest)) = nets.split_first() else {
         bail!("no networks to average");
     };
-    let first = load_net_bytes(cfg, &dev, first)?;
+    let first = load_net_bytes(cfg, &dev, first.as_ref())?;
     let mut sums = FloatParams::of(&first);
     for bytes in rest {
-        let params = FloatParams::of(&load_net_bytes(cfg, &dev, bytes)?);
+        let params = FloatParams::of(&load_net_bytes(cfg, &dev, bytes.as_ref())?);
         for (sum, param) in sums.iter_mut().zip(params) {
             sum.iter_mut().zip(param).for_each(|(s, x)| *s += x);
         }
@@ -263,7 +264,7 @@ mod tests {
             outputs(&load_net_bytes(&cfg, &dev, &one).unwrap()),
             outputs(&nets[0])
         );
-        let err = average_weights(&cfg, &[], Precision::F32).unwrap_err();
+        let err = average_weights::<Vec<u8>>(&cfg, &[], Precision::F32).unwrap_err();
         assert!(err.to_string().contains("no networks"), "{err}");
     }
 }
