@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The shipped Bao la Kiswahili player from scratch: configs/kiswahili.toml (240 iterations of
-# self-play), then two runs of 120 iterations from its player, a quarter of their games against
+# self-play), then four runs of 120 iterations from its player, a quarter of their games against
 # alpha-beta: configs/kiswahili-ab.toml and configs/kiswahili-ab-fp.toml (the same with forced
-# playouts); the player is the mean of the two networks' weights. Every player is exported with
-# f16 weights. One self-play thread each, so the same seeds give the same player; about 135
-# minutes on one core, resumed wherever it was interrupted.
+# playouts), each with seed 111 (the configs' own) and seed 112; the player is the mean of the
+# four networks' weights (a model soup). Every player is exported with f16 weights. One self-play
+# thread a run, so the same seeds give the same player; the four runs go two at a time, about
+# 70 + 2 x 40 minutes on two cores, each resumed wherever it was interrupted.
 # The result is checkpoints/kiswahili.bao; whether it replaces checkpoints/shipped/kiswahili.bao is
 # the arena's call (docs/STRENGTH.md).
 # Usage: scripts/train_kiswahili.sh
@@ -14,9 +15,22 @@ cargo build --release --quiet
 bao=target/release/bao
 "$bao" train --config configs/kiswahili.toml --extend-to 240
 "$bao" export --checkpoint checkpoints/kiswahili --out checkpoints/kiswahili/player.bao
-for run in kiswahili-ab kiswahili-ab-fp; do
-    "$bao" train --config "configs/$run.toml"
-    "$bao" export --checkpoint "checkpoints/$run" --out "checkpoints/$run/player.bao"
+
+# One second-stage run: CONFIG SEED RUN_DIR, trained and exported to RUN_DIR/player.bao; its log
+# lines start with the run's folder, since two runs share the terminal.
+stage_two() {
+    {
+        "$bao" train --config "configs/$1.toml" --seed "$2" --run-dir "$3" --quiet
+        "$bao" export --checkpoint "$3" --out "$3/player.bao"
+    } 2>&1 | sed -u "s|^|$3: |"
+}
+players=()
+for seed in 111 112; do
+    suffix=$([ "$seed" = 111 ] && echo "" || echo "-$seed")
+    stage_two kiswahili-ab "$seed" "checkpoints/kiswahili-ab$suffix" &
+    first=$!
+    stage_two kiswahili-ab-fp "$seed" "checkpoints/kiswahili-ab-fp$suffix" &
+    wait "$first" && wait $!
+    players+=("checkpoints/kiswahili-ab$suffix/player.bao" "checkpoints/kiswahili-ab-fp$suffix/player.bao")
 done
-"$bao" export --player checkpoints/kiswahili-ab/player.bao checkpoints/kiswahili-ab-fp/player.bao \
-    --out checkpoints/kiswahili.bao
+"$bao" export --player "${players[@]}" --out checkpoints/kiswahili.bao
