@@ -26,11 +26,12 @@ stage_two() {
 }
 players=()
 for seed in 111 112; do
-    suffix=$([ "$seed" = 111 ] && echo "" || echo "-$seed")
-    stage_two kiswahili-ab "$seed" "checkpoints/kiswahili-ab$suffix" &
-    first=$!
-    stage_two kiswahili-ab-fp "$seed" "checkpoints/kiswahili-ab-fp$suffix" &
-    wait "$first" && wait $!
-    players+=("checkpoints/kiswahili-ab$suffix/player.bao" "checkpoints/kiswahili-ab-fp$suffix/player.bao")
+    # Seed 111 is the configs' own, in the configs' own run folders.
+    ab=checkpoints/kiswahili-ab; fp=checkpoints/kiswahili-ab-fp
+    if [ "$seed" != 111 ]; then ab+="-$seed"; fp+="-$seed"; fi
+    stage_two kiswahili-ab "$seed" "$ab" & ab_job=$!
+    stage_two kiswahili-ab-fp "$seed" "$fp" & fp_job=$!
+    wait "$ab_job"; wait "$fp_job"
+    players+=("$ab/player.bao" "$fp/player.bao")
 done
 "$bao" export --player "${players[@]}" --out checkpoints/kiswahili.bao
