@@ -40,6 +40,8 @@ enum Command {
     Play(bao_zero::cli::eval_cmds::PlayArgs),
     /// A match between two players: score, Elo with intervals, optional SPRT, game records.
     Eval(bao_zero::cli::eval_cmds::EvalArgs),
+    /// Pool matches (`bao eval --json` files) pair by pair; compare two players on the same openings.
+    Pool(bao_zero::cli::eval_cmds::PoolArgs),
     /// Rate several players on one Elo scale.
     Gauntlet(bao_zero::cli::eval_cmds::GauntletArgs),
     /// A line protocol on stdin/stdout for GUIs and scripts.
@@ -180,6 +182,7 @@ fn main() -> std::process::ExitCode {
         #[cfg(not(feature = "ml"))]
         Command::Play(a) => bao_zero::cli::eval_cmds::run_play(a, &players),
         Command::Eval(a) => bao_zero::cli::eval_cmds::run_eval(a, &players),
+        Command::Pool(a) => bao_zero::cli::eval_cmds::run_pool(a),
         Command::Gauntlet(a) => bao_zero::cli::eval_cmds::run_gauntlet_cmd(a, &players),
         Command::Engine(a) => bao_zero::cli::engine::run_engine(a, &players),
         Command::Plot(a) => bao_zero::cli::plot_cmd::run_plot(a),

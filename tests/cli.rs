@@ -246,10 +246,10 @@ fn run_in_repo(args: &[&str]) -> (bool, String, String) {
 }
 
 #[test]
-fn match_pairs_pools_matches_as_bao_eval_rates_one_and_compares_them_pair_by_pair() {
+fn pool_rates_one_match_as_bao_eval_does_and_compares_two_players_pair_by_pair() {
     let dir = tempfile::tempdir().unwrap();
     // Two players against the same opponent on the same openings (the same seed and count).
-    let play = |a: &str, name: &str| {
+    let play = |a: &str, seed: &str, name: &str| {
         let (ok, out, err) = run(&[
             "eval",
             "--a",
@@ -261,7 +261,7 @@ fn match_pairs_pools_matches_as_bao_eval_rates_one_and_compares_them_pair_by_pai
             "-n",
             "12",
             "--seed",
-            "3",
+            seed,
             "--max-plies",
             "120",
             "--json",
@@ -271,60 +271,60 @@ fn match_pairs_pools_matches_as_bao_eval_rates_one_and_compares_them_pair_by_pai
         let path = dir.path().join(name);
         std::fs::write(&path, &out).unwrap();
         let result: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(result["seed"].as_u64(), Some(seed.parse().unwrap()));
         (
             path.to_str().unwrap().to_owned(),
             result["estimate"].clone(),
         )
     };
-    let (strong, estimate) = play("ab:depth=3,tt=12", "strong.json");
-    let (weak, _) = play("random", "weak.json");
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/match_pairs.py");
-    let pairs = |args: &[&str]| {
-        let out = Command::new("python3")
-            .arg(script)
-            .args(args)
-            .output()
-            .unwrap();
-        let text = String::from_utf8_lossy(&out.stdout).into_owned();
-        (
-            out.status.success(),
-            text,
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
-    };
+    let (strong, estimate) = play("ab:depth=3,tt=12", "3", "strong.json");
+    let (weak, _) = play("random", "3", "weak.json");
     // One match pooled alone: the score and interval `bao eval` printed for it.
-    let (ok, out, err) = pairs(&[&strong]);
+    let (ok, out, err) = run(&["pool", &strong]);
     assert!(ok, "{err}");
     let pct = |k: &str| format!("{:.1}", 100.0 * estimate[k].as_f64().unwrap());
     let expected = format!(
-        "new: {}% [{}, {}] over 12 games",
+        "ab:depth=3,tt=12: {}% [{}, {}] over 12 games",
         pct("score"),
         pct("score_low"),
         pct("score_high")
     );
     assert!(out.starts_with(&expected), "{out} (expected {expected})");
-    // A match against itself differs by nothing; joined with itself it counts twice the games.
-    let (ok, out, _) = pairs(&[&strong, &strong]);
+    // A match against itself differs by nothing; pooled with itself it counts twice the games.
+    let (ok, out, _) = run(&["pool", &strong, "--against", &strong]);
     assert!(ok);
     assert!(
-        out.contains("difference per pair: +0.0 points [+0.0, +0.0]"),
+        out.contains("difference: +0.0 points [+0.0, +0.0]"),
         "{out}"
     );
-    let (ok, out, _) = pairs(&[&format!("{strong},{strong}")]);
+    let (ok, out, _) = run(&["pool", &strong, &strong]);
     assert!(ok);
     assert!(out.contains("over 24 games"), "{out}");
     // Alpha-beta scores more against greedy than random does, opening by opening.
-    let (ok, out, _) = pairs(&[&strong, &weak]);
+    let (ok, out, _) = run(&["pool", &strong, "--against", &weak, "--json"]);
     assert!(ok);
-    let diff: f64 = out
-        .split("difference per pair: ")
-        .nth(1)
-        .and_then(|s| s.split(" points").next())
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| panic!("no difference in {out}"));
-    assert!(diff > 0.0, "{out}");
-    // Matches on different openings are refused with a one-line reason.
-    let (ok, _, err) = pairs(&[&strong, &format!("{weak},{weak}")]);
+    let result: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(
+        result["difference"]["points"].as_f64().unwrap() > 0.0,
+        "{out}"
+    );
+    assert_eq!(result["difference"]["pairs"].as_u64(), Some(6), "{out}");
+    // Matches on other openings are refused with a one-line reason, as is a file that is not a
+    // match.
+    let (other, _) = play("random", "4", "other.json");
+    let (ok, _, err) = run(&["pool", &strong, "--against", &other]);
     assert!(!ok);
-    assert!(err.contains("6 and 12 pairs"), "{err}");
+    assert!(err.contains("differs in seed: 3 against 4"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let (ok, _, err) = run(&["pool", &strong, "--against", &weak, &weak]);
+    assert!(!ok);
+    assert!(err.contains("the lists hold 1 and 2 matches"), "{err}");
+    let junk = dir.path().join("junk.json");
+    std::fs::write(&junk, "{\"a\": 1}").unwrap();
+    let (ok, _, err) = run(&["pool", junk.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(
+        err.contains("is not a match file of `bao eval --json`"),
+        "{err}"
+    );
 }

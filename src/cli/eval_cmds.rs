@@ -1,9 +1,10 @@
-//! Command-line entry points: `bao eval` (a match), `bao gauntlet` (an Elo table) and
-//! `bao play` (one game shown move by move). Each is an `Args` struct and a `run_*` function.
+//! Command-line entry points: `bao eval` (a match), `bao pool` (matches pooled and compared pair
+//! by pair), `bao gauntlet` (an Elo table) and `bao play` (one game shown move by move). Each is an `Args` struct and a `run_*` function.
 
 use super::GameArgs;
 use crate::eval::arena::{MatchConfig, mix, play_game, result_tag};
 use crate::eval::gauntlet::{GauntletConfig, Pairing, run_gauntlet};
+use crate::eval::pool::{MatchFile, Pooled, compare, pool};
 use crate::eval::sprt::SprtConfig;
 use crate::notation::{Diagram, Record, line_text, move_text};
 use crate::rules::{Position, Side};
@@ -148,6 +149,78 @@ pub fn run_eval(args: EvalArgs, players: &PlayerRegistry) -> anyhow::Result<()> 
         if let Some(path) = &args.run.records {
             println!("records written to {}", path.display());
         }
+    }
+    Ok(())
+}
+
+/// `bao pool`: one player's matches (`bao eval --json` files) pooled pair by pair, and compared
+/// pair by pair with another player's matches on the same openings.
+#[derive(clap::Args, Debug)]
+pub struct PoolArgs {
+    /// One player's match files (`bao eval --json`), pooled.
+    #[arg(required = true)]
+    pub matches: Vec<PathBuf>,
+    /// Another player's match files against the same opponent with the same seeds and number of
+    /// games, in the same order: the two are compared pair by pair.
+    #[arg(long, num_args = 1..)]
+    pub against: Vec<PathBuf>,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn read_match_files(paths: &[PathBuf]) -> anyhow::Result<Vec<MatchFile>> {
+    paths
+        .iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read match file {}", path.display()))?;
+            serde_json::from_str(&text).map_err(|e| {
+                anyhow!(
+                    "{} is not a match file of `bao eval --json`: {e}",
+                    path.display()
+                )
+            })
+        })
+        .collect()
+}
+
+/// Runs `bao pool`.
+pub fn run_pool(args: PoolArgs) -> anyhow::Result<()> {
+    let new = read_match_files(&args.matches)?;
+    let old = read_match_files(&args.against)?;
+    let pooled_new = pool(&new)?;
+    let (pooled_old, difference) = if old.is_empty() {
+        (None, None)
+    } else {
+        (Some(pool(&old)?), Some(compare(&new, &old)?))
+    };
+    if args.json {
+        let result = serde_json::json!({
+            "player": new[0].a,
+            "pooled": pooled_new,
+            "against": old.first().map(|m| &m.a),
+            "against_pooled": pooled_old,
+            "difference": difference,
+        });
+        println!("{}", serde_json::to_string_pretty(&result)?);
+        return Ok(());
+    }
+    let line = |name: &str, p: &Pooled| {
+        let e = &p.estimate;
+        format!(
+            "{name}: {:.1}% [{:.1}, {:.1}] over {} games, Elo {}",
+            100.0 * e.score,
+            100.0 * e.score_low,
+            100.0 * e.score_high,
+            p.games,
+            e.elo_text()
+        )
+    };
+    println!("{}", line(&new[0].a, &pooled_new));
+    if let (Some(p), Some(d)) = (&pooled_old, &difference) {
+        println!("{}", line(&old[0].a, p));
+        println!("difference: {d}");
     }
     Ok(())
 }

@@ -223,6 +223,11 @@ pub struct MatchResult {
     pub b: String,
     /// The variant.
     pub variant: String,
+    /// The seed of the openings (`--seed`): matches with the same seed, opening plies and
+    /// opponent opened pair k alike (`bao pool` compares them).
+    pub seed: u64,
+    /// Random plies before each pair.
+    pub opening_plies: u32,
     /// Games played.
     pub games: usize,
     /// A's wins.
@@ -381,14 +386,7 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchResult> {
     }
     bar.finish_and_clear();
     let stopped_early = games.len() < cfg.games;
-    Ok(summarize(
-        name_a,
-        name_b,
-        cfg.variant.clone(),
-        games,
-        sprt,
-        stopped_early,
-    ))
+    Ok(summarize(name_a, name_b, cfg, games, sprt, stopped_early))
 }
 
 /// The two games of pair `p` (one if it is the odd last one).
@@ -518,7 +516,7 @@ fn wdl(games: &[GameReport]) -> [u64; 3] {
 fn summarize(
     a: String,
     b: String,
-    variant: String,
+    cfg: &MatchConfig,
     games: Vec<GameReport>,
     sprt: Option<SprtResult>,
     stopped_early: bool,
@@ -535,7 +533,9 @@ fn summarize(
     MatchResult {
         a,
         b,
-        variant,
+        variant: cfg.variant.clone(),
+        seed: cfg.seed,
+        opening_plies: cfg.opening_plies,
         games: games.len(),
         wins,
         draws,

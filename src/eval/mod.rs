@@ -1,9 +1,10 @@
 //! Matches between players: the arena, Elo and SPRT arithmetic, gauntlets. The command-line
-//! entry points `eval`, `gauntlet` and `play` are in `cli::eval_cmds`.
+//! entry points `eval`, `gauntlet`, `pool` and `play` are in `cli::eval_cmds`.
 
 pub mod arena;
 pub mod elo;
 pub mod gauntlet;
+pub mod pool;
 pub mod sprt;
 
 pub use arena::{GameEnd, GameReport, MatchConfig, MatchResult, play_game, run_match};

@@ -1,0 +1,276 @@
+//! Matches pooled pair by pair, and two players compared on the same openings (`bao pool`).
+//!
+//! A match's two games of a pair share their opening, so the pair is the sample: several matches
+//! of one player are pooled by joining their pairs, and rated with the interval `bao eval` gives
+//! one match ([`ScoreEstimate::from_distribution`], pentanomial). Two players that met the same
+//! opponent on the same openings are compared by the mean difference of their scores pair by
+//! pair: the openings' luck, most of a match's noise, cancels, so that interval is far narrower
+//! than the one of two independent scores.
+
+use super::elo::{ScoreEstimate, Z95};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// What `bao pool` reads of a match file (`bao eval --json`): enough to check that matches are
+/// comparable, and player A's score game by game.
+#[derive(Clone, Debug, Deserialize)]
+pub struct MatchFile {
+    /// Player A.
+    pub a: String,
+    /// Player B, the opponent.
+    pub b: String,
+    /// The variant.
+    pub variant: String,
+    /// The match's `--seed` (absent in files written before it was recorded).
+    #[serde(default)]
+    pub seed: Option<u64>,
+    /// Random plies before each pair (absent in older files, as `seed`).
+    #[serde(default)]
+    pub opening_plies: Option<u32>,
+    /// Every game.
+    pub game_list: Vec<GameScore>,
+}
+
+/// One game of a match file: its pair and player A's score.
+#[derive(Clone, Copy, Debug, Deserialize)]
+pub struct GameScore {
+    /// 0-based pair number.
+    pub pair: usize,
+    /// Player A's score: 1, 1/2 or 0.
+    pub score_a: f64,
+}
+
+impl MatchFile {
+    /// Player A's mean score in each pair (0, 1/4, ..., 1), in pair order. A pair cut short by
+    /// an early stop counts with the game it has.
+    pub fn pair_scores(&self) -> Vec<f64> {
+        let pairs = self.game_list.iter().map(|g| g.pair + 1).max().unwrap_or(0);
+        let mut sums = vec![(0.0, 0u32); pairs];
+        for g in &self.game_list {
+            sums[g.pair].0 += g.score_a;
+            sums[g.pair].1 += 1;
+        }
+        sums.into_iter()
+            .filter(|&(_, n)| n > 0)
+            .map(|(s, n)| s / f64::from(n))
+            .collect()
+    }
+}
+
+/// Why two lists of matches cannot be compared pair by pair; each names the first difference.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum PoolError {
+    /// No match file was given.
+    #[error("no matches to pool")]
+    Empty,
+    /// The two lists hold different numbers of matches.
+    #[error("the lists hold {0} and {1} matches: not the same openings")]
+    MatchCount(usize, usize),
+    /// Match `index` (1-based) differs between the lists in `what`.
+    #[error("match {index} of each list differs in {what}: {new} against {old}")]
+    Differs {
+        /// 1-based position of the match in its list.
+        index: usize,
+        /// What differs: the opponent, the variant, the seed, the opening plies, the pairs.
+        what: &'static str,
+        /// The first list's value.
+        new: String,
+        /// The second list's value.
+        old: String,
+    },
+}
+
+/// One player's pooled matches: the score per pair over all of them.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Pooled {
+    /// Pairs pooled.
+    pub pairs: usize,
+    /// Games pooled.
+    pub games: usize,
+    /// The score with its 95% interval, pentanomial over the pairs.
+    pub estimate: ScoreEstimate,
+}
+
+/// Pools one player's matches.
+pub fn pool(matches: &[MatchFile]) -> Result<Pooled, PoolError> {
+    if matches.is_empty() {
+        return Err(PoolError::Empty);
+    }
+    let scores: Vec<f64> = matches.iter().flat_map(MatchFile::pair_scores).collect();
+    let dist: Vec<(f64, f64)> = scores.iter().map(|&s| (s, 1.0)).collect();
+    Ok(Pooled {
+        pairs: scores.len(),
+        games: matches.iter().map(|m| m.game_list.len()).sum(),
+        estimate: ScoreEstimate::from_distribution(&dist, 2.0),
+    })
+}
+
+/// The mean per-pair difference of two players' scores, in points (percent of a game's score),
+/// with its 95% interval.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct PairDifference {
+    /// Pairs compared.
+    pub pairs: usize,
+    /// Mean difference, new minus old, in points.
+    pub points: f64,
+    /// Lower end of the 95% interval.
+    pub low: f64,
+    /// Upper end of the 95% interval.
+    pub high: f64,
+}
+
+impl fmt::Display for PairDifference {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{:+.1} points [{:+.1}, {:+.1}] per pair over {} pairs (95%)",
+            self.points, self.low, self.high, self.pairs
+        )
+    }
+}
+
+/// Compares two players' matches, list against list in order: each pair of matches must have
+/// the same opponent, variant, seed, opening plies and number of pairs, so that pair k of one
+/// opened as pair k of the other.
+pub fn compare(new: &[MatchFile], old: &[MatchFile]) -> Result<PairDifference, PoolError> {
+    if new.is_empty() || old.is_empty() {
+        return Err(PoolError::Empty);
+    }
+    if new.len() != old.len() {
+        return Err(PoolError::MatchCount(new.len(), old.len()));
+    }
+    let mut diffs = Vec::new();
+    for (index, (n, o)) in new.iter().zip(old).enumerate() {
+        let differs = |what, a: String, b: String| {
+            if a == b {
+                Ok(())
+            } else {
+                Err(PoolError::Differs {
+                    index: index + 1,
+                    what,
+                    new: a,
+                    old: b,
+                })
+            }
+        };
+        differs("opponent", n.b.clone(), o.b.clone())?;
+        differs("variant", n.variant.clone(), o.variant.clone())?;
+        // Files from before the seed was recorded can only be checked by their pair counts.
+        if let (Some(a), Some(b)) = (n.seed, o.seed) {
+            differs("seed", a.to_string(), b.to_string())?;
+        }
+        if let (Some(a), Some(b)) = (n.opening_plies, o.opening_plies) {
+            differs("opening plies", a.to_string(), b.to_string())?;
+        }
+        let (ns, os) = (n.pair_scores(), o.pair_scores());
+        differs("pairs", ns.len().to_string(), os.len().to_string())?;
+        diffs.extend(ns.iter().zip(&os).map(|(a, b)| 100.0 * (a - b)));
+    }
+    let k = diffs.len() as f64;
+    let points = diffs.iter().sum::<f64>() / k;
+    let var = if diffs.len() > 1 {
+        diffs.iter().map(|d| (d - points).powi(2)).sum::<f64>() / (k - 1.0)
+    } else {
+        0.0
+    };
+    let half = Z95 * (var / k).sqrt();
+    Ok(PairDifference {
+        pairs: diffs.len(),
+        points,
+        low: points - half,
+        high: points + half,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(seed: u64, scores: &[f64]) -> MatchFile {
+        MatchFile {
+            a: "a".into(),
+            b: "ab".into(),
+            variant: "kiswahili".into(),
+            seed: Some(seed),
+            opening_plies: Some(4),
+            game_list: scores
+                .iter()
+                .enumerate()
+                .map(|(i, &score_a)| GameScore {
+                    pair: i / 2,
+                    score_a,
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn pair_scores_average_the_two_games_of_each_pair_and_keep_a_lone_last_game() {
+        let m = file(1, &[1.0, 0.0, 1.0, 1.0, 0.5]);
+        assert_eq!(m.pair_scores(), vec![0.5, 1.0, 0.5]);
+    }
+
+    #[test]
+    fn one_match_pooled_alone_gets_the_pentanomial_estimate_of_its_pairs() {
+        let m = file(1, &[1.0, 0.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0]);
+        let pooled = pool(std::slice::from_ref(&m)).unwrap();
+        // Pairs scored 1/2, 1, 1, 0: pentanomial counts by points 0, 1/2, 1, 3/2, 2.
+        assert_eq!(pooled.estimate, ScoreEstimate::from_pairs(&[1, 0, 1, 0, 2]));
+        assert_eq!((pooled.pairs, pooled.games), (4, 8));
+        // Pooled with itself: the same score over twice the games, so a narrower interval.
+        let twice = pool(&[m.clone(), m]).unwrap();
+        assert_eq!(twice.estimate.score, pooled.estimate.score);
+        assert!(
+            twice.estimate.score_high - twice.estimate.score_low
+                < pooled.estimate.score_high - pooled.estimate.score_low
+        );
+        assert_eq!(pool(&[]), Err(PoolError::Empty));
+    }
+
+    #[test]
+    fn the_difference_per_pair_is_the_mean_of_the_pairs_differences_with_its_interval() {
+        let new = file(5, &[1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 0.0, 1.0]);
+        let old = file(5, &[1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0]);
+        // Per pair: +50, 0, +100, 0 points; mean 37.5, sample sd 47.87.
+        let d = compare(&[new.clone()], &[old]).unwrap();
+        assert_eq!(d.pairs, 4);
+        assert!((d.points - 37.5).abs() < 1e-9);
+        let half = Z95 * 47.871_355_387_816_9 / 2.0;
+        assert!((d.high - d.points - half).abs() < 1e-6, "{d}");
+        assert!((d.points - d.low - half).abs() < 1e-6, "{d}");
+        // Against itself: nothing, exactly.
+        let same = compare(&[new.clone()], &[new]).unwrap();
+        assert_eq!((same.points, same.low, same.high), (0.0, 0.0, 0.0));
+    }
+
+    #[test]
+    fn matches_on_other_openings_or_against_another_opponent_are_refused_naming_the_difference() {
+        let a = file(5, &[1.0, 0.0]);
+        let err = compare(&[a.clone()], &[file(2, &[1.0, 0.0])]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "match 1 of each list differs in seed: 5 against 2"
+        );
+        let mut other = a.clone();
+        other.b = "random".into();
+        let err = compare(&[a.clone()], &[other]).unwrap_err();
+        assert!(
+            err.to_string().contains("opponent: ab against random"),
+            "{err}"
+        );
+        let err = compare(&[a.clone()], &[file(5, &[1.0, 0.0, 1.0, 1.0])]).unwrap_err();
+        assert!(err.to_string().contains("pairs: 1 against 2"), "{err}");
+        let err = compare(&[a.clone(), a.clone()], &[a]).unwrap_err();
+        assert_eq!(err, PoolError::MatchCount(2, 1));
+    }
+
+    #[test]
+    fn files_written_before_the_seed_was_recorded_are_read_and_compared_by_their_pairs() {
+        let text = r#"{"a": "x", "b": "ab", "variant": "kiswahili", "games": 2,
+            "game_list": [{"game": 1, "pair": 0, "score_a": 1.0}, {"game": 2, "pair": 0, "score_a": 0.5}]}"#;
+        let old: MatchFile = serde_json::from_str(text).unwrap();
+        assert_eq!((old.seed, old.pair_scores()), (None, vec![0.75]));
+        let d = compare(&[file(9, &[1.0, 1.0])], &[old]).unwrap();
+        assert!((d.points - 25.0).abs() < 1e-9);
+    }
+}
