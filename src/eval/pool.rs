@@ -232,33 +232,33 @@ mod tests {
         let new = file(5, &[1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 0.0, 1.0]);
         let old = file(5, &[1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0]);
         // Per pair: +50, 0, +100, 0 points; mean 37.5, sample sd 47.87.
-        let d = compare(&[new.clone()], &[old]).unwrap();
+        let d = compare(std::slice::from_ref(&new), &[old]).unwrap();
         assert_eq!(d.pairs, 4);
         assert!((d.points - 37.5).abs() < 1e-9);
         let half = Z95 * 47.871_355_387_816_9 / 2.0;
         assert!((d.high - d.points - half).abs() < 1e-6, "{d}");
         assert!((d.points - d.low - half).abs() < 1e-6, "{d}");
         // Against itself: nothing, exactly.
-        let same = compare(&[new.clone()], &[new]).unwrap();
+        let same = compare(std::slice::from_ref(&new), std::slice::from_ref(&new)).unwrap();
         assert_eq!((same.points, same.low, same.high), (0.0, 0.0, 0.0));
     }
 
     #[test]
     fn matches_on_other_openings_or_against_another_opponent_are_refused_naming_the_difference() {
         let a = file(5, &[1.0, 0.0]);
-        let err = compare(&[a.clone()], &[file(2, &[1.0, 0.0])]).unwrap_err();
+        let err = compare(std::slice::from_ref(&a), &[file(2, &[1.0, 0.0])]).unwrap_err();
         assert_eq!(
             err.to_string(),
             "match 1 of each list differs in seed: 5 against 2"
         );
         let mut other = a.clone();
         other.b = "random".into();
-        let err = compare(&[a.clone()], &[other]).unwrap_err();
+        let err = compare(std::slice::from_ref(&a), &[other]).unwrap_err();
         assert!(
             err.to_string().contains("opponent: ab against random"),
             "{err}"
         );
-        let err = compare(&[a.clone()], &[file(5, &[1.0, 0.0, 1.0, 1.0])]).unwrap_err();
+        let err = compare(std::slice::from_ref(&a), &[file(5, &[1.0, 0.0, 1.0, 1.0])]).unwrap_err();
         assert!(err.to_string().contains("pairs: 1 against 2"), "{err}");
         let err = compare(&[a.clone(), a.clone()], &[a]).unwrap_err();
         assert_eq!(err, PoolError::MatchCount(2, 1));
