@@ -327,4 +327,15 @@ fn pool_rates_one_match_as_bao_eval_does_and_compares_two_players_pair_by_pair()
         err.contains("is not a match file of `bao eval --json`"),
         "{err}"
     );
+    // A score no game can have, in the first game (the old score moves to an unknown key).
+    let bad = dir.path().join("bad.json");
+    let text = std::fs::read_to_string(&strong).unwrap();
+    let text = text.replacen("\"score_a\": ", "\"score_a\": 2.0, \"was\": ", 1);
+    std::fs::write(&bad, text).unwrap();
+    let (ok, _, err) = run(&["pool", bad.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(
+        err.contains("bad.json: game 1 of a match scores 2, not 0, 0.5 or 1"),
+        "{err}"
+    );
 }

@@ -1,5 +1,6 @@
 //! Command-line entry points: `bao eval` (a match), `bao pool` (matches pooled and compared pair
-//! by pair), `bao gauntlet` (an Elo table) and `bao play` (one game shown move by move). Each is an `Args` struct and a `run_*` function.
+//! by pair), `bao gauntlet` (an Elo table) and `bao play` (one game shown move by move). Each is
+//! an `Args` struct and a `run_*` function.
 
 use super::GameArgs;
 use crate::eval::arena::{MatchConfig, mix, play_game, result_tag};
@@ -175,12 +176,15 @@ fn read_match_files(paths: &[PathBuf]) -> anyhow::Result<Vec<MatchFile>> {
         .map(|path| {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read match file {}", path.display()))?;
-            serde_json::from_str(&text).map_err(|e| {
+            let file: MatchFile = serde_json::from_str(&text).map_err(|e| {
                 anyhow!(
                     "{} is not a match file of `bao eval --json`: {e}",
                     path.display()
                 )
-            })
+            })?;
+            file.pair_scores()
+                .map_err(|e| anyhow!("{}: {e}", path.display()))?;
+            Ok(file)
         })
         .collect()
 }

@@ -42,27 +42,38 @@ pub struct GameScore {
 
 impl MatchFile {
     /// Player A's mean score in each pair (0, 1/4, ..., 1), in pair order. A pair cut short by
-    /// an early stop counts with the game it has.
-    pub fn pair_scores(&self) -> Vec<f64> {
-        let pairs = self.game_list.iter().map(|g| g.pair + 1).max().unwrap_or(0);
-        let mut sums = vec![(0.0, 0u32); pairs];
-        for g in &self.game_list {
-            sums[g.pair].0 += g.score_a;
-            sums[g.pair].1 += 1;
+    /// an early stop counts with the game it has. A score other than 0, 1/2 or 1 is refused.
+    pub fn pair_scores(&self) -> Result<Vec<f64>, PoolError> {
+        let mut pairs = std::collections::BTreeMap::<usize, (f64, u32)>::new();
+        for (i, g) in self.game_list.iter().enumerate() {
+            if ![0.0, 0.5, 1.0].contains(&g.score_a) {
+                return Err(PoolError::BadScore {
+                    game: i + 1,
+                    score: g.score_a,
+                });
+            }
+            let pair = pairs.entry(g.pair).or_default();
+            pair.0 += g.score_a;
+            pair.1 += 1;
         }
-        sums.into_iter()
-            .filter(|&(_, n)| n > 0)
-            .map(|(s, n)| s / f64::from(n))
-            .collect()
+        Ok(pairs.into_values().map(|(s, n)| s / f64::from(n)).collect())
     }
 }
 
 /// Why two lists of matches cannot be compared pair by pair; each names the first difference.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum PoolError {
-    /// No match file was given.
-    #[error("no matches to pool")]
+    /// No match file, or no game in them, was given.
+    #[error("no games to pool")]
     Empty,
+    /// A game's score is not a game's score.
+    #[error("game {game} of a match scores {score}, not 0, 0.5 or 1")]
+    BadScore {
+        /// 1-based game in its match file.
+        game: usize,
+        /// The score read.
+        score: f64,
+    },
     /// The two lists hold different numbers of matches.
     #[error("the lists hold {0} and {1} matches: not the same openings")]
     MatchCount(usize, usize),
@@ -93,10 +104,13 @@ pub struct Pooled {
 
 /// Pools one player's matches.
 pub fn pool(matches: &[MatchFile]) -> Result<Pooled, PoolError> {
-    if matches.is_empty() {
+    let mut scores = Vec::new();
+    for m in matches {
+        scores.extend(m.pair_scores()?);
+    }
+    if scores.is_empty() {
         return Err(PoolError::Empty);
     }
-    let scores: Vec<f64> = matches.iter().flat_map(MatchFile::pair_scores).collect();
     let dist: Vec<(f64, f64)> = scores.iter().map(|&s| (s, 1.0)).collect();
     Ok(Pooled {
         pairs: scores.len(),
@@ -162,9 +176,12 @@ pub fn compare(new: &[MatchFile], old: &[MatchFile]) -> Result<PairDifference, P
         if let (Some(a), Some(b)) = (n.opening_plies, o.opening_plies) {
             differs("opening plies", a.to_string(), b.to_string())?;
         }
-        let (ns, os) = (n.pair_scores(), o.pair_scores());
+        let (ns, os) = (n.pair_scores()?, o.pair_scores()?);
         differs("pairs", ns.len().to_string(), os.len().to_string())?;
         diffs.extend(ns.iter().zip(&os).map(|(a, b)| 100.0 * (a - b)));
+    }
+    if diffs.is_empty() {
+        return Err(PoolError::Empty);
     }
     let k = diffs.len() as f64;
     let points = diffs.iter().sum::<f64>() / k;
@@ -207,7 +224,13 @@ mod tests {
     #[test]
     fn pair_scores_average_the_two_games_of_each_pair_and_keep_a_lone_last_game() {
         let m = file(1, &[1.0, 0.0, 1.0, 1.0, 0.5]);
-        assert_eq!(m.pair_scores(), vec![0.5, 1.0, 0.5]);
+        assert_eq!(m.pair_scores(), Ok(vec![0.5, 1.0, 0.5]));
+        let bad = file(1, &[1.0, 0.25]);
+        let err = pool(&[bad]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "game 2 of a match scores 0.25, not 0, 0.5 or 1"
+        );
     }
 
     #[test]
@@ -269,7 +292,7 @@ mod tests {
         let text = r#"{"a": "x", "b": "ab", "variant": "kiswahili", "games": 2,
             "game_list": [{"game": 1, "pair": 0, "score_a": 1.0}, {"game": 2, "pair": 0, "score_a": 0.5}]}"#;
         let old: MatchFile = serde_json::from_str(text).unwrap();
-        assert_eq!((old.seed, old.pair_scores()), (None, vec![0.75]));
+        assert_eq!((old.seed, old.pair_scores()), (None, Ok(vec![0.75])));
         let d = compare(&[file(9, &[1.0, 1.0])], &[old]).unwrap();
         assert!((d.points - 25.0).abs() < 1e-9);
     }
