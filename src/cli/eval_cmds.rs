@@ -5,7 +5,7 @@
 use super::GameArgs;
 use crate::eval::arena::{MatchConfig, mix, play_game, result_tag};
 use crate::eval::gauntlet::{GauntletConfig, Pairing, run_gauntlet};
-use crate::eval::pool::{MatchFile, Pooled, compare, pool};
+use crate::eval::pool::{MatchFile, PairedMatch, Pooled, compare, pool};
 use crate::eval::sprt::SprtConfig;
 use crate::notation::{Diagram, Record, line_text, move_text};
 use crate::rules::{Position, Side};
@@ -170,7 +170,7 @@ pub struct PoolArgs {
     pub json: bool,
 }
 
-fn read_match_files(paths: &[PathBuf]) -> anyhow::Result<Vec<MatchFile>> {
+fn read_match_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PairedMatch>> {
     paths
         .iter()
         .map(|path| {
@@ -182,9 +182,8 @@ fn read_match_files(paths: &[PathBuf]) -> anyhow::Result<Vec<MatchFile>> {
                     path.display()
                 )
             })?;
-            file.pair_scores()
-                .map_err(|e| anyhow!("{}: {e}", path.display()))?;
-            Ok(file)
+            file.paired()
+                .map_err(|e| anyhow!("{}: {e}", path.display()))
         })
         .collect()
 }
@@ -201,9 +200,9 @@ pub fn run_pool(args: PoolArgs) -> anyhow::Result<()> {
     };
     if args.json {
         let result = serde_json::json!({
-            "player": new[0].a,
+            "player": new[0].file.a,
             "pooled": pooled_new,
-            "against": old.first().map(|m| &m.a),
+            "against": old.first().map(|m| &m.file.a),
             "against_pooled": pooled_old,
             "difference": difference,
         });
@@ -221,9 +220,9 @@ pub fn run_pool(args: PoolArgs) -> anyhow::Result<()> {
             e.elo_text()
         )
     };
-    println!("{}", line(&new[0].a, &pooled_new));
+    println!("{}", line(&new[0].file.a, &pooled_new));
     if let (Some(p), Some(d)) = (&pooled_old, &difference) {
-        println!("{}", line(&old[0].a, p));
+        println!("{}", line(&old[0].file.a, p));
         println!("difference: {d}");
     }
     Ok(())

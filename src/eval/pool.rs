@@ -41,9 +41,10 @@ pub struct GameScore {
 }
 
 impl MatchFile {
-    /// Player A's mean score in each pair (0, 1/4, ..., 1), in pair order. A pair cut short by
-    /// an early stop counts with the game it has. A score other than 0, 1/2 or 1 is refused.
-    pub fn pair_scores(&self) -> Result<Vec<f64>, PoolError> {
+    /// The match with player A's mean score in each pair (0, 1/4, ..., 1), in pair order, worked
+    /// out once. A pair cut short by an early stop counts with the game it has. A score other
+    /// than 0, 1/2 or 1 is refused.
+    pub fn paired(self) -> Result<PairedMatch, PoolError> {
         let mut pairs = std::collections::BTreeMap::<usize, (f64, u32)>::new();
         for (i, g) in self.game_list.iter().enumerate() {
             if ![0.0, 0.5, 1.0].contains(&g.score_a) {
@@ -56,8 +57,21 @@ impl MatchFile {
             pair.0 += g.score_a;
             pair.1 += 1;
         }
-        Ok(pairs.into_values().map(|(s, n)| s / f64::from(n)).collect())
+        let pair_scores = pairs.into_values().map(|(s, n)| s / f64::from(n)).collect();
+        Ok(PairedMatch {
+            file: self,
+            pair_scores,
+        })
     }
+}
+
+/// A match file with player A's score in each pair.
+#[derive(Clone, Debug)]
+pub struct PairedMatch {
+    /// The match as read.
+    pub file: MatchFile,
+    /// Player A's mean score in each pair, in pair order.
+    pub pair_scores: Vec<f64>,
 }
 
 /// Why two lists of matches cannot be compared pair by pair; each names the first difference.
@@ -103,18 +117,18 @@ pub struct Pooled {
 }
 
 /// Pools one player's matches.
-pub fn pool(matches: &[MatchFile]) -> Result<Pooled, PoolError> {
-    let mut scores = Vec::new();
-    for m in matches {
-        scores.extend(m.pair_scores()?);
-    }
+pub fn pool(matches: &[PairedMatch]) -> Result<Pooled, PoolError> {
+    let scores: Vec<f64> = matches
+        .iter()
+        .flat_map(|m| m.pair_scores.iter().copied())
+        .collect();
     if scores.is_empty() {
         return Err(PoolError::Empty);
     }
     let dist: Vec<(f64, f64)> = scores.iter().map(|&s| (s, 1.0)).collect();
     Ok(Pooled {
         pairs: scores.len(),
-        games: matches.iter().map(|m| m.game_list.len()).sum(),
+        games: matches.iter().map(|m| m.file.game_list.len()).sum(),
         estimate: ScoreEstimate::from_distribution(&dist, 2.0),
     })
 }
@@ -146,7 +160,7 @@ impl fmt::Display for PairDifference {
 /// Compares two players' matches, list against list in order: each pair of matches must have
 /// the same opponent, variant, seed, opening plies and number of pairs, so that pair k of one
 /// opened as pair k of the other.
-pub fn compare(new: &[MatchFile], old: &[MatchFile]) -> Result<PairDifference, PoolError> {
+pub fn compare(new: &[PairedMatch], old: &[PairedMatch]) -> Result<PairDifference, PoolError> {
     if new.is_empty() || old.is_empty() {
         return Err(PoolError::Empty);
     }
@@ -154,7 +168,8 @@ pub fn compare(new: &[MatchFile], old: &[MatchFile]) -> Result<PairDifference, P
         return Err(PoolError::MatchCount(new.len(), old.len()));
     }
     let mut diffs = Vec::new();
-    for (index, (n, o)) in new.iter().zip(old).enumerate() {
+    for (index, (pn, po)) in new.iter().zip(old).enumerate() {
+        let (n, o) = (&pn.file, &po.file);
         let differs = |what, a: String, b: String| {
             if a == b {
                 Ok(())
@@ -176,9 +191,9 @@ pub fn compare(new: &[MatchFile], old: &[MatchFile]) -> Result<PairDifference, P
         if let (Some(a), Some(b)) = (n.opening_plies, o.opening_plies) {
             differs("opening plies", a.to_string(), b.to_string())?;
         }
-        let (ns, os) = (n.pair_scores()?, o.pair_scores()?);
+        let (ns, os) = (&pn.pair_scores, &po.pair_scores);
         differs("pairs", ns.len().to_string(), os.len().to_string())?;
-        diffs.extend(ns.iter().zip(&os).map(|(a, b)| 100.0 * (a - b)));
+        diffs.extend(ns.iter().zip(os).map(|(a, b)| 100.0 * (a - b)));
     }
     if diffs.is_empty() {
         return Err(PoolError::Empty);
@@ -203,7 +218,11 @@ pub fn compare(new: &[MatchFile], old: &[MatchFile]) -> Result<PairDifference, P
 mod tests {
     use super::*;
 
-    fn file(seed: u64, scores: &[f64]) -> MatchFile {
+    fn file(seed: u64, scores: &[f64]) -> PairedMatch {
+        raw(seed, scores).paired().unwrap()
+    }
+
+    fn raw(seed: u64, scores: &[f64]) -> MatchFile {
         MatchFile {
             a: "a".into(),
             b: "ab".into(),
@@ -224,9 +243,8 @@ mod tests {
     #[test]
     fn pair_scores_average_the_two_games_of_each_pair_and_keep_a_lone_last_game() {
         let m = file(1, &[1.0, 0.0, 1.0, 1.0, 0.5]);
-        assert_eq!(m.pair_scores(), Ok(vec![0.5, 1.0, 0.5]));
-        let bad = file(1, &[1.0, 0.25]);
-        let err = pool(&[bad]).unwrap_err();
+        assert_eq!(m.pair_scores, vec![0.5, 1.0, 0.5]);
+        let err = raw(1, &[1.0, 0.25]).paired().unwrap_err();
         assert_eq!(
             err.to_string(),
             "game 2 of a match scores 0.25, not 0, 0.5 or 1"
@@ -275,7 +293,7 @@ mod tests {
             "match 1 of each list differs in seed: 5 against 2"
         );
         let mut other = a.clone();
-        other.b = "random".into();
+        other.file.b = "random".into();
         let err = compare(std::slice::from_ref(&a), &[other]).unwrap_err();
         assert!(
             err.to_string().contains("opponent: ab against random"),
@@ -292,7 +310,8 @@ mod tests {
         let text = r#"{"a": "x", "b": "ab", "variant": "kiswahili", "games": 2,
             "game_list": [{"game": 1, "pair": 0, "score_a": 1.0}, {"game": 2, "pair": 0, "score_a": 0.5}]}"#;
         let old: MatchFile = serde_json::from_str(text).unwrap();
-        assert_eq!((old.seed, old.pair_scores()), (None, Ok(vec![0.75])));
+        let old = old.paired().unwrap();
+        assert_eq!((old.file.seed, &old.pair_scores[..]), (None, &[0.75][..]));
         let d = compare(&[file(9, &[1.0, 1.0])], &[old]).unwrap();
         assert!((d.points - 25.0).abs() < 1e-9);
     }
