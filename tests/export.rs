@@ -265,7 +265,7 @@ fn player_specs_name_files_and_runs_everywhere() {
         .unwrap();
     assert_eq!(c.nodes, 8);
     // Options that change how the search runs, not how many simulations it makes.
-    for options in ["batch=1", "minimax=0.3"] {
+    for options in ["batch=1", "minimax=0.3", "fpu=0"] {
         let spec: PlayerSpec = format!(
             "mcts:checkpoint={},sims=8,{options}",
             player_file().display()
@@ -282,6 +282,8 @@ fn player_specs_name_files_and_runs_everywhere() {
     for bad in [
         "mcts:minimax=1.5",
         "mcts:minimax=-0.1",
+        "mcts:fpu=-0.2",
+        "mcts:fpu=3",
         "mcts:sims=0",
         "mcts:colour=red",
         "mcts:batch=0",

@@ -8,6 +8,7 @@
 //! | `mcts:sims=200` | simulations per move (default: the file's, or 200) |
 //! | `mcts:cpuct=1.0` | exploration constant (default: the file's) |
 //! | `mcts:guard=0.25` | share of a timed move for the alpha-beta guard (0: none; `mcts::guard`) |
+//! | `mcts:fpu=0.2` | first-play urgency: an unvisited child's value below its parent's, 0 to 2 ([`MctsConfig::fpu_reduction`]) |
 //! | `mcts:minimax=0.3` | weight of implicit minimax values in selection (0: none; [`MctsConfig::minimax_weight`]) |
 //! | `mcts:solver=1` | MCTS-solver: proven wins and losses ([`MctsConfig::solver`]) |
 //! | `mcts:batch=8` | leaves per batched evaluation, 1 to 256 (default: chosen from the budget) |
@@ -117,7 +118,7 @@ fn build_mcts(spec: &PlayerSpec, options: &str) -> anyhow::Result<Box<dyn Player
     let bad = |why: String| anyhow::anyhow!("bad player spec `{spec}`: {why}");
     let (mut checkpoint, mut iteration, mut sims, mut cpuct, mut guard, mut batch) =
         (None, None, None, None, None, None);
-    let (mut solver, mut minimax) = (None, None);
+    let (mut solver, mut minimax, mut fpu) = (None, None, None);
     for item in options.split(',').map(str::trim).filter(|s| !s.is_empty()) {
         let (key, value) = item
             .split_once('=')
@@ -143,6 +144,11 @@ fn build_mcts(spec: &PlayerSpec, options: &str) -> anyhow::Result<Box<dyn Player
                 let weight = |w: &f32| (0.0..=1.0).contains(w);
                 minimax = Some(number(key, value, weight, "from 0 to 1").map_err(bad)?)
             }
+            "fpu" => {
+                // Values lie in [-1, 1], so a reduction above 2 only repeats 2.
+                let reduction = |r: &f32| (0.0..=2.0).contains(r);
+                fpu = Some(number(key, value, reduction, "from 0 to 2").map_err(bad)?)
+            }
             "solver" => {
                 solver = Some(match value {
                     "1" | "true" | "on" => true,
@@ -152,7 +158,7 @@ fn build_mcts(spec: &PlayerSpec, options: &str) -> anyhow::Result<Box<dyn Player
             }
             other => {
                 return Err(bad(format!(
-                    "unknown option `{other}`; mcts takes checkpoint=PATH, iteration=N, sims=N, cpuct=X, guard=X, batch=N, solver=1|0, minimax=X"
+                    "unknown option `{other}`; mcts takes checkpoint=PATH, iteration=N, sims=N, cpuct=X, guard=X, batch=N, solver=1|0, minimax=X, fpu=X"
                 )));
             }
         }
@@ -176,6 +182,9 @@ fn build_mcts(spec: &PlayerSpec, options: &str) -> anyhow::Result<Box<dyn Player
             if let Some(w) = minimax {
                 header.search.minimax_weight = w;
             }
+            if let Some(r) = fpu {
+                header.search.fpu_reduction = r;
+            }
             Box::new(LoadedPlayer::new(header, eval, name).with_batch(batch.unwrap_or(0)))
         }
         None => {
@@ -188,6 +197,7 @@ fn build_mcts(spec: &PlayerSpec, options: &str) -> anyhow::Result<Box<dyn Player
                 guard: guard.unwrap_or(default.guard),
                 solver: solver.unwrap_or(default.solver),
                 minimax_weight: minimax.unwrap_or(default.minimax_weight),
+                fpu_reduction: fpu.unwrap_or(default.fpu_reduction),
                 ..default
             };
             Box::new(
