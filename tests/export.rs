@@ -241,6 +241,29 @@ fn a_loaded_player_plays_legal_moves_to_the_end_and_refuses_other_rules() {
 }
 
 #[test]
+fn the_fpu_option_reaches_the_search_a_larger_reduction_tries_fewer_moves() {
+    let players = all_players();
+    let rules = Variant::Kiswahili.rules();
+    // The moves a 64-simulation search from the start tries at least once.
+    let tried = |fpu: &str| {
+        let spec: PlayerSpec = format!(
+            "mcts:checkpoint={},sims=64,fpu={fpu}",
+            player_file().display()
+        )
+        .parse()
+        .unwrap();
+        let mut p = players.build(&spec, 1).unwrap();
+        p.choose(&rules, &Position::start(&rules), &Limits::NONE)
+            .unwrap();
+        p.candidates().iter().filter(|c| c.visits > 0).count()
+    };
+    // An unvisited move valued 2 below its parent is below every visited one (values lie in
+    // [-1, 1]), so only its prior's exploration term can get it tried.
+    let (wide, narrow) = (tried("0"), tried("2"));
+    assert!(narrow < wide, "fpu=2 tried {narrow} moves, fpu=0 {wide}");
+}
+
+#[test]
 fn player_specs_name_files_and_runs_everywhere() {
     let players = all_players();
     let spec = format!("player:{}", player_file().display());
