@@ -114,11 +114,31 @@ pub fn parse_c_puct(value: &str) -> Result<f32, String> {
     )
 }
 
+/// The search settings a spec sets; the others come from the player file, or the defaults.
+#[derive(Default)]
+struct SearchOptions {
+    c_puct: Option<f32>,
+    guard: Option<f32>,
+    solver: Option<bool>,
+    minimax_weight: Option<f32>,
+    fpu_reduction: Option<f32>,
+}
+
+impl SearchOptions {
+    /// Sets in `cfg` what the spec set.
+    fn apply(&self, cfg: &mut MctsConfig) {
+        cfg.c_puct = self.c_puct.unwrap_or(cfg.c_puct);
+        cfg.guard = self.guard.unwrap_or(cfg.guard);
+        cfg.solver = self.solver.unwrap_or(cfg.solver);
+        cfg.minimax_weight = self.minimax_weight.unwrap_or(cfg.minimax_weight);
+        cfg.fpu_reduction = self.fpu_reduction.unwrap_or(cfg.fpu_reduction);
+    }
+}
+
 fn build_mcts(spec: &PlayerSpec, options: &str) -> anyhow::Result<Box<dyn Player>> {
     let bad = |why: String| anyhow::anyhow!("bad player spec `{spec}`: {why}");
-    let (mut checkpoint, mut iteration, mut sims, mut cpuct, mut guard, mut batch) =
-        (None, None, None, None, None, None);
-    let (mut solver, mut minimax, mut fpu) = (None, None, None);
+    let (mut checkpoint, mut iteration, mut sims, mut batch) = (None, None, None, None);
+    let mut search = SearchOptions::default();
     for item in options.split(',').map(str::trim).filter(|s| !s.is_empty()) {
         let (key, value) = item
             .split_once('=')
@@ -130,7 +150,7 @@ fn build_mcts(spec: &PlayerSpec, options: &str) -> anyhow::Result<Box<dyn Player
                 iteration = Some(number(key, value, |&i: &u32| i > 0, POSITIVE).map_err(bad)?)
             }
             "sims" => sims = Some(number(key, value, |&n: &u32| n > 0, POSITIVE).map_err(bad)?),
-            "cpuct" | "c_puct" => cpuct = Some(parse_c_puct(value).map_err(bad)?),
+            "cpuct" | "c_puct" => search.c_puct = Some(parse_c_puct(value).map_err(bad)?),
             "batch" => {
                 let fits = |&b: &usize| (1..=MAX_BATCH_OPTION).contains(&b);
                 let must = format!("from 1 to {MAX_BATCH_OPTION}");
@@ -138,19 +158,21 @@ fn build_mcts(spec: &PlayerSpec, options: &str) -> anyhow::Result<Box<dyn Player
             }
             "guard" => {
                 let share = |g: &f32| (0.0..=0.9).contains(g);
-                guard = Some(number(key, value, share, "from 0 to 0.9").map_err(bad)?)
+                search.guard = Some(number(key, value, share, "from 0 to 0.9").map_err(bad)?)
             }
             "minimax" => {
                 let weight = |w: &f32| (0.0..=1.0).contains(w);
-                minimax = Some(number(key, value, weight, "from 0 to 1").map_err(bad)?)
+                search.minimax_weight =
+                    Some(number(key, value, weight, "from 0 to 1").map_err(bad)?)
             }
             "fpu" => {
                 // Values lie in [-1, 1], so a reduction above 2 only repeats 2.
                 let reduction = |r: &f32| (0.0..=2.0).contains(r);
-                fpu = Some(number(key, value, reduction, "from 0 to 2").map_err(bad)?)
+                search.fpu_reduction =
+                    Some(number(key, value, reduction, "from 0 to 2").map_err(bad)?)
             }
             "solver" => {
-                solver = Some(match value {
+                search.solver = Some(match value {
                     "1" | "true" | "on" => true,
                     "0" | "false" | "off" => false,
                     _ => return Err(bad(format!("solver must be 1 or 0, not `{value}`"))),
@@ -170,36 +192,15 @@ fn build_mcts(spec: &PlayerSpec, options: &str) -> anyhow::Result<Box<dyn Player
             if let Some(s) = sims {
                 header.sims = s;
             }
-            if let Some(c) = cpuct {
-                header.search.c_puct = c;
-            }
-            if let Some(g) = guard {
-                header.search.guard = g;
-            }
-            if let Some(on) = solver {
-                header.search.solver = on;
-            }
-            if let Some(w) = minimax {
-                header.search.minimax_weight = w;
-            }
-            if let Some(r) = fpu {
-                header.search.fpu_reduction = r;
-            }
+            search.apply(&mut header.search);
             Box::new(LoadedPlayer::new(header, eval, name).with_batch(batch.unwrap_or(0)))
         }
         None => {
             if iteration.is_some() {
                 bail!(bad("iteration= needs checkpoint=RUN_DIR".into()));
             }
-            let default = MctsConfig::default();
-            let cfg = MctsConfig {
-                c_puct: cpuct.unwrap_or(default.c_puct),
-                guard: guard.unwrap_or(default.guard),
-                solver: solver.unwrap_or(default.solver),
-                minimax_weight: minimax.unwrap_or(default.minimax_weight),
-                fpu_reduction: fpu.unwrap_or(default.fpu_reduction),
-                ..default
-            };
+            let mut cfg = MctsConfig::default();
+            search.apply(&mut cfg);
             Box::new(
                 MctsPlayer::new(
                     name,
