@@ -47,6 +47,7 @@ fn fixed_batch() -> Batch {
             .collect();
         let mut s = Sample::new(pos, &list, &visits, 0.0);
         s.outcome = if i % 3 == 0 { 1 } else { -1 };
+        s.margin = s.outcome * 40;
         samples.push(s);
         pos = list.children()[i % list.len()];
     }
@@ -61,6 +62,7 @@ fn a_few_training_steps_on_a_fixed_batch_lower_the_loss() {
             hidden: vec![64],
             blocks: 1,
             channels: 8,
+            margin_head: false,
         };
         let mut t = Trainer::new(&cfg, 0.0, 3).unwrap();
         let batch = fixed_batch();
@@ -71,6 +73,45 @@ fn a_few_training_steps_on_a_fixed_batch_lower_the_loss() {
         }
         assert!(last < 0.8 * first, "{kind:?}: loss {first} -> {last}");
     }
+}
+
+#[test]
+fn a_margin_head_learns_the_final_seed_margin_and_is_added_to_a_network_made_without_one() {
+    let plain = NetConfig {
+        hidden: vec![32],
+        ..NetConfig::default()
+    };
+    let with_head = NetConfig {
+        margin_head: true,
+        ..plain.clone()
+    };
+    let batch = fixed_batch();
+    // A network without the head trains no margin.
+    let mut t = Trainer::new(&plain, 0.0, 3).unwrap();
+    assert_eq!(t.step(&batch, 3e-3).unwrap().margin, 0.0);
+    // Initialised from it, the head is new and the rest is the same network.
+    let bytes = bao_zero::nn::net_bytes(&t.snapshot(), bao_zero::nn::Precision::F32).unwrap();
+    let mut m = Trainer::from_weights(&with_head, 0.0, &bytes)
+        .unwrap()
+        .with_margin_weight(1.0);
+    assert_eq!(
+        NetEvaluator::new(t.snapshot()).infer(&batch.obs, &batch.masks, batch.size),
+        NetEvaluator::new(m.snapshot()).infer(&batch.obs, &batch.masks, batch.size)
+    );
+    let first = m.step(&batch, 3e-3).unwrap().margin;
+    assert!(first > 0.0);
+    let mut last = first;
+    for _ in 0..40 {
+        last = m.step(&batch, 3e-3).unwrap().margin;
+    }
+    assert!(last < 0.5 * first, "margin loss {first} -> {last}");
+    // Its own weights load back, head and all.
+    let trained = bao_zero::nn::net_bytes(&m.snapshot(), bao_zero::nn::Precision::F32).unwrap();
+    let back = Trainer::from_weights(&with_head, 0.0, &trained).unwrap();
+    assert_eq!(
+        NetEvaluator::new(m.snapshot()).infer(&batch.obs, &batch.masks, batch.size),
+        NetEvaluator::new(back.snapshot()).infer(&batch.obs, &batch.masks, batch.size)
+    );
 }
 
 #[test]

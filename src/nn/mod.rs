@@ -36,6 +36,11 @@ pub struct NetConfig {
     /// Channels of the conv trunk (kind = "resnet").
     #[serde(default = "default_channels")]
     pub channels: usize,
+    /// An auxiliary head predicting the game's final seed margin (KataGo's score target): it
+    /// trains the value head's hidden layer on how much a game is won by, not only who wins.
+    /// Play never reads it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub margin_head: bool,
 }
 
 /// The trunk of the network.
@@ -65,6 +70,7 @@ impl Default for NetConfig {
             hidden: default_hidden(),
             blocks: default_blocks(),
             channels: default_channels(),
+            margin_head: false,
         }
     }
 }

@@ -142,7 +142,7 @@ fn pack(s: &Sample, out: &mut Vec<u8>) {
         p.opening_phase(),
     ]);
     out.extend_from_slice(&p.ply().to_le_bytes());
-    out.extend_from_slice(&[s.outcome as u8, s.len, s.q as u8, 0]);
+    out.extend_from_slice(&[s.outcome as u8, s.len, s.q as u8, s.margin as u8]);
     out.extend_from_slice(&s.legal.to_le_bytes());
     out.extend_from_slice(&s.actions);
     for w in s.weights {
@@ -185,6 +185,8 @@ fn unpack(b: &[u8]) -> anyhow::Result<Sample> {
         outcome: b[42] as i8,
         len: b[43],
         q: b[44] as i8,
+        // Zero in files written before samples kept the margin.
+        margin: b[45] as i8,
         actions: [0; MAX_TARGETS],
         weights: [0; MAX_TARGETS],
         legal: u64::from_le_bytes(b[46..54].try_into().expect("8 bytes")),
@@ -221,6 +223,7 @@ mod tests {
             let visits: Vec<u32> = (0..list.len()).map(|i| (i * 7 % 5) as u32).collect();
             let mut s = Sample::new(pos, &list, &visits, 0.25);
             s.outcome = [1, 0, -1][out.len() % 3];
+            s.margin = [90, 0, -127][out.len() % 3];
             out.push(s);
             pos = list.children()[rng.random_range(0..list.len())];
         }

@@ -17,6 +17,9 @@ pub struct Sample {
     pub outcome: i8,
     /// The search's value of `pos` for its mover, times 127.
     pub q: i8,
+    /// The game's final seed margin for the player to move at `pos` (its seeds less the
+    /// opponent's, over all seeds), times 127.
+    pub margin: i8,
     /// How many entries of `actions`/`weights` are used.
     pub len: u8,
     /// Action ids of the target moves, ascending.
@@ -50,6 +53,7 @@ impl Sample {
             pos,
             outcome: 0,
             q: (value.clamp(-1.0, 1.0) * 127.0).round() as i8,
+            margin: 0,
             len: targets.len() as u8,
             actions: [0; MAX_TARGETS],
             weights: [0; MAX_TARGETS],
@@ -65,6 +69,11 @@ impl Sample {
     /// The search's value for the mover, in [-1, 1].
     pub fn value(&self) -> f32 {
         f32::from(self.q) / 127.0
+    }
+
+    /// The game's final seed margin for the mover, in [-1, 1].
+    pub fn margin(&self) -> f32 {
+        f32::from(self.margin) / 127.0
     }
 
     /// The policy target as (action id, probability).

@@ -213,6 +213,7 @@ fn run_iterations(
     mut meta: Meta,
     opts: &RunOptions,
 ) -> anyhow::Result<Meta> {
+    trainer = trainer.with_margin_weight(config.optim.margin_weight);
     let mut tb = crate::nn::TbLogger::new(&dir.tensorboard())?;
     let first = meta.iteration + 1;
     let last = match opts.max_new_iterations {
@@ -325,6 +326,7 @@ fn run_iterations(
             "lr": lr,
             "loss": losses.total, "policy_loss": losses.policy, "value_loss": losses.value,
             "policy_entropy": losses.entropy, "value_accuracy": losses.value_accuracy,
+            "margin_loss": losses.margin,
             "selfplay_games_per_sec": sp.games as f64 / sp_secs,
             "selfplay_sims_per_sec": sp.simulations as f64 / sp_secs,
             "train_samples_per_sec": (steps_done * config.optim.batch_size) as f64 / train_secs.max(1e-9),
@@ -373,6 +375,9 @@ fn run_iterations(
         ] {
             tb.scalar(tag, v as f32, step);
         }
+        if config.net.margin_head {
+            tb.scalar("loss/margin", losses.margin as f32, step);
+        }
         if let Some(score) = sp.alphabeta_score() {
             tb.scalar("selfplay/score_vs_alphabeta", score as f32, step);
         }
@@ -400,8 +405,13 @@ fn run_iterations(
                 sp.alphabeta_games
             )
         });
+        let margin_text = if config.net.margin_head {
+            format!(", margin {:.3}", losses.margin)
+        } else {
+            String::new()
+        };
         let summary = format!(
-            "iter {iteration:>3}/{}: {} games ({:.1}/s, {:.0} sims/s), {} positions, loss {:.3} (policy {:.3}, value {:.3}), lr {:.1e}, {:.0}s{alphabeta_text}{eval_text}",
+            "iter {iteration:>3}/{}: {} games ({:.1}/s, {:.0} sims/s), {} positions, loss {:.3} (policy {:.3}, value {:.3}{margin_text}), lr {:.1e}, {:.0}s{alphabeta_text}{eval_text}",
             config.iterations,
             sp.games,
             sp.games as f64 / sp_secs,
