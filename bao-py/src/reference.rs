@@ -87,12 +87,15 @@ pub fn write_random_replay(
             Some(bao_zero::env::EpisodeEnd::Terminated(o)) => o.winner,
             _ => None,
         };
+        let end = *env.state();
         for s in &mut game {
+            let mover = s.pos.side_to_move();
             s.outcome = match winner {
-                Some(w) if w == s.pos.side_to_move() => 1,
+                Some(w) if w == mover => 1,
                 Some(_) => -1,
                 None => 0,
             };
+            s.margin = (bao_zero::selfplay::seed_margin(&end, mover) * 127.0).round() as i8;
             texts.push(s.pos.to_string());
         }
         buffer.extend(game);
