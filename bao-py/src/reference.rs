@@ -95,7 +95,7 @@ pub fn write_random_replay(
                 Some(_) => -1,
                 None => 0,
             };
-            s.margin = (bao_zero::selfplay::seed_margin(&end, mover) * 127.0).round() as i8;
+            s.set_margin(bao_zero::selfplay::seed_margin(&end, mover));
             texts.push(s.pos.to_string());
         }
         buffer.extend(game);

@@ -476,7 +476,7 @@ fn finish_move(
             Some(w) if w == side => 1,
             Some(_) => -1,
         };
-        s.margin = (seed_margin(&root, side) * 127.0).round() as i8;
+        s.set_margin(seed_margin(&root, side));
         out.samples.push(s);
     }
     true

@@ -76,6 +76,11 @@ impl Sample {
         f32::from(self.margin) / 127.0
     }
 
+    /// Records the game's final seed margin for the mover (clamped to [-1, 1]).
+    pub fn set_margin(&mut self, margin: f32) {
+        self.margin = (margin.clamp(-1.0, 1.0) * 127.0).round() as i8;
+    }
+
     /// The policy target as (action id, probability).
     pub fn policy(&self) -> impl Iterator<Item = (usize, f32)> + '_ {
         let n = self.len as usize;
@@ -122,6 +127,11 @@ mod tests {
         assert_eq!(s.legal, legal_mask_bits(&pos, &list));
         assert_eq!(s.legal.count_ones() as usize, list.len());
         assert_eq!(s.value(), 64.0 / 127.0);
+        let mut s = s;
+        s.set_margin(-0.5);
+        assert_eq!(s.margin(), -64.0 / 127.0);
+        s.set_margin(3.0);
+        assert_eq!(s.margin(), 1.0);
         let total: f32 = weights.iter().sum::<u32>() as f32;
         let mut expected: Vec<(usize, f32)> = list
             .moves()
