@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # The shipped Bao la Kiswahili player from scratch. First stage: configs/kiswahili.toml (240
 # iterations of self-play). Second stage: eight runs of 120 iterations from its player, a quarter
-# of their games against alpha-beta, in two soups of four. The result soup: configs/kiswahili-ab.toml
-# and configs/kiswahili-ab-fp.toml (the same with forced playouts), each with seed 111 (the
-# configs' own) and seed 112, their value heads learning the game's result. The q05 soup: the same
-# four with configs/kiswahili-ab-q05.toml and configs/kiswahili-ab-fp-q05.toml, whose value heads
-# learn half the result and half the search's value. A soup is the mean of its four networks'
-# weights; the player is the mean of the two soups. Every player is exported with f16 weights.
+# of their games against alpha-beta, in two soups of four. The result soup:
+# configs/kiswahili-ab.toml and configs/kiswahili-ab-fp.toml (the same with forced playouts), each
+# with seed 111 (the configs' own) and seed 112, their value heads learning the game's result.
+# The q05 soup: the same four with configs/kiswahili-ab-q05.toml and
+# configs/kiswahili-ab-fp-q05.toml, whose value heads learn half the result and half the search's
+# value. A soup is the mean of its four networks' weights; the player is the mean of the two
+# soups. Every player is exported with f16 weights.
 # One self-play thread a run, so the same seeds give the same player; the runs go two at a time,
 # about 70 + 4 x 40 minutes on two cores, each resumed wherever it was interrupted.
 # The result is checkpoints/kiswahili.bao; whether it replaces checkpoints/shipped/kiswahili.bao is
