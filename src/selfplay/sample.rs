@@ -30,6 +30,11 @@ pub struct Sample {
     pub legal: u64,
 }
 
+/// A value in [-1, 1] (clamped) stored as a byte, times 127.
+fn to_i8_unit(x: f32) -> i8 {
+    (x.clamp(-1.0, 1.0) * 127.0).round() as i8
+}
+
 impl Sample {
     /// A sample from per-move weights in the order of `list` (the position's legal moves);
     /// keeps the `MAX_TARGETS` heaviest. `value` is the search's value for the mover.
@@ -52,7 +57,7 @@ impl Sample {
         let mut s = Sample {
             pos,
             outcome: 0,
-            q: (value.clamp(-1.0, 1.0) * 127.0).round() as i8,
+            q: to_i8_unit(value),
             margin: 0,
             len: targets.len() as u8,
             actions: [0; MAX_TARGETS],
@@ -78,7 +83,7 @@ impl Sample {
 
     /// Records the game's final seed margin for the mover (clamped to [-1, 1]).
     pub fn set_margin(&mut self, margin: f32) {
-        self.margin = (margin.clamp(-1.0, 1.0) * 127.0).round() as i8;
+        self.margin = to_i8_unit(margin);
     }
 
     /// The policy target as (action id, probability).
