@@ -68,9 +68,9 @@ pub struct OptimConfig {
     pub min_replay: usize,
     /// Weight of the search's value in the value target, against the game's result (0..=1).
     pub value_q_weight: f32,
-    /// Weight of the margin head's loss (final seed margin, mean squared error) against the
-    /// value's; read only when `net.margin_head` is set.
-    pub margin_weight: f32,
+    /// Read and ignored: configs of older runs weigh a margin head's loss with it.
+    #[serde(default, skip_serializing)]
+    pub margin_weight: Option<f32>,
 }
 
 impl Default for OptimConfig {
@@ -85,7 +85,7 @@ impl Default for OptimConfig {
             replay_window: 100_000,
             min_replay: 1_000,
             value_q_weight: 0.0,
-            margin_weight: 1.0,
+            margin_weight: None,
         }
     }
 }
@@ -123,8 +123,9 @@ impl TrainConfig {
     pub fn load(path: &Path) -> anyhow::Result<TrainConfig> {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read config {}", path.display()))?;
-        let cfg: TrainConfig =
-            toml::from_str(&text).with_context(|| format!("bad config {}", path.display()))?;
+        let cfg: TrainConfig = toml::from_str(&text)
+            .map_err(|e| one_line(&e, &text))
+            .with_context(|| format!("bad config {}", path.display()))?;
         cfg.rules()
             .with_context(|| format!("bad rules in config {}", path.display()))?;
         cfg.validate()
@@ -141,11 +142,6 @@ impl TrainConfig {
             (0.0..=1.0).contains(&o.value_q_weight),
             "optim.value_q_weight must be in 0..=1, not {}",
             o.value_q_weight
-        );
-        anyhow::ensure!(
-            o.margin_weight.is_finite() && o.margin_weight >= 0.0,
-            "optim.margin_weight must be at least 0, not {}",
-            o.margin_weight
         );
         anyhow::ensure!(
             self.selfplay.games_per_iteration > 0,
@@ -202,6 +198,18 @@ impl TrainConfig {
         let t = ((iteration - o.warmup_iterations) as f64 / span).min(1.0);
         let floor = o.learning_rate * o.final_lr_fraction;
         floor + (o.learning_rate - floor) * 0.5 * (1.0 + (std::f64::consts::PI * t).cos())
+    }
+}
+
+/// A TOML error as one line: the line it points at, then its message.
+fn one_line(e: &toml::de::Error, text: &str) -> anyhow::Error {
+    let message = e.message().trim();
+    match e.span() {
+        Some(span) => {
+            let line = 1 + text[..span.start.min(text.len())].matches('\n').count();
+            anyhow::anyhow!("line {line}: {message}")
+        }
+        None => anyhow::anyhow!("{message}"),
     }
 }
 
