@@ -293,7 +293,7 @@ impl Run<'_> {
     fn evaluate(&mut self, iteration: u32) -> anyhow::Result<Vec<EvalEntry>> {
         let config = self.config;
         let every = config.eval.every;
-        if every == 0 || (iteration % every != 0 && iteration != config.iterations) {
+        if every == 0 || (!iteration.is_multiple_of(every) && iteration != config.iterations) {
             return Ok(Vec::new());
         }
         let opponents = &config.eval.opponents;
