@@ -126,6 +126,8 @@ impl TrainConfig {
         let table = read_config_table(path)?;
         let cfg: TrainConfig = toml::Value::Table(table)
             .try_into()
+            // One line: the message, then the table it is in.
+            .map_err(|e: toml::de::Error| anyhow::anyhow!(e.to_string().trim().replace('\n', " ")))
             .with_context(|| format!("bad config {}", path.display()))?;
         cfg.rules()
             .with_context(|| format!("bad rules in config {}", path.display()))?;
