@@ -5,7 +5,8 @@
 mod common;
 
 use bao_zero::eval::{MatchConfig, play_game, run_match};
-use bao_zero::export::{Bundle, LoadedPlayer, all_players};
+use bao_zero::export::{LoadedPlayer, all_players};
+use bao_zero::player_file::Bundle;
 use bao_zero::rules::{Position, Variant};
 use bao_zero::search::{Limits, Player, PlayerSpec, RandomPlayer};
 use bao_zero::train::{self, RunOptions, TrainConfig};
@@ -32,7 +33,7 @@ fn player_file() -> &'static Path {
         };
         train::start(cfg, &opts).unwrap();
         let file = tmp("smoke.bao");
-        Bundle::from_run(&run, None, Some(24))
+        bao_zero::export::from_run(&run, None, Some(24))
             .unwrap()
             .write(&file)
             .unwrap();
@@ -54,11 +55,14 @@ fn a_bundle_round_trips_bit_exactly() {
 fn an_earlier_iteration_carries_the_counts_it_had_then() {
     player_file(); // trains the smoke run
     let run = tmp("run");
-    let first = Bundle::from_run(&run, Some(1), None)
+    let first = bao_zero::export::from_run(&run, Some(1), None)
         .unwrap()
         .header
         .training;
-    let last = Bundle::from_run(&run, None, None).unwrap().header.training;
+    let last = bao_zero::export::from_run(&run, None, None)
+        .unwrap()
+        .header
+        .training;
     assert_eq!((first.iteration, last.iteration), (1, 2));
     assert!(
         first.games > 0 && first.games < last.games,
@@ -71,8 +75,8 @@ fn an_earlier_iteration_carries_the_counts_it_had_then() {
 fn a_run_exports_the_average_of_its_last_iterations_or_says_which_are_missing() {
     player_file(); // trains the smoke run: 2 iterations, both kept
     let run = tmp("run");
-    let one = Bundle::from_run(&run, None, None).unwrap();
-    let both = Bundle::from_run_averaged(&run, None, None, 2).unwrap();
+    let one = bao_zero::export::from_run(&run, None, None).unwrap();
+    let both = bao_zero::export::from_run_averaged(&run, None, None, 2).unwrap();
     assert!(
         both.header.source.ends_with("iterations 1-2 averaged"),
         "{}",
@@ -82,7 +86,7 @@ fn a_run_exports_the_average_of_its_last_iterations_or_says_which_are_missing() 
     assert_ne!(both.weights, one.weights);
     let err = format!(
         "{:#}",
-        Bundle::from_run_averaged(&run, None, None, 3).unwrap_err()
+        bao_zero::export::from_run_averaged(&run, None, None, 3).unwrap_err()
     );
     assert!(
         err.contains("cannot average 3 iterations up to iteration 2"),
@@ -90,7 +94,7 @@ fn a_run_exports_the_average_of_its_last_iterations_or_says_which_are_missing() 
     );
     let err = format!(
         "{:#}",
-        Bundle::from_run_averaged(&run, None, None, 0).unwrap_err()
+        bao_zero::export::from_run_averaged(&run, None, None, 0).unwrap_err()
     );
     assert!(err.contains("cannot average 0"), "{err}");
 }
@@ -99,8 +103,8 @@ fn a_run_exports_the_average_of_its_last_iterations_or_says_which_are_missing() 
 fn players_of_one_shape_average_into_one_and_other_shapes_are_refused() {
     player_file(); // trains the smoke run
     let run = tmp("run");
-    let first = Bundle::from_run(&run, Some(1), None).unwrap();
-    let last = Bundle::from_run(&run, None, None).unwrap();
+    let first = bao_zero::export::from_run(&run, Some(1), None).unwrap();
+    let last = bao_zero::export::from_run(&run, None, None).unwrap();
     let mean = Bundle::average(&[first.clone(), last.clone()]).unwrap();
     assert!(
         mean.header.source.starts_with("the mean of"),
@@ -111,7 +115,7 @@ fn players_of_one_shape_average_into_one_and_other_shapes_are_refused() {
     assert_ne!(mean.weights, first.weights);
     assert_ne!(mean.weights, last.weights);
     // The same as averaging the run's two iterations.
-    let run_mean = Bundle::from_run_averaged(&run, None, None, 2).unwrap();
+    let run_mean = bao_zero::export::from_run_averaged(&run, None, None, 2).unwrap();
     assert_eq!(mean.weights, run_mean.weights);
     // One player is its own mean, bytes and header unchanged.
     assert_eq!(Bundle::average(std::slice::from_ref(&last)).unwrap(), last);

@@ -1,11 +1,9 @@
 //! `bao train`: start or resume a training run.
 
+use crate::train::config::DEFAULT_CONFIG;
 use crate::train::{self, RunOptions, TrainConfig};
 use anyhow::bail;
 use std::path::PathBuf;
-
-/// The built-in default config (the README's main job).
-pub const DEFAULT_CONFIG: &str = include_str!("../../configs/default.toml");
 
 /// `bao train [--config FILE] [--resume RUN_DIR]`.
 #[derive(clap::Args, Debug)]
@@ -39,7 +37,6 @@ pub struct TrainArgs {
 /// Runs `bao train`.
 pub fn run_train(args: TrainArgs, players: &crate::search::PlayerRegistry) -> anyhow::Result<()> {
     let opts = RunOptions {
-        player_weights: Some(|path| Ok(crate::export::Bundle::read(path)?.weights)),
         quiet: args.quiet,
         max_new_iterations: args.iterations,
         players: players.clone(),

@@ -1,5 +1,5 @@
 //! Matches between players: the arena, Elo and SPRT arithmetic, gauntlets. The command-line
-//! entry points `eval`, `gauntlet`, `pool` and `play` are in `cli::eval_cmds`.
+//! entry points `eval`, `gauntlet` and `pool` are in `cli::eval_cmds`, `play` in `cli::play_cmd`.
 
 pub mod arena;
 pub mod elo;
