@@ -64,10 +64,9 @@ pub fn from_run_averaged(
         variant: config.variant.clone(),
         rules: config.rules()?,
         net: config.net.clone(),
-        search: MctsConfig {
-            dirichlet_epsilon: 0.0,
+        search: crate::mcts::PlaySettings {
             c_puct: crate::mcts::PLAY_C_PUCT,
-            ..config.selfplay.mcts.clone()
+            ..config.selfplay.mcts.play_settings()
         },
         sims: sims.unwrap_or(config.eval.sims),
         source: match average {
@@ -109,8 +108,20 @@ impl LoadedPlayer {
 
     /// A player from a header and its network (shared, e.g. between the games of an arena).
     pub fn new(header: Header, eval: Arc<dyn Evaluator>, name: String) -> LoadedPlayer {
+        let search = header.search.search_config();
+        LoadedPlayer::searching(header, &search, eval, name)
+    }
+
+    /// A player from a header and its network that searches with `search` (the header's play
+    /// settings with a player spec's options applied).
+    pub fn searching(
+        header: Header,
+        search: &MctsConfig,
+        eval: Arc<dyn Evaluator>,
+        name: String,
+    ) -> LoadedPlayer {
         let player =
-            MctsPlayer::new(name, eval, &header.search, header.sims).only_for(header.rules.clone());
+            MctsPlayer::new(name, eval, search, header.sims).only_for(header.rules.clone());
         LoadedPlayer { header, player }
     }
 

@@ -193,8 +193,11 @@ fn build_mcts(spec: &PlayerSpec, options: &str) -> anyhow::Result<Box<dyn Player
             if let Some(s) = sims {
                 header.sims = s;
             }
-            search.apply(&mut header.search);
-            Box::new(LoadedPlayer::new(header, eval, name).with_batch(batch.unwrap_or(0)))
+            let mut cfg = header.search.search_config();
+            search.apply(&mut cfg);
+            header.search = cfg.play_settings();
+            let player = LoadedPlayer::searching(header, &cfg, eval, name);
+            Box::new(player.with_batch(batch.unwrap_or(0)))
         }
         None => {
             if iteration.is_some() {

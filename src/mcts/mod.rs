@@ -8,11 +8,13 @@ mod cache;
 pub mod guard;
 pub mod gumbel;
 mod player;
+mod settings;
 mod split;
 mod tree;
 
 pub use cache::EvalCache;
 pub use player::{MAX_BATCH, MAX_BATCH_OPTION, MctsPlayer};
+pub use settings::PlaySettings;
 pub use split::SplitEvaluator;
 pub use tree::{Leaf, Tree};
 

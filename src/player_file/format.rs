@@ -1,7 +1,7 @@
 //! The `.bao` format: header, weights and checksum, written and read with every part checked.
 
 use super::Meta;
-use crate::mcts::MctsConfig;
+use crate::mcts::PlaySettings;
 use crate::nn::{NetConfig, NetEvaluator};
 use crate::rules::Rules;
 use anyhow::{Context, bail};
@@ -10,10 +10,27 @@ use std::path::Path;
 
 const MAGIC: &[u8] = b"BAOZERO-PLAYER\n";
 /// The format version this build writes. Version 2 may hold f16 weights, which builds that read
-/// only version 1 would misload; this build reads both.
-pub const FORMAT_VERSION: u32 = 2;
+/// only version 1 would misload; version 3 stores only the settings a player searches with at
+/// play ([`PlaySettings`]). This build reads all three.
+pub const FORMAT_VERSION: u32 = 3;
 /// The oldest format version this build reads.
 const OLDEST_VERSION: u32 = 1;
+/// The search settings of a version 1 or 2 header that only self-play reads: a player never
+/// used them, so loading drops them. The other fields are the [`PlaySettings`].
+const SELFPLAY_ONLY_FIELDS: [&str; 12] = [
+    "sims",
+    "dirichlet_alpha",
+    "dirichlet_epsilon",
+    "temperature_plies",
+    "temperature",
+    "full_search_prob",
+    "fast_sims",
+    "reuse_tree",
+    "gumbel",
+    "gumbel_considered",
+    "guard",
+    "forced_playouts",
+];
 
 /// What a player file says about itself.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -26,13 +43,26 @@ pub struct Header {
     /// The network's shape.
     pub net: NetConfig,
     /// Search settings used when it plays.
-    pub search: MctsConfig,
+    pub search: PlaySettings,
     /// Simulations per move by default.
     pub sims: u32,
     /// Where it came from: run directory and iteration.
     pub source: String,
     /// Training games, positions, steps and evaluation results at export time.
     pub training: Meta,
+}
+
+/// A header of format `version`. Versions 1 and 2 stored the whole self-play search config; of
+/// it, a player read only what [`PlaySettings`] holds, so the rest is dropped. A field no
+/// version knows is refused by name.
+fn parse_header(bytes: &[u8], version: u32) -> anyhow::Result<Header> {
+    let mut header: serde_json::Value = serde_json::from_slice(bytes)?;
+    if version < 3
+        && let Some(search) = header.get_mut("search").and_then(|s| s.as_object_mut())
+    {
+        search.retain(|field, _| !SELFPLAY_ONLY_FIELDS.contains(&field.as_str()));
+    }
+    Ok(serde_json::from_value(header)?)
 }
 
 /// A player file in memory.
@@ -135,8 +165,7 @@ impl Bundle {
         if checksum(&bytes[..bytes.len() - 8]) != sum {
             bail!("the file is damaged (checksum mismatch)");
         }
-        let header: Header =
-            serde_json::from_slice(&header_bytes).context("the header is not valid")?;
+        let header = parse_header(&header_bytes, version).context("the header is not valid")?;
         header
             .rules
             .validate()

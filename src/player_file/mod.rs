@@ -2,7 +2,7 @@
 //!
 //! Layout of a `.bao` player file: the magic line `BAOZERO-PLAYER\n`, the format version (u32
 //! little-endian), a JSON header (u64 length, then the text: variant, full rule options, network
-//! config, search settings, training metadata), the network weights (u64 length, then burnpack
+//! config, the search settings it plays with, training metadata), the network weights (u64 length, then burnpack
 //! bytes, f16 or f32), and an FNV-1a checksum (u64) of everything before it. Loading checks each part and says
 //! what is wrong with a damaged, truncated, foreign or mismatched file.
 //!
