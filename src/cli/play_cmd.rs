@@ -305,20 +305,7 @@ pub fn play_human(
             "quit" | "exit" => break,
             "help" | "?" => println!("{HELP}"),
             "moves" | "legal" => println!("legal: {}", legal_strings(&list, me).join(" ")),
-            "undo" => {
-                // Take back the player's replies and your last move.
-                while history.last().is_some_and(|h| h.1.side_to_move() != me) {
-                    history.pop();
-                }
-                if history.pop().is_none() {
-                    println!("nothing to undo");
-                } else {
-                    while history.last().is_some_and(|h| h.1.side_to_move() != me) {
-                        history.pop();
-                    }
-                    println!("undone");
-                }
-            }
+            "undo" => undo(&mut history, me),
             "eval" | "hint" => {
                 let c = ai.choose(rules, &pos, limits)?;
                 let value = c.eval.map_or("?".to_string(), |v| format!("{v:+.2}"));
@@ -335,7 +322,35 @@ pub fn play_human(
         }
     }
     let moves: Vec<Move> = history.iter().map(|h| h.0).collect();
-    let mut rec = Record::from_game(rules, &start, &moves)?;
+    save_record(rules, &start, &moves, me, &ai.name(), record)
+}
+
+/// Takes back the player's replies and your last move.
+fn undo(history: &mut Vec<(Move, Position)>, me: Side) {
+    let drop_replies = |history: &mut Vec<(Move, Position)>| {
+        while history.last().is_some_and(|h| h.1.side_to_move() != me) {
+            history.pop();
+        }
+    };
+    drop_replies(history);
+    if history.pop().is_none() {
+        println!("nothing to undo");
+    } else {
+        drop_replies(history);
+        println!("undone");
+    }
+}
+
+/// Writes the record of a game you (`me`) played against `opponent` to `path`.
+fn save_record(
+    rules: &Rules,
+    start: &Position,
+    moves: &[Move],
+    me: Side,
+    opponent: &str,
+    path: &std::path::Path,
+) -> anyhow::Result<()> {
+    let mut rec = Record::from_game(rules, start, moves)?;
     let (mine, theirs) = match me {
         Side::South => ("South", "North"),
         Side::North => ("North", "South"),
@@ -344,8 +359,8 @@ pub fn play_human(
         rec.set_tag("Variant", v.name());
     }
     rec.set_tag(mine, "human");
-    rec.set_tag(theirs, ai.name());
-    crate::util::write_atomic(record, rec.to_string().as_bytes())?;
-    println!("game saved to {}", record.display());
+    rec.set_tag(theirs, opponent);
+    crate::util::write_atomic(path, rec.to_string().as_bytes())?;
+    println!("game saved to {}", path.display());
     Ok(())
 }
