@@ -3,7 +3,7 @@
 //! minimax (`backup`), batches under virtual loss (`batch`), the root's answers (`root`),
 //! re-rooting into kept storage (`reroot`) and the MCTS-solver's proofs (`proof`). The solver and
 //! implicit minimax are options the core reaches through one hook each: a proven child in
-//! selection ([`Node::proof_for`]) and a child's value ([`Tree::child_value`]).
+//! selection (`Node::proof_for`) and a child's value (`Tree::child_value`).
 
 mod backup;
 mod batch;
