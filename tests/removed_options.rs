@@ -8,10 +8,8 @@ use std::path::PathBuf;
 
 /// A run directory's stored config: the smoke config with `search` as its `[selfplay.mcts]`.
 fn stored_config(name: &str, search: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "bao-removed-options-{}-{name}",
-        std::process::id()
-    ));
+    let dir =
+        std::env::temp_dir().join(format!("bao-removed-options-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let smoke = include_str!("../configs/smoke.toml");
     let text = smoke.replace("[selfplay.mcts]\n", &format!("[selfplay.mcts]\n{search}\n"));

@@ -107,8 +107,8 @@ pub fn search_round(
     let batch = batch.max(1);
     tree.gather(rules, cfg, batch, batch);
     leaves.clear();
-    for k in 0..tree.gathered().len() {
-        leaves.push(tree, tree.gathered()[k]);
+    for &leaf in tree.gathered() {
+        leaves.push(tree, leaf);
     }
     let evaluated = leaves.evaluate(rules, eval, Some(cache), |k, priors, value| {
         tree.deliver(k, priors, value)
