@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The table of every game's player in README.md (between the `games` markers): the command that
+# The table of every game's player in docs/PLAYERS.md (between the `games` markers): the command that
 # trains it, its training time, its self-play facts (plies a game and the first player's score over
 # the last 10 iterations: facts about the game itself) and its ratings from scripts/rate_game.sh
 # against random and against alpha-beta frozen at 96b775d at 100 ms a move.
@@ -58,7 +58,7 @@ def row(game):
     return (f"| {name} | `{command}` | {len(metrics)} iterations, {minutes:.0f} min{cores} | {plies:.0f}{mark} | "
             f"{100 * first:.1f}%{mark} | {rating(run + '/rating-random.json')} | {rating(run + '/rating-ab.json')} |")
 
-readme = open("README.md").read()
+readme = open("docs/PLAYERS.md").read()
 block = re.search(r"<!-- games:start -->\n(.*?)<!-- games:end -->", readme, flags=re.S)
 old = {}
 for line in block.group(1).splitlines()[2:]:
@@ -79,6 +79,6 @@ header = ("| game | trained by | training (2 cores) | self-play plies a game | f
           "| vs random | vs alpha-beta (frozen at 96b775d*), 100 ms a move |\n"
           "| --- | --- | --- | --- | --- | --- | --- |\n")
 table = header + "\n".join(rows) + "\n"
-open("README.md", "w").write(readme[:block.start(1)] + table + readme[block.end(1):])
+open("docs/PLAYERS.md", "w").write(readme[:block.start(1)] + table + readme[block.end(1):])
 print(table, end="")
 PY

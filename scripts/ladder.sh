@@ -2,7 +2,7 @@
 # The Elo ladder: the shipped Bao la Kiswahili player, alpha-beta as frozen at commit 96b775d
 # (scripts/baseline.sh) and random, rated on one scale per time control (10 ms, 100 ms, 1 s a
 # move; random at Elo 0), every pair playing game pairs with random openings, each side South
-# once. Writes the table into README.md between the `ladder` markers.
+# once. Writes the table into docs/PLAYERS.md between the `ladder` markers.
 # Usage: scripts/ladder.sh [games per pair at 10 ms] [at 100 ms] [at 1 s]   (default 100 100 20)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,10 +32,10 @@ for secs, label in (("0.01", "10 ms"), ("0.1", "100 ms"), ("1", "1 s")):
         score = 100 * p["points"] / max(p["games"], 1)
         rows.append(f'| {label} | {name} | {p["elo"]:+.0f} | {interval} | {p["games"]} | {score:.1f}% |')
 table = "\n".join(rows)
-readme = open("README.md").read()
+readme = open("docs/PLAYERS.md").read()
 new = re.sub(r"(<!-- ladder:start -->\n).*?(<!-- ladder:end -->)",
              lambda m: m.group(1) + table + "\n" + m.group(2), readme, flags=re.S)
-open("README.md", "w").write(new)
+open("docs/PLAYERS.md", "w").write(new)
 print(table)
 PY
 rm -rf "$out"

@@ -1,10 +1,12 @@
 //! The run configuration: one TOML file drives a whole training run (and is copied into the run
-//! directory, so a run can be resumed or reproduced from its own folder).
+//! directory, so a run can be resumed or reproduced from its own folder). A config may extend
+//! another (`extends = "base.toml"` plus the keys it changes); the run directory stores the
+//! resolved, complete config, so a run never depends on the file it came from.
 
 use crate::selfplay::SelfPlayConfig;
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The most random plies a self-play game may open with (`selfplay.random_opening_plies`).
 pub const MAX_RANDOM_OPENING_PLIES: u32 = 32;
@@ -119,12 +121,12 @@ impl Default for EvalConfig {
 }
 
 impl TrainConfig {
-    /// Reads and checks a config file.
+    /// Reads and checks a config file, with its `extends` chain resolved (see [`read_config_table`]).
     pub fn load(path: &Path) -> anyhow::Result<TrainConfig> {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read config {}", path.display()))?;
-        let cfg: TrainConfig =
-            toml::from_str(&text).with_context(|| format!("bad config {}", path.display()))?;
+        let table = read_config_table(path)?;
+        let cfg: TrainConfig = toml::Value::Table(table)
+            .try_into()
+            .with_context(|| format!("bad config {}", path.display()))?;
         cfg.rules()
             .with_context(|| format!("bad rules in config {}", path.display()))?;
         cfg.validate()
@@ -205,6 +207,68 @@ impl TrainConfig {
     }
 }
 
+/// The key by which a config names the config it extends.
+const EXTENDS: &str = "extends";
+
+/// Reads a config file as one complete TOML table: a file with `extends = "base.toml"` (a path
+/// relative to the extending file's folder) is its parent's table with the file's own keys merged
+/// in, table by table, the extending file winning; chains resolve to the end. This is the one place
+/// `extends` is read, so everything loaded from a path, and the config a run directory stores,
+/// is the resolved, complete config. A cycle or an unreadable parent is an error naming the file.
+pub fn read_config_table(path: &Path) -> anyhow::Result<toml::Table> {
+    read_chain(path, &mut Vec::new())
+}
+
+/// [`read_config_table`] for a file reached through `chain` (the extending files, canonical).
+fn read_chain(path: &Path, chain: &mut Vec<PathBuf>) -> anyhow::Result<toml::Table> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read config {}", path.display()))?;
+    let mut table: toml::Table =
+        toml::from_str(&text).with_context(|| format!("bad config {}", path.display()))?;
+    let Some(parent) = table.remove(EXTENDS) else {
+        return Ok(table);
+    };
+    let toml::Value::String(parent) = parent else {
+        anyhow::bail!(
+            "bad config {}: `{EXTENDS}` must be a file name",
+            path.display()
+        );
+    };
+    let here = std::fs::canonicalize(path)
+        .with_context(|| format!("cannot read config {}", path.display()))?;
+    anyhow::ensure!(
+        !chain.contains(&here),
+        "config {} extends itself through a cycle of `{EXTENDS}`",
+        path.display()
+    );
+    chain.push(here);
+    let parent_path = path.parent().unwrap_or(Path::new("")).join(&parent);
+    anyhow::ensure!(
+        parent_path.is_file(),
+        "config {} extends {}, which is not a file",
+        path.display(),
+        parent_path.display()
+    );
+    let mut base = read_chain(&parent_path, chain)?;
+    merge_tables(&mut base, table);
+    Ok(base)
+}
+
+/// Merges `over` into `base` key by key: tables merge recursively, any other value of `over`
+/// replaces `base`'s (arrays included).
+fn merge_tables(base: &mut toml::Table, over: toml::Table) {
+    for (key, value) in over {
+        match (base.get_mut(&key), value) {
+            (Some(toml::Value::Table(inner)), toml::Value::Table(value)) => {
+                merge_tables(inner, value)
+            }
+            (_, value) => {
+                base.insert(key, value);
+            }
+        }
+    }
+}
+
 /// A seed for one purpose at one iteration, derived from the master seed (SplitMix64), so that a
 /// resumed run makes exactly the choices the uninterrupted run would have made.
 pub fn derive_seed(master: u64, iteration: u32, purpose: u64) -> u64 {
@@ -263,5 +327,119 @@ mod tests {
         assert!(err.contains("selfplay.alphabeta.nodes"), "{err}");
         cfg.selfplay.alphabeta.nodes = 10_000;
         assert!(cfg.validate().is_ok());
+    }
+
+    /// Writes `files` (name, text) into a fresh folder.
+    fn config_dir(files: &[(&str, &str)]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, text) in files {
+            let path = dir.path().join(name);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        dir
+    }
+
+    #[test]
+    fn extends_merges_nested_tables_key_by_key_and_the_extending_file_wins() {
+        let dir = config_dir(&[
+            (
+                "base.toml",
+                "a = 1\nb = 2\n[t]\nx = 1\ny = [1, 2]\n[t.deep]\nk = 1\nl = 2\n",
+            ),
+            (
+                "sub/mid.toml",
+                "extends = \"../base.toml\"\nb = 3\n[t]\ny = [3]\n",
+            ),
+            (
+                "sub/top.toml",
+                "extends = \"mid.toml\"\n[t.deep]\nl = 4\nm = 5\n",
+            ),
+        ]);
+        let table = read_config_table(&dir.path().join("sub/top.toml")).unwrap();
+        let expected: toml::Table =
+            toml::from_str("a = 1\nb = 3\n[t]\nx = 1\ny = [3]\n[t.deep]\nk = 1\nl = 4\nm = 5\n")
+                .unwrap();
+        assert_eq!(table, expected);
+    }
+
+    #[test]
+    fn extends_resolves_into_the_complete_config() {
+        let default = include_str!("../../configs/default.toml");
+        let dir = config_dir(&[
+            ("default.toml", default),
+            (
+                "longer.toml",
+                "extends = \"default.toml\"\niterations = 7\n[optim]\nmin_replay = 5\n",
+            ),
+        ]);
+        let cfg = TrainConfig::load(&dir.path().join("longer.toml")).unwrap();
+        let mut expected = default_config();
+        expected.iterations = 7;
+        expected.optim.min_replay = 5;
+        assert_eq!(cfg, expected);
+    }
+
+    #[test]
+    fn an_extends_cycle_is_refused_with_the_file_named() {
+        let dir = config_dir(&[
+            ("a.toml", "extends = \"b.toml\"\nseed = 1\n"),
+            ("b.toml", "extends = \"a.toml\"\nseed = 2\n"),
+            ("self.toml", "extends = \"self.toml\"\n"),
+        ]);
+        for name in ["a.toml", "self.toml"] {
+            let err = format!(
+                "{:#}",
+                read_config_table(&dir.path().join(name)).unwrap_err()
+            );
+            assert!(err.contains("cycle") && err.contains(name), "{err}");
+            assert!(!err.contains('\n'), "one line: {err}");
+        }
+    }
+
+    #[test]
+    fn a_missing_parent_is_named_in_a_one_line_error() {
+        let dir = config_dir(&[("child.toml", "extends = \"gone.toml\"\nseed = 1\n")]);
+        let err = format!(
+            "{:#}",
+            TrainConfig::load(&dir.path().join("child.toml")).unwrap_err()
+        );
+        assert!(
+            err.contains("child.toml") && err.contains("gone.toml"),
+            "{err}"
+        );
+        assert!(!err.contains('\n'), "one line: {err}");
+    }
+
+    #[test]
+    fn a_bad_key_in_an_extending_config_is_refused_with_the_file_named() {
+        let dir = config_dir(&[
+            ("default.toml", include_str!("../../configs/default.toml")),
+            (
+                "typo.toml",
+                "extends = \"default.toml\"\n[optim]\nlearning_rat = 0.1\n",
+            ),
+            ("number.toml", "extends = 3\n"),
+            (
+                "wrong_type.toml",
+                "extends = \"default.toml\"\niterations = \"many\"\n",
+            ),
+        ]);
+        let err = format!(
+            "{:#}",
+            TrainConfig::load(&dir.path().join("typo.toml")).unwrap_err()
+        );
+        assert!(
+            err.contains("typo.toml") && err.contains("learning_rat"),
+            "{err}"
+        );
+        let err = format!(
+            "{:#}",
+            TrainConfig::load(&dir.path().join("number.toml")).unwrap_err()
+        );
+        assert!(
+            err.contains("number.toml") && err.contains("extends"),
+            "{err}"
+        );
     }
 }
