@@ -7,7 +7,6 @@
 //! | `mcts:checkpoint=RUN_DIR,iteration=N` | a training run's network (default: its last iteration) |
 //! | `mcts:sims=200` | simulations per move (default: the file's, or 200) |
 //! | `mcts:cpuct=1.0` | exploration constant (default: the file's) |
-//! | `mcts:guard=0.25` | share of a timed move for the alpha-beta guard (0: none; `mcts::guard`) |
 //! | `mcts:fpu=0.2` | first-play urgency: an unvisited child's value below its parent's, 0 to 2 ([`MctsConfig::fpu_reduction`]) |
 //! | `mcts:minimax=0.3` | weight of implicit minimax values in selection (0: none; [`MctsConfig::minimax_weight`]) |
 //! | `mcts:solver=1` | MCTS-solver: proven wins and losses ([`MctsConfig::solver`]) |
@@ -119,7 +118,6 @@ pub fn parse_c_puct(value: &str) -> Result<f32, String> {
 #[derive(Default)]
 struct SearchOptions {
     c_puct: Option<f32>,
-    guard: Option<f32>,
     solver: Option<bool>,
     minimax_weight: Option<f32>,
     fpu_reduction: Option<f32>,
@@ -129,7 +127,6 @@ impl SearchOptions {
     /// Sets in `cfg` what the spec set.
     fn apply(&self, cfg: &mut MctsConfig) {
         cfg.c_puct = self.c_puct.unwrap_or(cfg.c_puct);
-        cfg.guard = self.guard.unwrap_or(cfg.guard);
         cfg.solver = self.solver.unwrap_or(cfg.solver);
         cfg.minimax_weight = self.minimax_weight.unwrap_or(cfg.minimax_weight);
         cfg.fpu_reduction = self.fpu_reduction.unwrap_or(cfg.fpu_reduction);
@@ -157,10 +154,7 @@ fn build_mcts(spec: &PlayerSpec, options: &str) -> anyhow::Result<Box<dyn Player
                 let must = format!("from 1 to {MAX_BATCH_OPTION}");
                 batch = Some(number(key, value, fits, &must).map_err(bad)?)
             }
-            "guard" => {
-                let share = |g: &f32| (0.0..=0.9).contains(g);
-                search.guard = Some(number(key, value, share, "from 0 to 0.9").map_err(bad)?)
-            }
+            "guard" => return Err(bad("the option `guard` no longer exists".into())),
             "minimax" => {
                 let weight = |w: &f32| (0.0..=1.0).contains(w);
                 search.minimax_weight =
@@ -181,7 +175,7 @@ fn build_mcts(spec: &PlayerSpec, options: &str) -> anyhow::Result<Box<dyn Player
             }
             other => {
                 return Err(bad(format!(
-                    "unknown option `{other}`; mcts takes checkpoint=PATH, iteration=N, sims=N, cpuct=X, guard=X, batch=N, solver=1|0, minimax=X, fpu=X"
+                    "unknown option `{other}`; mcts takes checkpoint=PATH, iteration=N, sims=N, cpuct=X, batch=N, solver=1|0, minimax=X, fpu=X"
                 )));
             }
         }
