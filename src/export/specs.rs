@@ -13,8 +13,9 @@
 //! | `mcts:batch=8` | leaves per batched evaluation, 1 to 256 (default: chosen from the budget) |
 //! | `mcts:sims=400` without `checkpoint` | MCTS with uniform priors and no value (a baseline) |
 
-use super::{Bundle, LoadedPlayer};
+use super::LoadedPlayer;
 use crate::mcts::{Evaluator, MAX_BATCH_OPTION, MctsConfig, MctsPlayer, UniformEvaluator};
+use crate::player_file::{Bundle, Header};
 use crate::search::Player;
 use crate::search::spec::{PlayerRegistry, PlayerSpec};
 use anyhow::{Context, bail};
@@ -40,7 +41,7 @@ pub fn all_players() -> PlayerRegistry {
 
 /// Networks already loaded, by source: an arena builds a player per game, and all of them
 /// share one network.
-type Loaded = (super::Header, Arc<dyn Evaluator>);
+type Loaded = (Header, Arc<dyn Evaluator>);
 /// A network's source: a file, or a run directory and an iteration.
 type Source = (PathBuf, Option<u32>);
 static CACHE: Mutex<Option<HashMap<Source, Loaded>>> = Mutex::new(None);
@@ -53,7 +54,7 @@ fn load_cached(path: &Path, iteration: Option<u32>) -> anyhow::Result<Loaded> {
         return Ok(hit.clone());
     }
     let bundle = if path.is_dir() {
-        Bundle::from_run(path, iteration, None)?
+        super::from_run(path, iteration, None)?
     } else {
         if iteration.is_some() {
             bail!(
@@ -186,8 +187,11 @@ fn build_mcts(spec: &PlayerSpec, options: &str) -> anyhow::Result<Box<dyn Player
             if let Some(s) = sims {
                 header.sims = s;
             }
-            search.apply(&mut header.search);
-            Box::new(LoadedPlayer::new(header, eval, name).with_batch(batch.unwrap_or(0)))
+            let mut cfg = header.search.search_config();
+            search.apply(&mut cfg);
+            header.search = cfg.play_settings();
+            let player = LoadedPlayer::searching(header, &cfg, eval, name);
+            Box::new(player.with_batch(batch.unwrap_or(0)))
         }
         None => {
             if iteration.is_some() {

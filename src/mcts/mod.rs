@@ -8,6 +8,7 @@ mod batch;
 mod cache;
 mod config;
 mod player;
+mod settings;
 mod split;
 mod tree;
 
@@ -15,6 +16,7 @@ pub use batch::LeafBatch;
 pub use cache::EvalCache;
 pub use config::{MctsConfig, PLAY_C_PUCT};
 pub use player::{MAX_BATCH, MAX_BATCH_OPTION, MctsPlayer};
+pub use settings::PlaySettings;
 pub use split::SplitEvaluator;
 pub use tree::{Leaf, Tree};
 
