@@ -159,7 +159,7 @@ pub struct PlayBench {
 pub fn bench_play(seconds: f64, runs: usize) -> PlayBench {
     use crate::search::{Limits, Player};
     let cfg: crate::train::TrainConfig =
-        toml::from_str(crate::cli::train_cmd::DEFAULT_CONFIG).expect("the built-in config parses");
+        toml::from_str(crate::train::config::DEFAULT_CONFIG).expect("the built-in config parses");
     let rules = cfg.rules().expect("the built-in rules");
     let trainer = crate::nn::Trainer::new(&cfg.net, 0.0, 1).expect("a network");
     let eval = std::sync::Arc::new(crate::nn::NetEvaluator::new(trainer.snapshot()));

@@ -14,6 +14,7 @@ pub mod export;
 pub mod mcts;
 #[cfg(feature = "ml")]
 pub mod nn;
+pub mod player_file;
 pub mod plot;
 pub mod search;
 pub mod selfplay;

@@ -29,15 +29,11 @@ enum Command {
     /// Train a player by self-play (default: the built-in configs/default.toml).
     #[cfg(feature = "ml")]
     Train(bao_zero::cli::train_cmd::TrainArgs),
-    /// Write a training run's player to one file.
+    /// Write a training run's player to one file, or its network as ONNX.
     #[cfg(feature = "ml")]
-    Export(bao_zero::cli::play_cmd::ExportArgs),
-    /// Play against a trained player in the terminal, or watch two players.
-    #[cfg(feature = "ml")]
+    Export(bao_zero::cli::export_cmd::ExportArgs),
+    /// Play against a player in the terminal, or watch two players.
     Play(bao_zero::cli::play_cmd::PlayArgs),
-    /// Watch a game between two players (`--south SPEC --north SPEC`).
-    #[cfg(not(feature = "ml"))]
-    Play(bao_zero::cli::eval_cmds::PlayArgs),
     /// A match between two players: score, Elo with intervals, optional SPRT, game records.
     Eval(bao_zero::cli::eval_cmds::EvalArgs),
     /// Pool matches (`bao eval --json` files) pair by pair; compare two players on the same openings.
@@ -94,7 +90,7 @@ fn bench(args: BenchArgs) -> anyhow::Result<()> {
         #[cfg(feature = "ml")]
         "mcts" | "net" => {
             let cfg: bao_zero::train::TrainConfig =
-                toml::from_str(bao_zero::cli::train_cmd::DEFAULT_CONFIG)?;
+                toml::from_str(bao_zero::train::config::DEFAULT_CONFIG)?;
             let r = bao_zero::bench::bench_mcts(&cfg, args.seconds, args.runs);
             println!(
                 "self-play (default config, {} concurrent games per worker, 2 workers): {:.0} simulations/s; raw forward of the same net at batch {}: {:.0} positions/s; ratio {:.2}",
@@ -176,11 +172,8 @@ fn main() -> std::process::ExitCode {
         #[cfg(feature = "ml")]
         Command::Train(a) => bao_zero::cli::train_cmd::run_train(a, &players),
         #[cfg(feature = "ml")]
-        Command::Export(a) => bao_zero::cli::play_cmd::run_export(a),
-        #[cfg(feature = "ml")]
+        Command::Export(a) => bao_zero::cli::export_cmd::run_export(a),
         Command::Play(a) => bao_zero::cli::play_cmd::run_play(a, &players),
-        #[cfg(not(feature = "ml"))]
-        Command::Play(a) => bao_zero::cli::eval_cmds::run_play(a, &players),
         Command::Eval(a) => bao_zero::cli::eval_cmds::run_eval(a, &players),
         Command::Pool(a) => bao_zero::cli::eval_cmds::run_pool(a),
         Command::Gauntlet(a) => bao_zero::cli::eval_cmds::run_gauntlet_cmd(a, &players),

@@ -1,5 +1,5 @@
 //! Small helpers shared by every stage, at the bottom of the layers: atomic file writes, the
-//! FNV-1a checksum of file framings, the SplitMix64 mixer behind every derived seed, medians.
+//! FNV-1a checksum of file framings, the SplitMix64 mixer behind every derived seed, medians, Elo as text.
 
 use anyhow::Context;
 use std::path::Path;
@@ -88,6 +88,19 @@ pub fn median(values: &[f64]) -> f64 {
         0 => f64::NAN,
         n if n % 2 == 1 => v[n / 2],
         n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
+    }
+}
+
+/// An Elo estimate and its interval as text: a bound at a score of 0 or 1, else the estimate
+/// and its interval. The one formatting that matches, gauntlets, training logs and player files
+/// share.
+pub fn elo_text(score: f64, elo: f64, elo_low: f64, elo_high: f64) -> String {
+    if score >= 1.0 {
+        format!("> {elo_low:+.0}")
+    } else if score <= 0.0 {
+        format!("< {elo_high:+.0}")
+    } else {
+        format!("{elo:+.0} [{elo_low:+.0}, {elo_high:+.0}]")
     }
 }
 

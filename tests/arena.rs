@@ -1,8 +1,7 @@
 //! The arena, Elo and SPRT arithmetic, gauntlets and the command-line entry points.
 
-use bao_zero::cli::eval_cmds::{
-    EvalArgs, GauntletArgs, PlayArgs, run_eval, run_gauntlet_cmd, run_play,
-};
+use bao_zero::cli::eval_cmds::{EvalArgs, GauntletArgs, run_eval, run_gauntlet_cmd};
+use bao_zero::cli::play_cmd::{PlayArgs, run_play};
 use bao_zero::eval::arena::{GameEnd, MatchConfig, run_match};
 use bao_zero::eval::elo::{ScoreEstimate, elo_from_score, pentanomial, score_from_elo, trinomial};
 use bao_zero::eval::gauntlet::{GauntletConfig, Pairing, run_gauntlet};

@@ -5,7 +5,8 @@
 mod common;
 
 use bao_zero::eval::{MatchConfig, play_game, run_match};
-use bao_zero::export::{Bundle, LoadedPlayer, all_players};
+use bao_zero::export::{LoadedPlayer, all_players};
+use bao_zero::player_file::Bundle;
 use bao_zero::rules::{Position, Variant};
 use bao_zero::search::{Limits, Player, PlayerSpec, RandomPlayer};
 use bao_zero::train::{self, RunOptions, TrainConfig};
@@ -32,7 +33,7 @@ fn player_file() -> &'static Path {
         };
         train::start(cfg, &opts).unwrap();
         let file = tmp("smoke.bao");
-        Bundle::from_run(&run, None, Some(24))
+        bao_zero::export::from_run(&run, None, Some(24))
             .unwrap()
             .write(&file)
             .unwrap();
@@ -54,11 +55,14 @@ fn a_bundle_round_trips_bit_exactly() {
 fn an_earlier_iteration_carries_the_counts_it_had_then() {
     player_file(); // trains the smoke run
     let run = tmp("run");
-    let first = Bundle::from_run(&run, Some(1), None)
+    let first = bao_zero::export::from_run(&run, Some(1), None)
         .unwrap()
         .header
         .training;
-    let last = Bundle::from_run(&run, None, None).unwrap().header.training;
+    let last = bao_zero::export::from_run(&run, None, None)
+        .unwrap()
+        .header
+        .training;
     assert_eq!((first.iteration, last.iteration), (1, 2));
     assert!(
         first.games > 0 && first.games < last.games,
@@ -71,8 +75,8 @@ fn an_earlier_iteration_carries_the_counts_it_had_then() {
 fn a_run_exports_the_average_of_its_last_iterations_or_says_which_are_missing() {
     player_file(); // trains the smoke run: 2 iterations, both kept
     let run = tmp("run");
-    let one = Bundle::from_run(&run, None, None).unwrap();
-    let both = Bundle::from_run_averaged(&run, None, None, 2).unwrap();
+    let one = bao_zero::export::from_run(&run, None, None).unwrap();
+    let both = bao_zero::export::from_run_averaged(&run, None, None, 2).unwrap();
     assert!(
         both.header.source.ends_with("iterations 1-2 averaged"),
         "{}",
@@ -82,7 +86,7 @@ fn a_run_exports_the_average_of_its_last_iterations_or_says_which_are_missing() 
     assert_ne!(both.weights, one.weights);
     let err = format!(
         "{:#}",
-        Bundle::from_run_averaged(&run, None, None, 3).unwrap_err()
+        bao_zero::export::from_run_averaged(&run, None, None, 3).unwrap_err()
     );
     assert!(
         err.contains("cannot average 3 iterations up to iteration 2"),
@@ -90,7 +94,7 @@ fn a_run_exports_the_average_of_its_last_iterations_or_says_which_are_missing() 
     );
     let err = format!(
         "{:#}",
-        Bundle::from_run_averaged(&run, None, None, 0).unwrap_err()
+        bao_zero::export::from_run_averaged(&run, None, None, 0).unwrap_err()
     );
     assert!(err.contains("cannot average 0"), "{err}");
 }
@@ -99,8 +103,8 @@ fn a_run_exports_the_average_of_its_last_iterations_or_says_which_are_missing() 
 fn players_of_one_shape_average_into_one_and_other_shapes_are_refused() {
     player_file(); // trains the smoke run
     let run = tmp("run");
-    let first = Bundle::from_run(&run, Some(1), None).unwrap();
-    let last = Bundle::from_run(&run, None, None).unwrap();
+    let first = bao_zero::export::from_run(&run, Some(1), None).unwrap();
+    let last = bao_zero::export::from_run(&run, None, None).unwrap();
     let mean = Bundle::average(&[first.clone(), last.clone()]).unwrap();
     assert!(
         mean.header.source.starts_with("the mean of"),
@@ -111,7 +115,7 @@ fn players_of_one_shape_average_into_one_and_other_shapes_are_refused() {
     assert_ne!(mean.weights, first.weights);
     assert_ne!(mean.weights, last.weights);
     // The same as averaging the run's two iterations.
-    let run_mean = Bundle::from_run_averaged(&run, None, None, 2).unwrap();
+    let run_mean = bao_zero::export::from_run_averaged(&run, None, None, 2).unwrap();
     assert_eq!(mean.weights, run_mean.weights);
     // One player is its own mean, bytes and header unchanged.
     assert_eq!(Bundle::average(std::slice::from_ref(&last)).unwrap(), last);
@@ -202,7 +206,7 @@ fn half_precision_weights_halve_the_file_and_keep_the_players_choices() {
 #[test]
 fn version_1_player_files_still_load() {
     let mut bytes = std::fs::read(player_file()).unwrap();
-    assert_eq!(bytes[15], 2, "the format version this build writes");
+    assert_eq!(bytes[15], 3, "the format version this build writes");
     bytes[15] = 1;
     let body = bytes.len() - 8;
     let sum = bao_zero::util::fnv1a(&bytes[..body]);
@@ -436,4 +440,101 @@ fn onnx_export_works_for_an_mlp_and_a_resnet() {
         assert_eq!(s.value.len(), 5);
         assert!(s.value.iter().all(|v| (-1.0..=1.0).contains(v)));
     }
+}
+
+/// A player file's bytes from its parts: format `version`, header text and weights.
+fn framed(version: u32, header: &[u8], weights: &[u8]) -> Vec<u8> {
+    let mut out = b"BAOZERO-PLAYER\n".to_vec();
+    out.extend_from_slice(&version.to_le_bytes());
+    out.extend_from_slice(&(header.len() as u64).to_le_bytes());
+    out.extend_from_slice(header);
+    out.extend_from_slice(&(weights.len() as u64).to_le_bytes());
+    out.extend_from_slice(weights);
+    let sum = bao_zero::util::fnv1a(&out);
+    out.extend_from_slice(&sum.to_le_bytes());
+    out
+}
+
+fn shipped(name: &str) -> Bundle {
+    Bundle::read(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("checkpoints/shipped/{name}.bao")),
+    )
+    .unwrap()
+}
+
+#[test]
+fn a_version_3_player_file_round_trips_with_only_the_play_settings() {
+    let bundle = shipped("kiswahili");
+    let bytes = bundle.to_bytes().unwrap();
+    assert_eq!(bytes[15], 3, "this build writes format version 3");
+    assert_eq!(Bundle::from_bytes(&bytes).unwrap(), bundle);
+    let text = String::from_utf8_lossy(&bytes);
+    for selfplay_only in [
+        "dirichlet",
+        "temperature",
+        "gumbel",
+        "guard",
+        "forced_playouts",
+    ] {
+        assert!(!text.contains(selfplay_only), "{selfplay_only} is written");
+    }
+}
+
+#[test]
+fn version_1_and_2_player_files_keep_the_search_settings_they_played_with() {
+    use bao_zero::mcts::PlaySettings;
+    // hus.bao is a version 1 file searching with c_puct 1.5, kiswahili.bao version 2 with 1.0.
+    let cases = [("hus", 1, 1.5), ("kiswahili", 2, 1.0)];
+    for (name, version, c_puct) in cases {
+        let path = format!(
+            "{}/checkpoints/shipped/{name}.bao",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        assert_eq!(std::fs::read(&path).unwrap()[15], version, "{name}");
+        let expected = PlaySettings {
+            c_puct,
+            fpu_reduction: 0.2,
+            solver: false,
+            minimax_weight: 0.0,
+        };
+        assert_eq!(shipped(name).header.search, expected, "{name}");
+    }
+}
+
+#[test]
+fn a_player_file_of_a_newer_version_is_refused_with_one_line_naming_it() {
+    let bundle = shipped("kiswahili");
+    let header = serde_json::to_vec(&bundle.header).unwrap();
+    let err = format!(
+        "{:#}",
+        Bundle::from_bytes(&framed(4, &header, &bundle.weights)).unwrap_err()
+    );
+    assert!(err.contains("version 4") && err.contains("1 to 3"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+#[test]
+fn a_header_with_an_unknown_field_is_refused_with_one_line_naming_it() {
+    let bundle = shipped("kiswahili");
+    let mut header = serde_json::to_value(&bundle.header).unwrap();
+    header["search"]["noise"] = serde_json::json!(0.25);
+    let header = serde_json::to_vec(&header).unwrap();
+    for version in [2, 3] {
+        let err = format!(
+            "{:#}",
+            Bundle::from_bytes(&framed(version, &header, &bundle.weights)).unwrap_err()
+        );
+        assert!(err.contains("unknown field `noise`"), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    // A field that only self-play read is dropped from an old header, never from a new one.
+    let mut header = serde_json::to_value(&bundle.header).unwrap();
+    header["search"]["gumbel"] = serde_json::json!(false);
+    let header = serde_json::to_vec(&header).unwrap();
+    assert!(Bundle::from_bytes(&framed(2, &header, &bundle.weights)).is_ok());
+    let err = format!(
+        "{:#}",
+        Bundle::from_bytes(&framed(3, &header, &bundle.weights)).unwrap_err()
+    );
+    assert!(err.contains("unknown field `gumbel`"), "{err}");
 }

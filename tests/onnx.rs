@@ -4,8 +4,8 @@
 #![cfg(feature = "ml")]
 
 use bao_zero::env::{ACTIONS, OBS_CHANNELS, OBS_LEN};
-use bao_zero::export::{Bundle, Header};
 use bao_zero::nn::{NetConfig, NetKind, Trainer};
+use bao_zero::player_file::{Bundle, Header};
 use bao_zero::rules::Variant;
 use onnx_ir::{Message, ModelProto};
 use std::path::{Path, PathBuf};

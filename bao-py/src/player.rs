@@ -137,8 +137,8 @@ impl Player {
     fn shipped(py: Python<'_>, variant: &str) -> PyResult<Player> {
         variant_rules(variant)?;
         // When there is none, the error names the path `bao play` looks for first.
-        let path = bao_zero::cli::shipped_player(variant)
-            .unwrap_or_else(|| bao_zero::cli::shipped_player_path(variant));
+        let path = bao_zero::player_file::shipped_player(variant)
+            .unwrap_or_else(|| bao_zero::player_file::shipped_player_path(variant));
         require_file(&path, &format!("shipped player for {variant}"))?;
         Player::load(py, path)
     }

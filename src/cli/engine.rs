@@ -193,7 +193,7 @@ fn default_player_of(
     variant: Variant,
     players: &PlayerRegistry,
 ) -> anyhow::Result<Box<dyn Player>> {
-    let shipped = super::shipped_player(variant.name());
+    let shipped = crate::player_file::shipped_player(variant.name());
     match shipped {
         Some(file) if players.kinds().contains(&"player") => {
             Ok(players.resolve(&format!("player:{}", file.display()), 0)?.1)

@@ -1,14 +1,11 @@
 //! Command-line entry points: `bao eval` (a match), `bao pool` (matches pooled and compared pair
-//! by pair), `bao gauntlet` (an Elo table) and `bao play` (one game shown move by move). Each is
-//! an `Args` struct and a `run_*` function.
+//! by pair) and `bao gauntlet` (an Elo table). Each is an `Args` struct and a `run_*` function.
 
 use super::GameArgs;
-use crate::eval::arena::{MatchConfig, mix, play_game, result_tag};
+use crate::eval::arena::MatchConfig;
 use crate::eval::gauntlet::{GauntletConfig, Pairing, run_gauntlet};
 use crate::eval::pool::{MatchFile, PairedMatch, Pooled, compare, pool};
 use crate::eval::sprt::SprtConfig;
-use crate::notation::{Diagram, Record, line_text, move_text};
-use crate::rules::{Position, Side};
 use crate::search::{Limits, PlayerRegistry, PlayerSpec};
 use anyhow::{Context, anyhow, bail};
 use std::path::PathBuf;
@@ -48,12 +45,12 @@ impl LimitArgs {
     }
 }
 
-fn spec(text: &str) -> anyhow::Result<PlayerSpec> {
+pub(super) fn spec(text: &str) -> anyhow::Result<PlayerSpec> {
     Ok(text.parse::<PlayerSpec>()?)
 }
 
 /// The variant's name as given, normalized when it is a preset.
-fn variant_name(game: &GameArgs) -> String {
+pub(super) fn variant_name(game: &GameArgs) -> String {
     game.variant
         .parse::<crate::rules::Variant>()
         .map_or_else(|_| game.variant.clone(), |v| v.name().to_string())
@@ -346,126 +343,6 @@ pub fn run_gauntlet_cmd(args: GauntletArgs, registry: &PlayerRegistry) -> anyhow
         }
         println!();
         print!("{}", result.table());
-    }
-    Ok(())
-}
-
-/// `bao play`: one game between two players, shown move by move.
-#[derive(clap::Args, Debug)]
-pub struct PlayArgs {
-    /// The variant, an optional rules file and start position.
-    #[command(flatten)]
-    pub game: GameArgs,
-    /// The South player.
-    #[arg(long, default_value = "ab:depth=4")]
-    pub south: String,
-    /// The North player.
-    #[arg(long, default_value = "greedy")]
-    pub north: String,
-    /// Seed of the players' randomness.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
-    /// Ply cap (a draw).
-    #[arg(long, default_value_t = 400)]
-    pub max_plies: usize,
-    /// Limits per move for every player.
-    #[command(flatten)]
-    pub limits: LimitArgs,
-    /// Print only the moves, not the board after each one.
-    #[arg(long)]
-    pub no_board: bool,
-    /// Write the game as a KIBA record to this file.
-    #[arg(long)]
-    pub record: Option<PathBuf>,
-}
-
-/// Runs `bao play --south SPEC --north SPEC`.
-pub fn run_play(args: PlayArgs, players: &PlayerRegistry) -> anyhow::Result<()> {
-    let rules = args.game.rules()?;
-    let start = args.game.start(&rules)?;
-    let south_spec = spec(&args.south)?;
-    let north_spec = spec(&args.north)?;
-    let seeds = (mix(args.seed, 1), mix(args.seed, 2));
-    let mut south = players.build(&south_spec, seeds.0)?;
-    let mut north = players.build(&north_spec, seeds.1)?;
-    south.new_game(seeds.0);
-    north.new_game(seeds.1);
-    let limits = args.limits.limits()?;
-    let variant = variant_name(&args.game);
-    println!(
-        "{} (South) vs {} (North), {variant}",
-        south.name(),
-        north.name()
-    );
-    if !args.no_board {
-        println!(
-            "{}\n",
-            Diagram {
-                pos: &start,
-                rules: &rules
-            }
-        );
-    }
-    let show_board = !args.no_board;
-    let outcome = play_game(
-        &rules,
-        &start,
-        &mut *south,
-        &mut *north,
-        &limits,
-        args.max_plies,
-        |pos: &Position, choice, child: &Position| {
-            let side = pos.side_to_move();
-            let mut line = format!(
-                "{:>3}. {:<5} {:<6}",
-                pos.ply() + 1,
-                side.to_string(),
-                move_text(choice.mv, side)
-            );
-            if let Some(e) = choice.eval {
-                line.push_str(&format!(
-                    " eval {e:+.2}, depth {}, {} nodes, pv {}",
-                    choice.depth,
-                    choice.nodes,
-                    line_text(&rules, pos, &choice.pv).join(" ")
-                ));
-            }
-            println!("{line}");
-            if show_board {
-                println!(
-                    "{}\n",
-                    Diagram {
-                        pos: child,
-                        rules: &rules
-                    }
-                );
-            }
-        },
-    )?;
-    let result = result_tag(outcome.winner, outcome.end);
-    match outcome.winner {
-        Some(w) => println!(
-            "{w} ({}) wins: {}",
-            if w == Side::South {
-                south.name()
-            } else {
-                north.name()
-            },
-            outcome.end.name()
-        ),
-        None => println!("draw: {}", outcome.end.name()),
-    }
-    let mut rec = Record::from_game(&rules, &start, &outcome.moves)
-        .map_err(|e| anyhow!("cannot write the record: {e}"))?;
-    rec.set_tag("Variant", variant);
-    rec.set_tag("South", south.name());
-    rec.set_tag("North", north.name());
-    rec.set_tag("Result", result);
-    print!("\n{rec}");
-    if let Some(path) = &args.record {
-        crate::util::write_atomic(path, rec.to_string().as_bytes())
-            .with_context(|| format!("cannot write the record to {}", path.display()))?;
-        println!("record written to {}", path.display());
     }
     Ok(())
 }

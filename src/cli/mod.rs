@@ -3,6 +3,7 @@
 pub mod engine;
 pub mod eval_cmds;
 #[cfg(feature = "ml")]
+pub mod export_cmd;
 pub mod play_cmd;
 pub mod plot_cmd;
 pub mod rules_cmds;
@@ -13,20 +14,6 @@ pub mod train_cmd;
 
 use crate::rules::{Position, Rules, Variant};
 use anyhow::Context;
-use std::path::{Path, PathBuf};
-
-/// Where the project ships the trained player of a game: `checkpoints/shipped/<variant>.bao`.
-pub fn shipped_player_path(variant: &str) -> PathBuf {
-    PathBuf::from(format!("checkpoints/shipped/{variant}.bao"))
-}
-
-/// The shipped player of `variant` (a preset name such as `kiswahili` or `hus`), if there is
-/// one: under the current folder, or else in the checkout this binary was built from.
-pub fn shipped_player(variant: &str) -> Option<PathBuf> {
-    let relative = shipped_player_path(variant);
-    let built = Path::new(env!("CARGO_MANIFEST_DIR")).join(&relative);
-    [relative, built].into_iter().find(|p| p.is_file())
-}
 
 /// Options that pick a rule set and an optional starting position.
 #[derive(clap::Args, Clone, Debug)]

@@ -1,133 +1,15 @@
-//! `bao export`, `bao play`: using a trained player.
+//! `bao play`: a game in the terminal: you against a player (by default the shipped player of
+//! the variant), or two players watched move by move.
 
 use super::GameArgs;
-use super::eval_cmds::LimitArgs;
-use crate::export::Bundle;
+use super::eval_cmds::{LimitArgs, spec, variant_name};
+use crate::eval::arena::{mix, play_game, result_tag};
 use crate::notation::{Diagram, Record, legal_strings, line_text, move_text, parse_and_play};
 use crate::rules::{Move, MoveList, Position, Rules, Side, Variant};
-use crate::search::{Limits, Player, PlayerRegistry};
-use anyhow::{Context, bail};
+use crate::search::{Choice, Limits, Player, PlayerRegistry};
+use anyhow::{Context, anyhow, bail};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
-
-/// `bao export`: a training run's network as a one-file player, or as an ONNX model.
-#[derive(clap::Args, Debug)]
-pub struct ExportArgs {
-    /// The training run directory (this or `--player` is needed).
-    #[arg(long, conflicts_with = "player")]
-    pub checkpoint: Option<PathBuf>,
-    /// A player file to export instead of a run (e.g. to get its network as ONNX); several
-    /// (`--player A.bao B.bao`) export one player with their mean weights.
-    #[arg(long, num_args = 1..)]
-    pub player: Vec<PathBuf>,
-    /// The iteration to export (default: the last complete one).
-    #[arg(long, requires = "checkpoint")]
-    pub iteration: Option<u32>,
-    /// Average the weights of this many iterations, up to the one exported (they must still be
-    /// in the run: `keep_iterations`), as KataGo averages its networks before it plays them
-    /// (for the shipped Kiswahili recipe it lost: docs/STRENGTH.md).
-    #[arg(long, requires = "checkpoint", default_value_t = 1)]
-    pub average: u32,
-    /// Simulations per move the player uses by default.
-    #[arg(long)]
-    pub sims: Option<u32>,
-    /// The exploration constant the player searches with (default: 1.0 for a run's network,
-    /// `mcts::PLAY_C_PUCT`; a player file keeps its own).
-    #[arg(long, value_parser = crate::export::parse_c_puct, allow_negative_numbers = true)]
-    pub cpuct: Option<f32>,
-    /// Output file.
-    #[arg(long)]
-    pub out: PathBuf,
-    /// `bundle` (default: a player file for `player:FILE`), or `onnx` (the network alone: input
-    /// `obs` [batch, 27, 4, 8], outputs `policy_logits` [batch, 64] unmasked and `value`
-    /// [batch, 1]; a `FILE.samples.json` beside it holds sample inputs and burn's outputs for
-    /// `scripts/onnx_check.sh`).
-    #[arg(long, default_value = "bundle")]
-    pub format: String,
-    /// The float precision of a player file's weights: `f16` (default, half the size) or `f32`
-    /// (the network exactly as trained). ONNX models are always f32.
-    #[arg(long, default_value = "f16")]
-    pub precision: crate::nn::Precision,
-}
-
-/// Runs `bao export`.
-pub fn run_export(args: ExportArgs) -> anyhow::Result<()> {
-    if !matches!(args.format.as_str(), "bundle" | "onnx") {
-        bail!(
-            "unknown export format `{}`; the formats are `bundle` and `onnx`",
-            args.format
-        );
-    }
-    let mut bundle = match (&args.checkpoint, args.player.as_slice()) {
-        (Some(run), _) => Bundle::from_run_averaged(run, args.iteration, args.sims, args.average)?,
-        (None, []) => {
-            bail!("give a training run with --checkpoint DIR or a player with --player FILE")
-        }
-        (None, files) => {
-            let players = files
-                .iter()
-                .map(|f| Bundle::read(f))
-                .collect::<anyhow::Result<Vec<_>>>()?;
-            let mut bundle = Bundle::average(&players).with_context(|| {
-                let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
-                format!("cannot average the players {}", names.join(", "))
-            })?;
-            if let Some(sims) = args.sims {
-                bundle.header.sims = sims;
-            }
-            bundle
-        }
-    };
-    if let Some(c) = args.cpuct {
-        bundle.header.search.c_puct = c;
-    }
-    if args.format == "onnx" {
-        use crate::export::onnx;
-        onnx::write_onnx(&bundle, &args.out)?;
-        let samples = onnx::samples(&bundle, 64, 1)?;
-        let path = args.out.with_extension("samples.json");
-        crate::util::write_atomic(&path, serde_json::to_string(&samples)?.as_bytes())?;
-        println!(
-            "wrote {} ({} bytes): {} network from {}; input `{}` [batch, 27, 4, 8], outputs `{}` \
-             [batch, 64] (unmasked) and `{}` [batch, 1]; {} sample positions with burn's outputs \
-             in {}",
-            args.out.display(),
-            std::fs::metadata(&args.out)?.len(),
-            bundle.header.variant,
-            bundle.header.source,
-            onnx::INPUT_NAME,
-            onnx::OUTPUT_NAMES[0],
-            onnx::OUTPUT_NAMES[1],
-            samples.positions.len(),
-            path.display()
-        );
-        return Ok(());
-    }
-    let bundle = bundle.with_precision(args.precision)?;
-    bundle.write(&args.out)?;
-    let h = &bundle.header;
-    println!(
-        "wrote {} ({} bytes, {} weights): {} player from {}, {} training games, {} sims per move, c_puct {}",
-        args.out.display(),
-        bundle.to_bytes()?.len(),
-        args.precision,
-        h.variant,
-        h.source,
-        h.training.games,
-        h.sims,
-        h.search.c_puct
-    );
-    for e in &h.training.eval {
-        println!(
-            "  vs {}: {:.0}% over {} games (Elo {})",
-            e.opponent,
-            100.0 * e.score,
-            e.games,
-            e.elo_text()
-        );
-    }
-    Ok(())
-}
 
 /// `bao play`: you against a player in the terminal (by default the shipped player), or with
 /// `--south SPEC --north SPEC` a game between two players shown move by move.
@@ -164,7 +46,7 @@ pub struct PlayArgs {
     #[arg(long)]
     pub no_board: bool,
     /// Where the game record is written (a game you play: games/<variant>-<time>.txt by default,
-    /// a folder git ignores).
+    /// a folder git ignores; a game between two players: only when given).
     #[arg(long)]
     pub record: Option<PathBuf>,
 }
@@ -172,24 +54,15 @@ pub struct PlayArgs {
 const HELP: &str = "Type a move in KIBA notation (A6<, b3>, A4>+), or: moves (legal moves), \
 undo, eval (what the player thinks of your position), board, help, quit.";
 
-/// Runs `bao play`.
+/// Runs `bao play`: a game between two players when `--south` and `--north` both name one,
+/// else a game you play.
 pub fn run_play(args: PlayArgs, players: &PlayerRegistry) -> anyhow::Result<()> {
     let human = |s: &Option<String>| s.as_deref().is_none_or(|s| s.eq_ignore_ascii_case("human"));
     if args.south.is_some() || args.north.is_some() {
         if !human(&args.south) && !human(&args.north) {
-            return super::eval_cmds::run_play(
-                super::eval_cmds::PlayArgs {
-                    game: args.game,
-                    south: args.south.unwrap_or_default(),
-                    north: args.north.unwrap_or_default(),
-                    seed: args.seed,
-                    max_plies: args.max_plies,
-                    limits: args.limits,
-                    no_board: args.no_board,
-                    record: args.record,
-                },
-                players,
-            );
+            let south = args.south.clone().unwrap_or_default();
+            let north = args.north.clone().unwrap_or_default();
+            return watch_game(&args, &south, &north, players);
         }
         if human(&args.south) && human(&args.north) {
             bail!("one side at least must be a player: --south SPEC or --north SPEC");
@@ -206,22 +79,7 @@ pub fn run_play(args: PlayArgs, players: &PlayerRegistry) -> anyhow::Result<()> 
             "north" | "n" => Side::North,
             other => bail!("--side must be south or north, not `{other}`"),
         };
-        let spec = match (&args.against, &args.player) {
-            (Some(spec), _) => spec.clone(),
-            (None, Some(file)) => format!("player:{}", file.display()),
-            (None, None) => {
-                let variant = args.game.variant.parse::<Variant>()?.name();
-                let file = super::shipped_player(variant).with_context(|| {
-                    format!(
-                        "no shipped player for {variant} ({}); give one with --player FILE, or \
-                         play another player with --against SPEC (e.g. ab:depth=4)",
-                        super::shipped_player_path(variant).display()
-                    )
-                })?;
-                format!("player:{}", file.display())
-            }
-        };
-        (me, spec)
+        (me, opponent_spec(&args, players)?)
     };
     let (_, mut ai) = players.resolve(&opponent, args.seed)?;
     let rules = args.game.rules()?;
@@ -249,6 +107,129 @@ pub fn run_play(args: PlayArgs, players: &PlayerRegistry) -> anyhow::Result<()> 
         &mut stdin.lock(),
         &record,
     )
+}
+
+/// The spec of the player you play against: `--against`, `--player`, or the variant's shipped
+/// player.
+fn opponent_spec(args: &PlayArgs, players: &PlayerRegistry) -> anyhow::Result<String> {
+    if let Some(spec) = &args.against {
+        return Ok(spec.clone());
+    }
+    if let Some(file) = &args.player {
+        return Ok(format!("player:{}", file.display()));
+    }
+    let variant = args.game.variant.parse::<Variant>()?.name();
+    if !players.kinds().contains(&"player") {
+        bail!(
+            "this build plays no player files (it has no network); play another player with \
+             --against SPEC (e.g. ab:depth=4)"
+        );
+    }
+    let file = crate::player_file::shipped_player(variant).with_context(|| {
+        format!(
+            "no shipped player for {variant} ({}); give one with --player FILE, or play another \
+             player with --against SPEC (e.g. ab:depth=4)",
+            crate::player_file::shipped_player_path(variant).display()
+        )
+    })?;
+    Ok(format!("player:{}", file.display()))
+}
+
+/// A game between the players `south` and `north` (specs), shown move by move; its record is
+/// printed, and written to `--record` when given.
+fn watch_game(
+    args: &PlayArgs,
+    south: &str,
+    north: &str,
+    players: &PlayerRegistry,
+) -> anyhow::Result<()> {
+    let rules = args.game.rules()?;
+    let start = args.game.start(&rules)?;
+    let (south_spec, north_spec) = (spec(south)?, spec(north)?);
+    let seeds = (mix(args.seed, 1), mix(args.seed, 2));
+    let mut south = players.build(&south_spec, seeds.0)?;
+    let mut north = players.build(&north_spec, seeds.1)?;
+    south.new_game(seeds.0);
+    north.new_game(seeds.1);
+    let limits = args.limits.limits()?;
+    let variant = variant_name(&args.game);
+    println!(
+        "{} (South) vs {} (North), {variant}",
+        south.name(),
+        north.name()
+    );
+    let show_board = !args.no_board;
+    if show_board {
+        println!(
+            "{}\n",
+            Diagram {
+                pos: &start,
+                rules: &rules
+            }
+        );
+    }
+    let outcome = play_game(
+        &rules,
+        &start,
+        &mut *south,
+        &mut *north,
+        &limits,
+        args.max_plies,
+        |pos: &Position, choice, child: &Position| {
+            println!("{}", move_line(&rules, pos, choice));
+            if show_board {
+                println!(
+                    "{}\n",
+                    Diagram {
+                        pos: child,
+                        rules: &rules
+                    }
+                );
+            }
+        },
+    )?;
+    let names = [south.name(), north.name()];
+    match outcome.winner {
+        Some(w) => println!(
+            "{w} ({}) wins: {}",
+            names[usize::from(w == Side::North)],
+            outcome.end.name()
+        ),
+        None => println!("draw: {}", outcome.end.name()),
+    }
+    let mut rec = Record::from_game(&rules, &start, &outcome.moves)
+        .map_err(|e| anyhow!("cannot write the record: {e}"))?;
+    rec.set_tag("Variant", variant);
+    rec.set_tag("South", &names[0]);
+    rec.set_tag("North", &names[1]);
+    rec.set_tag("Result", result_tag(outcome.winner, outcome.end));
+    print!("\n{rec}");
+    if let Some(path) = &args.record {
+        crate::util::write_atomic(path, rec.to_string().as_bytes())
+            .with_context(|| format!("cannot write the record to {}", path.display()))?;
+        println!("record written to {}", path.display());
+    }
+    Ok(())
+}
+
+/// One line of a watched game: ply, side, move, and what the player saw (when it searched).
+fn move_line(rules: &Rules, pos: &Position, choice: &Choice) -> String {
+    let side = pos.side_to_move();
+    let mut line = format!(
+        "{:>3}. {:<5} {:<6}",
+        pos.ply() + 1,
+        side.to_string(),
+        move_text(choice.mv, side)
+    );
+    if let Some(e) = choice.eval {
+        line.push_str(&format!(
+            " eval {e:+.2}, depth {}, {} nodes, pv {}",
+            choice.depth,
+            choice.nodes,
+            line_text(rules, pos, &choice.pv).join(" ")
+        ));
+    }
+    line
 }
 
 /// Where a game you play is saved unless you say: `games/<variant>-<unix seconds>.txt`, under
@@ -324,20 +305,7 @@ pub fn play_human(
             "quit" | "exit" => break,
             "help" | "?" => println!("{HELP}"),
             "moves" | "legal" => println!("legal: {}", legal_strings(&list, me).join(" ")),
-            "undo" => {
-                // Take back the player's replies and your last move.
-                while history.last().is_some_and(|h| h.1.side_to_move() != me) {
-                    history.pop();
-                }
-                if history.pop().is_none() {
-                    println!("nothing to undo");
-                } else {
-                    while history.last().is_some_and(|h| h.1.side_to_move() != me) {
-                        history.pop();
-                    }
-                    println!("undone");
-                }
-            }
+            "undo" => undo(&mut history, me),
             "eval" | "hint" => {
                 let c = ai.choose(rules, &pos, limits)?;
                 let value = c.eval.map_or("?".to_string(), |v| format!("{v:+.2}"));
@@ -354,7 +322,35 @@ pub fn play_human(
         }
     }
     let moves: Vec<Move> = history.iter().map(|h| h.0).collect();
-    let mut rec = Record::from_game(rules, &start, &moves)?;
+    save_record(rules, &start, &moves, me, &ai.name(), record)
+}
+
+/// Takes back the player's replies and your last move.
+fn undo(history: &mut Vec<(Move, Position)>, me: Side) {
+    let drop_replies = |history: &mut Vec<(Move, Position)>| {
+        while history.last().is_some_and(|h| h.1.side_to_move() != me) {
+            history.pop();
+        }
+    };
+    drop_replies(history);
+    if history.pop().is_none() {
+        println!("nothing to undo");
+    } else {
+        drop_replies(history);
+        println!("undone");
+    }
+}
+
+/// Writes the record of a game you (`me`) played against `opponent` to `path`.
+fn save_record(
+    rules: &Rules,
+    start: &Position,
+    moves: &[Move],
+    me: Side,
+    opponent: &str,
+    path: &std::path::Path,
+) -> anyhow::Result<()> {
+    let mut rec = Record::from_game(rules, start, moves)?;
     let (mine, theirs) = match me {
         Side::South => ("South", "North"),
         Side::North => ("North", "South"),
@@ -363,8 +359,8 @@ pub fn play_human(
         rec.set_tag("Variant", v.name());
     }
     rec.set_tag(mine, "human");
-    rec.set_tag(theirs, ai.name());
-    crate::util::write_atomic(record, rec.to_string().as_bytes())?;
-    println!("game saved to {}", record.display());
+    rec.set_tag(theirs, opponent);
+    crate::util::write_atomic(path, rec.to_string().as_bytes())?;
+    println!("game saved to {}", path.display());
     Ok(())
 }

@@ -31,7 +31,7 @@ pub fn run_serve(args: ServeArgs, players: &PlayerRegistry) -> anyhow::Result<()
         Some(p) => p,
         None => {
             // The Bao la Kiswahili player, or alpha-beta where none is shipped.
-            match super::shipped_player("kiswahili") {
+            match crate::player_file::shipped_player("kiswahili") {
                 Some(file) => format!("player:{}", file.display()),
                 None => "ab".to_string(),
             }

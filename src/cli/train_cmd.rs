@@ -1,11 +1,9 @@
 //! `bao train`: start or resume a training run.
 
+use crate::train::config::DEFAULT_CONFIG;
 use crate::train::{self, RunOptions, TrainConfig};
 use anyhow::bail;
 use std::path::PathBuf;
-
-/// The built-in default config (the README's main job).
-pub const DEFAULT_CONFIG: &str = include_str!("../../configs/default.toml");
 
 /// `bao train [--config FILE] [--resume RUN_DIR]`.
 #[derive(clap::Args, Debug)]
@@ -39,7 +37,6 @@ pub struct TrainArgs {
 /// Runs `bao train`.
 pub fn run_train(args: TrainArgs, players: &crate::search::PlayerRegistry) -> anyhow::Result<()> {
     let opts = RunOptions {
-        player_weights: Some(|path| Ok(crate::export::Bundle::read(path)?.weights)),
         quiet: args.quiet,
         max_new_iterations: args.iterations,
         players: players.clone(),
@@ -65,56 +62,7 @@ pub fn run_train(args: TrainArgs, players: &crate::search::PlayerRegistry) -> an
         if let Some(s) = args.seed {
             config.seed = s;
         }
-        // The same command again continues the same run (after an interruption, or to see the
-        // result of a finished one); a different config never touches an existing run.
-        let dir = std::path::Path::new(&config.run_dir);
-        let existing = train::RunDir::exists(dir);
-        let first = if existing {
-            train::RunDir::new(dir).read_meta()?.iteration
-        } else {
-            0
-        };
-        let meta = if existing {
-            let stored = TrainConfig::load(&train::RunDir::new(dir).config())?;
-            // A run this command extended before holds the config with `iterations` raised.
-            let extended = args.extend_to == Some(stored.iterations)
-                && TrainConfig {
-                    iterations: config.iterations,
-                    ..stored.clone()
-                } == config;
-            if stored != config && !extended {
-                bail!(
-                    "{} already holds a run of another config; resume it with `bao train --resume {}`, \
-                     or give another --run-dir",
-                    dir.display(),
-                    dir.display()
-                );
-            }
-            eprintln!("{} holds a run of this config: resuming it", dir.display());
-            train::resume(dir, &opts)?
-        } else {
-            train::start(config.clone(), &opts)?
-        };
-        // What is left of --iterations after the config's own part.
-        let budget = opts
-            .max_new_iterations
-            .map(|n| n.saturating_sub(meta.iteration - first));
-        match args.extend_to {
-            Some(total)
-                if meta.iteration >= config.iterations
-                    && meta.iteration < total
-                    && budget != Some(0) =>
-            {
-                train::extend(dir, total)?;
-                eprintln!("{}: extending the run to {total} iterations", dir.display());
-                let opts = RunOptions {
-                    max_new_iterations: budget,
-                    ..opts
-                };
-                train::resume(dir, &opts)?
-            }
-            _ => meta,
-        }
+        run_config(config, args.extend_to, opts)?
     };
     println!(
         "run complete to iteration {}: {} games, {} positions, {} training steps",
@@ -131,4 +79,63 @@ pub fn run_train(args: TrainArgs, players: &crate::search::PlayerRegistry) -> an
         );
     }
     Ok(())
+}
+
+/// Runs `config`: a new run, or the run of the same config already in its directory (so the
+/// same command continues after an interruption), extended to `extend_to` iterations if given.
+fn run_config(
+    config: TrainConfig,
+    extend_to: Option<u32>,
+    opts: RunOptions,
+) -> anyhow::Result<train::Meta> {
+    // The same command again continues the same run (after an interruption, or to see the
+    // result of a finished one); a different config never touches an existing run.
+    let dir = std::path::Path::new(&config.run_dir);
+    let existing = train::RunDir::exists(dir);
+    let first = if existing {
+        train::RunDir::new(dir).read_meta()?.iteration
+    } else {
+        0
+    };
+    let meta = if existing {
+        let stored = TrainConfig::load(&train::RunDir::new(dir).config())?;
+        // A run this command extended before holds the config with `iterations` raised.
+        let extended = extend_to == Some(stored.iterations)
+            && TrainConfig {
+                iterations: config.iterations,
+                ..stored.clone()
+            } == config;
+        if stored != config && !extended {
+            bail!(
+                "{} already holds a run of another config; resume it with `bao train --resume {}`, \
+                 or give another --run-dir",
+                dir.display(),
+                dir.display()
+            );
+        }
+        eprintln!("{} holds a run of this config: resuming it", dir.display());
+        train::resume(dir, &opts)?
+    } else {
+        train::start(config.clone(), &opts)?
+    };
+    // What is left of --iterations after the config's own part.
+    let budget = opts
+        .max_new_iterations
+        .map(|n| n.saturating_sub(meta.iteration - first));
+    Ok(match extend_to {
+        Some(total)
+            if meta.iteration >= config.iterations
+                && meta.iteration < total
+                && budget != Some(0) =>
+        {
+            train::extend(dir, total)?;
+            eprintln!("{}: extending the run to {total} iterations", dir.display());
+            let opts = RunOptions {
+                max_new_iterations: budget,
+                ..opts
+            };
+            train::resume(dir, &opts)?
+        }
+        _ => meta,
+    })
 }

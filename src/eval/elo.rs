@@ -140,17 +140,7 @@ pub fn wilson(p: f64, n: f64) -> (f64, f64) {
     ((center - half).max(0.0), (center + half).min(1.0))
 }
 
-/// An Elo estimate and its interval as text (see [`ScoreEstimate::elo_text`]); the one
-/// formatting that matches, gauntlets and training logs share.
-pub fn elo_text(score: f64, elo: f64, elo_low: f64, elo_high: f64) -> String {
-    if score >= 1.0 {
-        format!("> {elo_low:+.0}")
-    } else if score <= 0.0 {
-        format!("< {elo_high:+.0}")
-    } else {
-        format!("{elo:+.0} [{elo_low:+.0}, {elo_high:+.0}]")
-    }
-}
+pub use crate::util::elo_text;
 
 #[cfg(test)]
 mod tests {

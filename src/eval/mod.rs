@@ -1,5 +1,6 @@
 //! Matches between players: the arena, Elo and SPRT arithmetic, gauntlets. The command-line
-//! entry points `eval`, `gauntlet`, `pool` and `play` are in `cli::eval_cmds`.
+//! entry points `eval`, `gauntlet` and `pool` are in src/cli/eval_cmds.rs, `play` in
+//! src/cli/play_cmd.rs.
 
 pub mod arena;
 pub mod elo;

@@ -7,15 +7,15 @@
 //! | `mcts:checkpoint=RUN_DIR,iteration=N` | a training run's network (default: its last iteration) |
 //! | `mcts:sims=200` | simulations per move (default: the file's, or 200) |
 //! | `mcts:cpuct=1.0` | exploration constant (default: the file's) |
-//! | `mcts:guard=0.25` | share of a timed move for the alpha-beta guard (0: none; `mcts::guard`) |
 //! | `mcts:fpu=0.2` | first-play urgency: an unvisited child's value below its parent's, 0 to 2 ([`MctsConfig::fpu_reduction`]) |
 //! | `mcts:minimax=0.3` | weight of implicit minimax values in selection (0: none; [`MctsConfig::minimax_weight`]) |
 //! | `mcts:solver=1` | MCTS-solver: proven wins and losses ([`MctsConfig::solver`]) |
 //! | `mcts:batch=8` | leaves per batched evaluation, 1 to 256 (default: chosen from the budget) |
 //! | `mcts:sims=400` without `checkpoint` | MCTS with uniform priors and no value (a baseline) |
 
-use super::{Bundle, LoadedPlayer};
+use super::LoadedPlayer;
 use crate::mcts::{Evaluator, MAX_BATCH_OPTION, MctsConfig, MctsPlayer, UniformEvaluator};
+use crate::player_file::{Bundle, Header};
 use crate::search::Player;
 use crate::search::spec::{PlayerRegistry, PlayerSpec};
 use anyhow::{Context, bail};
@@ -41,7 +41,7 @@ pub fn all_players() -> PlayerRegistry {
 
 /// Networks already loaded, by source: an arena builds a player per game, and all of them
 /// share one network.
-type Loaded = (super::Header, Arc<dyn Evaluator>);
+type Loaded = (Header, Arc<dyn Evaluator>);
 /// A network's source: a file, or a run directory and an iteration.
 type Source = (PathBuf, Option<u32>);
 static CACHE: Mutex<Option<HashMap<Source, Loaded>>> = Mutex::new(None);
@@ -54,7 +54,7 @@ fn load_cached(path: &Path, iteration: Option<u32>) -> anyhow::Result<Loaded> {
         return Ok(hit.clone());
     }
     let bundle = if path.is_dir() {
-        Bundle::from_run(path, iteration, None)?
+        super::from_run(path, iteration, None)?
     } else {
         if iteration.is_some() {
             bail!(
@@ -118,7 +118,6 @@ pub fn parse_c_puct(value: &str) -> Result<f32, String> {
 #[derive(Default)]
 struct SearchOptions {
     c_puct: Option<f32>,
-    guard: Option<f32>,
     solver: Option<bool>,
     minimax_weight: Option<f32>,
     fpu_reduction: Option<f32>,
@@ -128,7 +127,6 @@ impl SearchOptions {
     /// Sets in `cfg` what the spec set.
     fn apply(&self, cfg: &mut MctsConfig) {
         cfg.c_puct = self.c_puct.unwrap_or(cfg.c_puct);
-        cfg.guard = self.guard.unwrap_or(cfg.guard);
         cfg.solver = self.solver.unwrap_or(cfg.solver);
         cfg.minimax_weight = self.minimax_weight.unwrap_or(cfg.minimax_weight);
         cfg.fpu_reduction = self.fpu_reduction.unwrap_or(cfg.fpu_reduction);
@@ -156,10 +154,7 @@ fn build_mcts(spec: &PlayerSpec, options: &str) -> anyhow::Result<Box<dyn Player
                 let must = format!("from 1 to {MAX_BATCH_OPTION}");
                 batch = Some(number(key, value, fits, &must).map_err(bad)?)
             }
-            "guard" => {
-                let share = |g: &f32| (0.0..=0.9).contains(g);
-                search.guard = Some(number(key, value, share, "from 0 to 0.9").map_err(bad)?)
-            }
+            "guard" => return Err(bad("the option `guard` no longer exists".into())),
             "minimax" => {
                 let weight = |w: &f32| (0.0..=1.0).contains(w);
                 search.minimax_weight =
@@ -180,7 +175,7 @@ fn build_mcts(spec: &PlayerSpec, options: &str) -> anyhow::Result<Box<dyn Player
             }
             other => {
                 return Err(bad(format!(
-                    "unknown option `{other}`; mcts takes checkpoint=PATH, iteration=N, sims=N, cpuct=X, guard=X, batch=N, solver=1|0, minimax=X, fpu=X"
+                    "unknown option `{other}`; mcts takes checkpoint=PATH, iteration=N, sims=N, cpuct=X, batch=N, solver=1|0, minimax=X, fpu=X"
                 )));
             }
         }
@@ -192,8 +187,11 @@ fn build_mcts(spec: &PlayerSpec, options: &str) -> anyhow::Result<Box<dyn Player
             if let Some(s) = sims {
                 header.sims = s;
             }
-            search.apply(&mut header.search);
-            Box::new(LoadedPlayer::new(header, eval, name).with_batch(batch.unwrap_or(0)))
+            let mut cfg = header.search.search_config();
+            search.apply(&mut cfg);
+            header.search = cfg.play_settings();
+            let player = LoadedPlayer::searching(header, &cfg, eval, name);
+            Box::new(player.with_batch(batch.unwrap_or(0)))
         }
         None => {
             if iteration.is_some() {

@@ -4,106 +4,23 @@
 //! move priors and values, so the network (or a uniform stand-in) is one implementation among
 //! others and many games can share one batched evaluation (see `selfplay`).
 
+mod batch;
 mod cache;
-pub mod guard;
-pub mod gumbel;
+mod config;
 mod player;
+mod settings;
 mod split;
 mod tree;
 
+pub use batch::LeafBatch;
 pub use cache::EvalCache;
+pub use config::{MctsConfig, PLAY_C_PUCT};
 pub use player::{MAX_BATCH, MAX_BATCH_OPTION, MctsPlayer};
+pub use settings::PlaySettings;
 pub use split::SplitEvaluator;
 pub use tree::{Leaf, Tree};
 
 use crate::rules::{Move, Position, Rules};
-use serde::{Deserialize, Serialize};
-
-/// The share of a timed move's time given to the tactical guard by default: none, since a
-/// quarter of the time bought nothing measurable (docs/STRENGTH.md); `guard=` in a player spec
-/// turns it on.
-pub const DEFAULT_GUARD: f32 = 0.0;
-
-/// The exploration constant of a trained player at play time, unless its file says otherwise:
-/// self-play explores with 1.5, but with the long searches of play the tree does better trusting
-/// its values more (docs/STRENGTH.md: 1.0 against 1.5, 800 simulations a move, Elo +63 [+24, +102];
-/// 0.7 and 2.5 are worse).
-pub const PLAY_C_PUCT: f32 = 1.0;
-
-/// Search settings. Every field has a default, so a config may give only some.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct MctsConfig {
-    /// Simulations per move (a full search).
-    pub sims: u32,
-    /// Exploration constant of PUCT.
-    pub c_puct: f32,
-    /// Dirichlet noise at the root: concentration (0 disables the noise).
-    pub dirichlet_alpha: f32,
-    /// Dirichlet noise at the root: weight of the noise in the priors.
-    pub dirichlet_epsilon: f32,
-    /// First-play urgency: an unvisited child is valued at the parent's network value minus this.
-    pub fpu_reduction: f32,
-    /// Plies from the start during which moves are sampled in proportion to visits^(1/T).
-    pub temperature_plies: u32,
-    /// The temperature T of that sampling.
-    pub temperature: f32,
-    /// Playout cap randomization (KataGo): the chance that a move gets a full search (with noise)
-    /// and becomes a training target; other moves get `fast_sims` and no target. 1.0 disables it.
-    pub full_search_prob: f32,
-    /// Simulations of a fast search.
-    pub fast_sims: u32,
-    /// Keep the subtree of the chosen move for the next search (not with `gumbel`).
-    pub reuse_tree: bool,
-    /// Self-play with Gumbel AlphaZero's root: Gumbel-top-k moves, sequential halving, improved
-    /// policy targets, no Dirichlet noise or temperature ([`gumbel`]).
-    pub gumbel: bool,
-    /// Moves a Gumbel root considers at most.
-    pub gumbel_considered: usize,
-    /// At play time under a time limit: the share of the time an alpha-beta search spends
-    /// looking for forced results before the tree searches ([`guard`]); 0 turns the guard off.
-    /// Node-limited searches (self-play) never use it.
-    pub guard: f32,
-    /// MCTS-solver: wins and losses proven at terminal nodes are proven up the tree, proven
-    /// lines are not searched again, a proven win is played and a proven loss avoided.
-    pub solver: bool,
-    /// Implicit minimax backups (Lanctot et al. 2014): every node also keeps the minimax of its
-    /// evaluated children's values, and selection values a child at
-    /// `(1 - w) * mean + w * minimax`; this weight `w` (0 turns it off). A refutation found deep
-    /// in the tree then counts at once instead of being averaged away over many visits. At play
-    /// in Bao la Kiswahili 0.3 measured level with 0 on a quiet machine and inside the noise
-    /// under load (docs/STRENGTH.md), so it is off by default.
-    pub minimax_weight: f32,
-    /// Forced playouts and policy target pruning (KataGo): at a root with Dirichlet noise (the
-    /// full searches of self-play), a child with prior `p` gets at least `sqrt(k * p * N)` of
-    /// the root's `N` visits, this `k` (KataGo: 2; 0 turns it off), so that the noise's picks are
-    /// searched enough to be judged; the policy target then takes back the forced visits that
-    /// PUCT alone would not have given ([`Tree::pruned_root_visits`]).
-    pub forced_playouts: f32,
-}
-
-impl Default for MctsConfig {
-    fn default() -> Self {
-        MctsConfig {
-            sims: 200,
-            c_puct: 1.5,
-            dirichlet_alpha: 0.3,
-            dirichlet_epsilon: 0.25,
-            fpu_reduction: 0.2,
-            temperature_plies: 12,
-            temperature: 1.0,
-            full_search_prob: 1.0,
-            fast_sims: 50,
-            reuse_tree: true,
-            gumbel: false,
-            gumbel_considered: 16,
-            guard: DEFAULT_GUARD,
-            solver: false,
-            minimax_weight: 0.0,
-            forced_playouts: 0.0,
-        }
-    }
-}
 
 /// One position to evaluate, with its legal moves.
 #[derive(Clone, Copy, Debug)]
@@ -157,22 +74,15 @@ pub fn search(
     sims: u32,
     rng: &mut impl rand::Rng,
 ) {
-    let (mut priors, mut values) = (Vec::new(), Vec::new());
+    let mut batch = LeafBatch::default();
     let mut noised = false;
     while tree.root_visits() < sims.max(1) {
-        match tree.select(rules, cfg) {
-            Leaf::Done => {}
-            Leaf::Eval(leaf) => {
-                priors.clear();
-                values.clear();
-                let pos = *tree.position(leaf);
-                let req = EvalRequest {
-                    pos: &pos,
-                    moves: tree.child_moves(leaf),
-                };
-                eval.evaluate(rules, &[req], &mut priors, &mut values);
-                tree.expand(leaf, &priors, values[0]);
-            }
+        if let Leaf::Eval(leaf) = tree.select(rules, cfg) {
+            batch.clear();
+            batch.push(tree, leaf);
+            batch.evaluate(rules, eval, None, |_, priors, value| {
+                tree.expand(leaf, priors, value)
+            });
         }
         if !noised && tree.root_expanded() {
             tree.add_root_noise(cfg, rng);
@@ -182,19 +92,6 @@ pub fn search(
             break;
         }
     }
-}
-
-/// Buffers for batched searches, kept between calls so a search allocates nothing per batch.
-#[derive(Default)]
-pub struct BatchBuffers {
-    positions: Vec<Position>,
-    moves: Vec<Move>,
-    spans: Vec<(usize, usize)>,
-    keys: Vec<u64>,
-    misses: Vec<usize>,
-    priors: Vec<f32>,
-    values: Vec<f32>,
-    cached: Vec<f32>,
 }
 
 /// One round of a batched search on a single tree: gathers up to `batch` leaves under virtual
@@ -207,54 +104,19 @@ pub fn search_round(
     cfg: &MctsConfig,
     batch: usize,
     cache: &mut EvalCache,
-    buf: &mut BatchBuffers,
+    leaves: &mut LeafBatch,
 ) -> usize {
     let batch = batch.max(1);
-    let leaves = tree.gather(rules, cfg, batch, batch).to_vec();
-    buf.positions.clear();
-    buf.moves.clear();
-    buf.spans.clear();
-    buf.keys.clear();
-    buf.misses.clear();
-    for &leaf in &leaves {
-        buf.positions.push(*tree.position(leaf));
-        let start = buf.moves.len();
-        buf.moves.extend_from_slice(tree.child_moves(leaf));
-        buf.spans.push((start, buf.moves.len()));
+    tree.gather(rules, cfg, batch, batch);
+    leaves.clear();
+    for &leaf in tree.gathered() {
+        leaves.push(tree, leaf);
     }
-    // Cached leaves are delivered at once; the others wait for the batch.
-    for (k, pos) in buf.positions.iter().enumerate() {
-        let key = EvalCache::key(pos);
-        buf.keys.push(key);
-        let n = buf.spans[k].1 - buf.spans[k].0;
-        match cache.get(key, n, &mut buf.cached) {
-            Some(value) => tree.deliver(k, &buf.cached, value),
-            None => buf.misses.push(k),
-        }
-    }
-    if !buf.misses.is_empty() {
-        let requests: Vec<EvalRequest> = buf
-            .misses
-            .iter()
-            .map(|&k| EvalRequest {
-                pos: &buf.positions[k],
-                moves: &buf.moves[buf.spans[k].0..buf.spans[k].1],
-            })
-            .collect();
-        buf.priors.clear();
-        buf.values.clear();
-        eval.evaluate(rules, &requests, &mut buf.priors, &mut buf.values);
-        let mut offset = 0;
-        for (j, &k) in buf.misses.iter().enumerate() {
-            let n = buf.spans[k].1 - buf.spans[k].0;
-            let priors = &buf.priors[offset..offset + n];
-            cache.put(buf.keys[k], priors, buf.values[j]);
-            tree.deliver(k, priors, buf.values[j]);
-            offset += n;
-        }
-    }
+    let evaluated = leaves.evaluate(rules, eval, Some(cache), |k, priors, value| {
+        tree.deliver(k, priors, value)
+    });
     tree.end_gather();
-    buf.misses.len()
+    evaluated
 }
 
 /// A made-up evaluator for tests whose answers depend on the position, so that answers handed to
@@ -336,16 +198,18 @@ mod tests {
     fn forced_playouts_give_every_noised_root_child_its_share_of_visits() {
         let sims = 800;
         let short = |tree: &Tree| {
-            tree.root_stats()
+            tree.root_priors_and_visits()
                 .iter()
-                .filter(|c| ((c.visits + 2) as f32) < (2.0 * c.prior * sims as f32).sqrt())
+                .filter(|&&(prior, visits)| {
+                    ((visits + 2) as f32) < (2.0 * prior * sims as f32).sqrt()
+                })
                 .count()
         };
         let (forced, _) = noised_search(2.0, sims);
-        assert_eq!(short(&forced), 0, "{:?}", forced.root_stats());
+        assert_eq!(short(&forced), 0, "{:?}", forced.root_priors_and_visits());
         // Without them, PUCT leaves some children below that share: the check can fail.
         let (plain, _) = noised_search(0.0, sims);
-        assert!(short(&plain) > 0, "{:?}", plain.root_stats());
+        assert!(short(&plain) > 0, "{:?}", plain.root_priors_and_visits());
     }
 
     #[test]
@@ -414,7 +278,7 @@ mod tests {
         let rules = Variant::Kiswahili.rules();
         let mut tree = Tree::new(Position::start(&rules));
         let cfg = MctsConfig::default();
-        let (mut cache, mut buf) = (EvalCache::new(10), BatchBuffers::default());
+        let (mut cache, mut buf) = (EvalCache::new(10), LeafBatch::default());
         // Searches in batches of 16 until the root has `visits`; returns the leaves evaluated.
         let mut search_to = |tree: &mut Tree, visits: u32| {
             let mut evaluated = 0;
@@ -458,7 +322,7 @@ mod tests {
         let (rules, pos) = capture_that_wins_at_once();
         let mut tree = Tree::new(pos);
         let cfg = MctsConfig::default();
-        let (mut cache, mut buf) = (EvalCache::new(0), BatchBuffers::default());
+        let (mut cache, mut buf) = (EvalCache::new(0), LeafBatch::default());
         while tree.root_visits() < 200 && !tree.root_is_terminal() {
             search_round(
                 &mut tree,
@@ -517,7 +381,7 @@ mod tests {
             solver: true,
             ..MctsConfig::default()
         };
-        let (mut cache, mut buf) = (EvalCache::new(0), BatchBuffers::default());
+        let (mut cache, mut buf) = (EvalCache::new(0), LeafBatch::default());
         let mut rounds = 0;
         while !tree.root_is_decided() {
             assert!(rounds < 10, "no proof after {rounds} rounds");
@@ -550,7 +414,7 @@ mod tests {
         // Batched, with re-rooting, on a whole game's worth of positions.
         let rules = Variant::Kiswahili.rules();
         let mut tree = Tree::new(Position::start(&rules));
-        let (mut cache, mut buf) = (EvalCache::new(10), BatchBuffers::default());
+        let (mut cache, mut buf) = (EvalCache::new(10), LeafBatch::default());
         for _ in 0..20 {
             while tree.root_visits() < 300 && !tree.root_is_terminal() {
                 search_round(&mut tree, &rules, &Stamped, &cfg, 16, &mut cache, &mut buf);
@@ -601,7 +465,7 @@ mod tests {
                         solver: true,
                         ..MctsConfig::default()
                     };
-                    let (mut cache, mut buf) = (EvalCache::new(0), BatchBuffers::default());
+                    let (mut cache, mut buf) = (EvalCache::new(0), LeafBatch::default());
                     while tree.root_visits() < 400 && !tree.root_is_decided() {
                         search_round(&mut tree, &rules, &Stamped, &cfg, 8, &mut cache, &mut buf);
                     }

@@ -3,12 +3,10 @@
 //!
 //! At play time the search gathers batches of leaves under virtual loss, so one forward pass
 //! serves many simulations; evaluations are cached by position hash, the tree is kept between
-//! moves, and a time limit is met by stopping before a batch that would overrun it. Under a time
-//! limit an alpha-beta search first looks for forced results ([`super::guard`]).
+//! moves, and a time limit is met by stopping before a batch that would overrun it.
 
-use super::guard::{Guard, Scan};
-use super::{BatchBuffers, EvalCache, Evaluator, MctsConfig, SplitEvaluator, Tree, search_round};
-use crate::rules::{Move, Position, Rules};
+use super::{EvalCache, Evaluator, LeafBatch, MctsConfig, SplitEvaluator, Tree, search_round};
+use crate::rules::{Position, Rules};
 use crate::search::{Candidate, Choice, Limits, Player};
 use anyhow::Context;
 use std::sync::Arc;
@@ -33,12 +31,6 @@ const TIME_MARGIN: Duration = Duration::from_millis(2);
 /// log2 of the evaluation cache's entries (about 9 MB).
 const CACHE_BITS: u32 = 16;
 
-/// The share of a guarded move's time kept for proving the tree's choice safe.
-const VERIFY_SHARE: f32 = 0.1;
-
-/// The most alternatives the guard checks when the tree's choice is proven to lose.
-const MAX_ALTERNATIVES: usize = 8;
-
 /// An MCTS player: no root noise, the most visited move.
 pub struct MctsPlayer {
     name: String,
@@ -54,9 +46,7 @@ pub struct MctsPlayer {
     cache: EvalCache,
     /// The last search's tree, kept for the next move.
     tree: Option<Tree>,
-    buf: BatchBuffers,
-    /// The tactical guard (made on the first timed move).
-    guard: Option<Guard>,
+    leaves: LeafBatch,
 }
 
 impl MctsPlayer {
@@ -82,8 +72,7 @@ impl MctsPlayer {
             pool: None,
             cache: EvalCache::new(CACHE_BITS),
             tree: None,
-            buf: BatchBuffers::default(),
-            guard: None,
+            leaves: LeafBatch::default(),
         }
     }
 
@@ -146,25 +135,7 @@ impl MctsPlayer {
             (None, None) => self.sims,
         }
         .max(1);
-        let guard_share = if self.cfg.guard.is_finite() {
-            self.cfg.guard.clamp(0.0, 0.9)
-        } else {
-            0.0
-        };
-        let guarded = limits.time.filter(|_| guard_share > 0.0);
-        let mut scan = None;
-        if let Some(t) = guarded {
-            let guard = self.guard.get_or_insert_with(Guard::default);
-            match guard.scan(rules, pos, t.mul_f32(guard_share))? {
-                Scan::Win(choice) => return Ok(choice),
-                open => scan = Some(open),
-            }
-        }
-        // The tree's deadline leaves the guard its time to check the tree's choice.
-        let verify = guarded.map_or(Duration::ZERO, |t| t.mul_f32(VERIFY_SHARE));
-        let deadline = limits
-            .time
-            .map(|t| started + t.saturating_sub(TIME_MARGIN + verify));
+        let deadline = limits.time.map(|t| started + t.saturating_sub(TIME_MARGIN));
         let batch = self.batch_for(budget, limits.time.is_some());
         // On several threads each batch is shared out among them.
         let eval = Arc::clone(&self.eval);
@@ -196,23 +167,12 @@ impl MctsPlayer {
                 &self.cfg,
                 want,
                 &mut self.cache,
-                &mut self.buf,
+                &mut self.leaves,
             );
             slowest_round = slowest_round.max(round_start.elapsed());
         }
-        let mut mv = tree.best_move().context("the search found no move")?;
-        let mut pv = tree.pv(16);
-        if let (Some(Scan::Open { best, all_lost }), Some(t)) = (scan, limits.time)
-            && !all_lost
-            && mv != best
-        {
-            let end = started + t.saturating_sub(TIME_MARGIN);
-            let safe = self.safe_move(rules, pos, &tree, best, end);
-            if safe != mv {
-                mv = safe;
-                pv = vec![safe];
-            }
-        }
+        let mv = tree.best_move().context("the search found no move")?;
+        let pv = tree.pv(16);
         let choice = Choice {
             mv,
             eval: Some(tree.root_value()),
@@ -222,32 +182,6 @@ impl MctsPlayer {
         };
         self.tree = Some(tree);
         Ok(choice)
-    }
-
-    /// The tree's most visited move that the guard does not prove lost before `end`, or the
-    /// guard's own move `fallback` (never proven lost) when every move checked before it (in
-    /// visit order) is, or time runs out.
-    fn safe_move(
-        &mut self,
-        rules: &Rules,
-        pos: &Position,
-        tree: &Tree,
-        fallback: Move,
-        end: Instant,
-    ) -> Move {
-        let Some(guard) = self.guard.as_mut() else {
-            return fallback;
-        };
-        for (mv, _, _, _) in tree.root_lines(1).into_iter().take(MAX_ALTERNATIVES) {
-            let left = end.saturating_duration_since(Instant::now());
-            if mv == fallback || left.is_zero() {
-                break;
-            }
-            if !guard.loses(rules, pos, mv, left) {
-                return mv;
-            }
-        }
-        fallback
     }
 }
 
@@ -325,9 +259,6 @@ impl Player for MctsPlayer {
     fn new_game(&mut self, _seed: u64) {
         self.tree = None;
         self.cache = EvalCache::new(CACHE_BITS);
-        if let Some(guard) = &mut self.guard {
-            guard.clear();
-        }
     }
 }
 

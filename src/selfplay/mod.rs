@@ -10,8 +10,7 @@ pub use sample::{MAX_TARGETS, Sample};
 pub use stage::{GameRange, SelfPlayOutput, play_games};
 
 use crate::env::random_opening;
-use crate::mcts::gumbel::{GumbelRoot, GumbelSettings, improved_policy};
-use crate::mcts::{EvalRequest, Evaluator, Leaf, MctsConfig, Tree};
+use crate::mcts::{Evaluator, Leaf, LeafBatch, MctsConfig, Tree};
 use crate::rules::{Move, MoveList, Position, Rules, Side};
 use crate::search::{AlphaBeta, AlphaBetaConfig, Limits};
 use rand::{RngExt, SeedableRng};
@@ -138,10 +137,6 @@ struct Slot {
     target: u32,
     full: bool,
     noised: bool,
-    /// The Gumbel root of the current search (with `gumbel`), once the root has priors.
-    gumbel: Option<GumbelRoot>,
-    /// Simulations of the current search so far.
-    sims: u32,
     pending: Vec<(Sample, Side)>,
     /// The side alpha-beta plays, in a game against it.
     alphabeta: Option<Side>,
@@ -175,8 +170,6 @@ impl Slot {
             target: 0,
             full: true,
             noised: false,
-            gumbel: None,
-            sims: 0,
             pending: Vec::new(),
             alphabeta,
         };
@@ -194,23 +187,6 @@ impl Slot {
         }
         .max(1);
         self.noised = false;
-        self.gumbel = None;
-        self.sims = 0;
-    }
-
-    /// The root child the next simulation must go through (Gumbel root), if any.
-    fn root_child(&mut self, cfg: &MctsConfig) -> Option<usize> {
-        if !cfg.gumbel || !self.tree.root_expanded() {
-            return None;
-        }
-        let stats = self.tree.root_stats();
-        let target = self.target;
-        let rng = &mut self.rng;
-        let settings = gumbel_settings(cfg);
-        let g = self
-            .gumbel
-            .get_or_insert_with(|| GumbelRoot::new(settings, stats.len(), target - 1, rng));
-        Some(g.child_for(self.sims.saturating_sub(1) as usize, &stats))
     }
 
     /// Whether alpha-beta is to move (no search then).
@@ -219,22 +195,8 @@ impl Slot {
     }
 
     /// Whether the current search is complete.
-    fn searched(&self, cfg: &MctsConfig) -> bool {
-        let t = &self.tree;
-        t.root_is_decided()
-            || if cfg.gumbel {
-                // A forced move needs no search (and teaches nothing).
-                self.sims >= self.target || (t.root_expanded() && t.root_children() == 1)
-            } else {
-                t.root_visits() >= self.target
-            }
-    }
-}
-
-fn gumbel_settings(cfg: &MctsConfig) -> GumbelSettings {
-    GumbelSettings {
-        considered: cfg.gumbel_considered.max(1),
-        ..GumbelSettings::default()
+    fn searched(&self) -> bool {
+        self.tree.root_is_decided() || self.tree.root_visits() >= self.target
     }
 }
 
@@ -278,10 +240,7 @@ fn play_worker(
         .map(|s| Slot::new(rules, s, cfg))
         .collect();
     let mut leaves: Vec<(usize, u32)> = Vec::new();
-    let mut positions: Vec<Position> = Vec::new();
-    let mut moves: Vec<Move> = Vec::new();
-    let mut spans: Vec<(usize, usize)> = Vec::new();
-    let (mut priors, mut values) = (Vec::new(), Vec::new());
+    let mut batch = LeafBatch::default();
     let mut list = MoveList::new();
     let mut alphabeta = (cfg.alphabeta.share > 0.0).then(|| {
         AlphaBeta::new(AlphaBetaConfig {
@@ -297,58 +256,33 @@ fn play_worker(
             if slot.alphabeta_to_move() {
                 continue;
             }
-            while !slot.searched(mcts) {
+            while !slot.searched() {
                 out.simulations += 1;
-                let through = slot.root_child(mcts);
-                slot.sims += 1;
-                if let Leaf::Eval(id) = slot.tree.select_through(rules, mcts, through) {
+                if let Leaf::Eval(id) = slot.tree.select(rules, mcts) {
                     leaves.push((i, id));
                     break;
                 }
             }
         }
         // One evaluation for all of them.
-        if !leaves.is_empty() {
-            positions.clear();
-            moves.clear();
-            spans.clear();
-            for &(i, id) in &leaves {
-                positions.push(*slots[i].tree.position(id));
-                let start = moves.len();
-                moves.extend_from_slice(slots[i].tree.child_moves(id));
-                spans.push((start, moves.len()));
-            }
-            let batch: Vec<EvalRequest> = positions
-                .iter()
-                .zip(&spans)
-                .map(|(pos, &(a, b))| EvalRequest {
-                    pos,
-                    moves: &moves[a..b],
-                })
-                .collect();
-            priors.clear();
-            values.clear();
-            eval.evaluate(rules, &batch, &mut priors, &mut values);
-            out.evaluations += leaves.len() as u64;
-            let mut offset = 0;
-            for (k, &(i, id)) in leaves.iter().enumerate() {
-                let n = spans[k].1 - spans[k].0;
-                slots[i]
-                    .tree
-                    .expand(id, &priors[offset..offset + n], values[k]);
-                offset += n;
-            }
+        batch.clear();
+        for &(i, id) in &leaves {
+            batch.push(&slots[i].tree, id);
         }
+        out.evaluations += batch.evaluate(rules, eval, None, |k, priors, value| {
+            let (i, id) = leaves[k];
+            slots[i].tree.expand(id, priors, value)
+        }) as u64;
         // Noise once a full search's root has priors; moves for games whose search is done.
         let mut i = 0;
         while i < slots.len() {
             let slot = &mut slots[i];
             let searching = !slot.alphabeta_to_move();
-            if searching && slot.full && !mcts.gumbel && !slot.noised && slot.tree.root_expanded() {
+            if searching && slot.full && !slot.noised && slot.tree.root_expanded() {
                 slot.tree.add_root_noise(mcts, &mut slot.rng);
                 slot.noised = true;
             }
-            let ready = !searching || slot.searched(mcts);
+            let ready = !searching || slot.searched();
             if ready && finish_move(rules, cfg, slot, &mut alphabeta, &mut list, &mut out) {
                 tick();
                 match queue.next() {
@@ -373,35 +307,15 @@ fn searched_move(
     root: &Position,
     list: &MoveList,
 ) -> Option<Move> {
-    let gumbel_root = slot.gumbel.take().filter(|_| mcts.gumbel);
-    let gumbel_move = gumbel_root.as_ref().map(|g| {
-        let stats = slot.tree.root_stats();
-        let target = improved_policy(&gumbel_settings(mcts), &stats, slot.tree.root_net_value());
-        (slot.tree.root_move(g.choice(&stats)), target)
-    });
-    // A full search's policy target: the improved policy (Gumbel root) or the visit counts (less
-    // the forced playouts'), in legal-move order, as integer weights.
-    let weights: Option<Vec<u32>> = match &gumbel_move {
-        _ if !slot.full => None,
-        Some((_, target)) => Some(
-            target
-                .iter()
-                .map(|p| (p * 65535.0).round() as u32)
-                .collect(),
-        ),
-        // A Gumbel search with no Gumbel root (a forced move) teaches nothing.
-        None if mcts.gumbel => None,
-        None => {
-            let by_move = slot.tree.pruned_root_visits(mcts);
-            Some(
-                list.moves()
-                    .iter()
-                    .map(|m| by_move.iter().find(|(mv, _)| mv == m).map_or(0, |x| x.1))
-                    .collect(),
-            )
-        }
-    };
-    if let Some(weights) = weights {
+    // A full search's policy target: the visit counts (less the forced playouts'), in
+    // legal-move order.
+    if slot.full {
+        let by_move = slot.tree.pruned_root_visits(mcts);
+        let weights: Vec<u32> = list
+            .moves()
+            .iter()
+            .map(|m| by_move.iter().find(|(mv, _)| mv == m).map_or(0, |x| x.1))
+            .collect();
         let value = slot.tree.root_value();
         slot.pending.push((
             Sample::new(*root, list, &weights, value),
@@ -413,10 +327,7 @@ fn searched_move(
     } else {
         0.0
     };
-    match gumbel_move {
-        Some((mv, _)) => Some(mv),
-        None => slot.tree.sample_move(temperature, &mut slot.rng),
-    }
+    slot.tree.sample_move(temperature, &mut slot.rng)
 }
 
 /// Plays the searched move of a game, or alpha-beta's; returns true when the game is over (its
@@ -447,7 +358,7 @@ fn finish_move(
         };
         let next = *list.find(mv).expect("a root move is legal");
         // After alpha-beta's move too: the network's last search often looked at this reply.
-        if mcts.reuse_tree && !mcts.gumbel {
+        if mcts.reuse_tree {
             slot.tree.advance(mv, &next);
         } else {
             slot.tree.reset(next);
@@ -560,26 +471,6 @@ mod tests {
         assert_eq!(a.south_wins + a.north_wins + a.draws, 6);
         assert_eq!(a.samples, b.samples);
         assert_eq!(a.samples.len() as u64, a.plies);
-        // Gumbel roots: reproducible too, and every target is a distribution over legal moves.
-        let gumbel = SelfPlayConfig {
-            mcts: MctsConfig {
-                sims: 16,
-                gumbel: true,
-                gumbel_considered: 4,
-                ..MctsConfig::default()
-            },
-            ..cfg.clone()
-        };
-        let g1 = play(&rules, &UniformEvaluator, &gumbel, &seeds, &|_| {});
-        let g2 = play(&rules, &UniformEvaluator, &gumbel, &seeds, &|_| {});
-        assert_eq!(g1.games, 6);
-        assert_eq!(g1.samples, g2.samples);
-        for s in &g1.samples {
-            assert!(s.is_valid());
-            assert!(s.legal.count_ones() > 1, "forced moves make no sample");
-            let total: f32 = s.policy().map(|x| x.1).sum();
-            assert!((total - 1.0).abs() < 1e-3, "{total}");
-        }
         // Outcomes alternate in sign with the mover within a decided game.
         assert!(
             a.samples

@@ -8,6 +8,10 @@ use anyhow::Context;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
+/// The built-in default config: what `bao train` runs without `--config` (the README's main
+/// job), and what `bao bench mcts` measures.
+pub const DEFAULT_CONFIG: &str = include_str!("../../configs/default.toml");
+
 /// The most random plies a self-play game may open with (`selfplay.random_opening_plies`).
 pub const MAX_RANDOM_OPENING_PLIES: u32 = 32;
 

@@ -30,14 +30,8 @@ use std::path::Path;
 use std::time::Instant;
 
 /// Options of one `bao train` invocation.
-/// Reads the network weights (burnpack bytes) of a player file named by `init_from`; the
-/// caller provides it because player files belong to a higher layer.
-pub type WeightsLoader = fn(&Path) -> anyhow::Result<Vec<u8>>;
-
 #[derive(Clone, Debug, Default)]
 pub struct RunOptions {
-    /// How to read a player file named by the config's `init_from`.
-    pub player_weights: Option<WeightsLoader>,
     /// Hide progress bars (tests, CI).
     pub quiet: bool,
     /// Stop after this many iterations of this invocation (the run can be resumed later).
@@ -59,7 +53,7 @@ pub fn start(config: TrainConfig, opts: &RunOptions) -> anyhow::Result<Meta> {
     let rules = config.rules()?;
     std::fs::create_dir_all(&dir.path)
         .with_context(|| format!("cannot create {}", dir.path.display()))?;
-    let trainer = fresh_trainer(&config, opts)?;
+    let trainer = fresh_trainer(&config)?;
     crate::util::write_atomic(&dir.config(), toml::to_string_pretty(&config)?.as_bytes())?;
     let meta = Meta {
         version: run_dir::VERSION,
@@ -92,7 +86,7 @@ pub fn resume(path: &Path, opts: &RunOptions) -> anyhow::Result<Meta> {
         );
     }
     let trainer = if meta.iteration == 0 {
-        fresh_trainer(&config, opts)?
+        fresh_trainer(&config)?
     } else {
         Trainer::load(
             &config.net,
@@ -138,7 +132,7 @@ pub fn extend(path: &Path, total: u32) -> anyhow::Result<()> {
 }
 
 /// The trainer of a run's first iteration: seeded random weights, or those of `init_from`.
-fn fresh_trainer(config: &TrainConfig, opts: &RunOptions) -> anyhow::Result<Trainer> {
+fn fresh_trainer(config: &TrainConfig) -> anyhow::Result<Trainer> {
     let wd = config.optim.weight_decay;
     let Some(source) = &config.init_from else {
         return Trainer::new(&config.net, wd, derive_seed(config.seed, 0, SEED_INIT));
@@ -156,10 +150,9 @@ fn fresh_trainer(config: &TrainConfig, opts: &RunOptions) -> anyhow::Result<Trai
         let model = dir.iteration(meta.iteration).join("model.bpk");
         std::fs::read(&model).with_context(|| format!("cannot read {}", model.display()))?
     } else {
-        let load = opts
-            .player_weights
-            .context("init_from names a player file, and no player-file reader was given")?;
-        load(path).with_context(|| format!("init_from {source}"))?
+        crate::player_file::Bundle::read(path)
+            .with_context(|| format!("init_from {source}"))?
+            .weights
     };
     Trainer::from_weights(&config.net, wd, &bytes)
         .with_context(|| format!("init_from {source}: the network does not fit `net`"))

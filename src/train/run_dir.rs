@@ -14,58 +14,9 @@
 //! complete iteration.
 
 use anyhow::{Context, bail};
-use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
-/// What `meta.json` records.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Meta {
-    /// Format version of the run directory.
-    pub version: u32,
-    /// The last completed iteration (1-based); 0 before the first.
-    pub iteration: u32,
-    /// Self-play games played so far.
-    pub games: u64,
-    /// Positions (samples) produced so far.
-    pub positions: u64,
-    /// Training steps taken so far.
-    pub steps: u64,
-    /// The variant trained.
-    pub variant: String,
-    /// Latest evaluation results: opponent spec -> (score, elo, elo interval half-width).
-    pub eval: Vec<EvalEntry>,
-    /// The iteration with the best mean evaluation score so far (0: none evaluated), kept when
-    /// older checkpoints are pruned.
-    #[serde(default)]
-    pub best_iteration: u32,
-    /// Its mean score over the evaluation opponents.
-    #[serde(default)]
-    pub best_score: f64,
-}
-
-/// One evaluation result kept in the metadata.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct EvalEntry {
-    /// Iteration evaluated.
-    pub iteration: u32,
-    /// Opponent spec.
-    pub opponent: String,
-    /// Games played.
-    pub games: usize,
-    /// Score of the trained player (wins + draws/2) / games.
-    pub score: f64,
-    /// Elo difference and its 95% interval.
-    pub elo: f64,
-    pub elo_low: f64,
-    pub elo_high: f64,
-}
-
-impl EvalEntry {
-    /// The Elo estimate as text, a bound at a score of 0 or 1 (see `eval::elo::elo_text`).
-    pub fn elo_text(&self) -> String {
-        crate::eval::elo::elo_text(self.score, self.elo, self.elo_low, self.elo_high)
-    }
-}
+pub use crate::player_file::{EvalEntry, Meta};
 
 #[cfg(test)]
 mod tests {
