@@ -3,9 +3,11 @@
 
 mod replay;
 mod sample;
+mod stage;
 
 pub use replay::ReplayBuffer;
 pub use sample::{MAX_TARGETS, Sample};
+pub use stage::{GameRange, SelfPlayOutput, play_games};
 
 use crate::env::random_opening;
 use crate::mcts::{Evaluator, Leaf, LeafBatch, MctsConfig, Tree};
