@@ -72,10 +72,6 @@ impl Sample {
         f32::from(self.q) / 127.0
     }
 
-    /// Does nothing: a sample keeps no seed margin (the network has no margin head). Self-play
-    /// still offers one; this goes when self-play stops computing it.
-    pub fn set_margin(&mut self, _margin: f32) {}
-
     /// The policy target as (action id, probability).
     pub fn policy(&self) -> impl Iterator<Item = (usize, f32)> + '_ {
         let n = self.len as usize;
