@@ -4,7 +4,7 @@
 
 use super::EvalEntry;
 use crate::eval::arena::{MatchConfig, run_match};
-use crate::mcts::{Evaluator, MctsConfig, MctsPlayer};
+use crate::mcts::{Evaluator, MctsPlayer, PlaySettings};
 use crate::rules::{Rules, Variant};
 use crate::search::{Limits, PlayerRegistry, PlayerSpec};
 use std::sync::Arc;
@@ -25,7 +25,7 @@ pub fn evaluate(
     rules: &Rules,
     variant: &str,
     eval: Arc<dyn Evaluator>,
-    cfg: &MctsConfig,
+    settings: &PlaySettings,
     sims: u32,
     opponent: &str,
     games: usize,
@@ -36,9 +36,9 @@ pub fn evaluate(
 ) -> anyhow::Result<(EvalEntry, String)> {
     let opponent_spec: PlayerSpec = opponent.parse()?;
     let mut players = players.clone();
-    let cfg = cfg.clone();
+    let settings = settings.clone();
     players.register(NETWORK, move |_, seed| {
-        let mut net = MctsPlayer::new(NETWORK, eval.clone(), &cfg, sims);
+        let mut net = MctsPlayer::new(NETWORK, eval.clone(), &settings, sims);
         crate::search::Player::new_game(&mut net, seed);
         Ok(Box::new(net))
     });

@@ -280,7 +280,7 @@ fn run_iterations(
                     rules,
                     &config.variant,
                     snapshot.clone(),
-                    &config.selfplay.mcts,
+                    &config.selfplay.mcts.play,
                     config.eval.sims,
                     opponent,
                     config.eval.games,
