@@ -47,7 +47,6 @@ fn fixed_batch() -> Batch {
             .collect();
         let mut s = Sample::new(pos, &list, &visits, 0.0);
         s.outcome = if i % 3 == 0 { 1 } else { -1 };
-        s.margin = s.outcome * 40;
         samples.push(s);
         pos = list.children()[i % list.len()];
     }
@@ -62,7 +61,6 @@ fn a_few_training_steps_on_a_fixed_batch_lower_the_loss() {
             hidden: vec![64],
             blocks: 1,
             channels: 8,
-            margin_head: false,
         };
         let mut t = Trainer::new(&cfg, 0.0, 3).unwrap();
         let batch = fixed_batch();
@@ -75,43 +73,80 @@ fn a_few_training_steps_on_a_fixed_batch_lower_the_loss() {
     }
 }
 
+/// A network of an older run that trained a margin head: `[net] kind = "mlp"`, `hidden = [8]`.
+const MARGIN_HEAD_NET: &[u8] = include_bytes!("fixtures/margin-head-net.bpk");
+
 #[test]
-fn a_margin_head_learns_the_final_seed_margin_and_is_added_to_a_network_made_without_one() {
-    let plain = NetConfig {
-        hidden: vec![32],
+fn a_network_trained_with_a_margin_head_loads_for_play_and_to_train_on_without_it() {
+    let cfg = NetConfig {
+        hidden: vec![8],
         ..NetConfig::default()
     };
-    let with_head = NetConfig {
-        margin_head: true,
-        ..plain.clone()
-    };
+    let net = bao_zero::nn::load_net_bytes(&cfg, &bao_zero::nn::device(), MARGIN_HEAD_NET)
+        .expect("the margin head's weights are left aside");
     let batch = fixed_batch();
-    // A network without the head trains no margin.
-    let mut t = Trainer::new(&plain, 0.0, 3).unwrap();
-    assert_eq!(t.step(&batch, 3e-3).unwrap().margin, 0.0);
-    // Initialised from it, the head is new and the rest is the same network.
-    let bytes = bao_zero::nn::net_bytes(&t.snapshot(), bao_zero::nn::Precision::F32).unwrap();
-    let mut m = Trainer::from_weights(&with_head, 0.0, &bytes)
-        .unwrap()
-        .with_margin_weight(1.0);
+    let (priors, values) = NetEvaluator::new(net).infer(&batch.obs, &batch.masks, batch.size);
+    assert!(priors.iter().chain(&values).all(|x| x.is_finite()));
+    let t = Trainer::from_weights(&cfg, 0.0, MARGIN_HEAD_NET).unwrap();
     assert_eq!(
         NetEvaluator::new(t.snapshot()).infer(&batch.obs, &batch.masks, batch.size),
-        NetEvaluator::new(m.snapshot()).infer(&batch.obs, &batch.masks, batch.size)
+        (priors, values)
     );
-    let first = m.step(&batch, 3e-3).unwrap().margin;
-    assert!(first > 0.0);
-    let mut last = first;
-    for _ in 0..40 {
-        last = m.step(&batch, 3e-3).unwrap().margin;
+}
+
+#[test]
+fn an_older_runs_config_resumes_with_the_margin_head_off_and_is_refused_with_it_on() {
+    let stored = toml::to_string(&smoke("unused")).unwrap();
+    let with = |net: &str, optim: &str| {
+        stored
+            .replace("[net]\n", &format!("[net]\n{net}"))
+            .replace("[optim]\n", &format!("[optim]\n{optim}"))
+    };
+    let dir = tmp("old-config");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("config.toml");
+    for (net, optim) in [
+        ("", "margin_weight = 1.0\n"),
+        ("margin_head = false\n", "margin_weight = 0.5\n"),
+    ] {
+        std::fs::write(&path, with(net, optim)).unwrap();
+        let cfg = TrainConfig::load(&path).unwrap();
+        assert_eq!(cfg.net, smoke("unused").net);
+        // Written again, the config names neither key.
+        let text = toml::to_string(&cfg).unwrap();
+        assert!(!text.contains("margin"), "{text}");
     }
-    assert!(last < 0.5 * first, "margin loss {first} -> {last}");
-    // Its own weights load back, head and all.
-    let trained = bao_zero::nn::net_bytes(&m.snapshot(), bao_zero::nn::Precision::F32).unwrap();
-    let back = Trainer::from_weights(&with_head, 0.0, &trained).unwrap();
-    assert_eq!(
-        NetEvaluator::new(m.snapshot()).infer(&batch.obs, &batch.masks, batch.size),
-        NetEvaluator::new(back.snapshot()).infer(&batch.obs, &batch.masks, batch.size)
-    );
+    std::fs::write(&path, with("margin_head = true\n", "")).unwrap();
+    let err = format!("{:#}", TrainConfig::load(&path).unwrap_err());
+    assert!(err.contains("net.margin_head = true"), "{err}");
+    assert!(!err.contains('\n'), "{err}");
+    // The whole run is refused with that line when resumed.
+    let run = tmp("old-run");
+    train::start(smoke(run.to_str().unwrap()), &quiet_one()).unwrap();
+    std::fs::write(
+        run.join("config.toml"),
+        with("margin_head = true\n", "")
+            .replace("\"unused\"", &format!("{:?}", run.to_str().unwrap())),
+    )
+    .unwrap();
+    let err = format!("{:#}", train::resume(&run, &quiet()).unwrap_err());
+    assert!(err.contains("net.margin_head = true"), "{err}");
+    std::fs::write(
+        run.join("config.toml"),
+        with("margin_head = false\n", "margin_weight = 1.0\n")
+            .replace("\"unused\"", &format!("{:?}", run.to_str().unwrap())),
+    )
+    .unwrap();
+    assert_eq!(train::resume(&run, &quiet()).unwrap().iteration, 2);
+    std::fs::remove_dir_all(dir).ok();
+    std::fs::remove_dir_all(run).ok();
+}
+
+fn quiet_one() -> RunOptions {
+    RunOptions {
+        max_new_iterations: Some(1),
+        ..quiet()
+    }
 }
 
 #[test]

@@ -87,7 +87,6 @@ pub fn write_random_replay(
             Some(bao_zero::env::EpisodeEnd::Terminated(o)) => o.winner,
             _ => None,
         };
-        let end = *env.state();
         for s in &mut game {
             let mover = s.pos.side_to_move();
             s.outcome = match winner {
@@ -95,7 +94,6 @@ pub fn write_random_replay(
                 Some(_) => -1,
                 None => 0,
             };
-            s.set_margin(bao_zero::selfplay::seed_margin(&end, mover));
             texts.push(s.pos.to_string());
         }
         buffer.extend(game);

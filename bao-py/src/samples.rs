@@ -52,8 +52,6 @@ fn locate(path: &Path, variant: Option<&str>) -> PyResult<(PathBuf, Rules)> {
 /// - `values`: float32 `[N]`, the value target `(1 - q_weight) * outcome + q_weight * search`;
 /// - `outcomes`: float32 `[N]`, the game's result for the mover (1, 0, -1);
 /// - `search_values`: float32 `[N]`, the search's value of the position for its mover;
-/// - `margins`: float32 `[N]`, the game's final seed margin for the mover (its seeds less the
-///   opponent's, over all seeds; zero in replay files written before samples kept it);
 /// - `players`: uint8 `[N]`, the mover (0 South, 1 North).
 ///
 /// The rules come from the run's `config.toml` (or `variant`). `FileNotFoundError` if there is
@@ -72,7 +70,7 @@ pub fn load_samples<'py>(
         )));
     }
     let (file, rules) = locate(&path, variant)?;
-    let (batch, outcomes, search, players, margins) = py
+    let (batch, outcomes, search, players) = py
         .detach(|| -> anyhow::Result<_> {
             let buffer = ReplayBuffer::load(&file)?;
             let samples: Vec<_> = buffer.iter().copied().collect();
@@ -83,8 +81,7 @@ pub fn load_samples<'py>(
                 .iter()
                 .map(|s| s.pos.side_to_move().index() as u8)
                 .collect();
-            let margins: Vec<f32> = samples.iter().map(|s| s.margin()).collect();
-            Ok((batch, outcomes, search, players, margins))
+            Ok((batch, outcomes, search, players))
         })
         .map_err(|e| chain_value_error(&e))?;
     let n = batch.size;
@@ -106,6 +103,5 @@ pub fn load_samples<'py>(
     out.set_item("outcomes", PyArray1::from_vec(py, outcomes))?;
     out.set_item("search_values", PyArray1::from_vec(py, search))?;
     out.set_item("players", PyArray1::from_vec(py, players))?;
-    out.set_item("margins", PyArray1::from_vec(py, margins))?;
     Ok(out)
 }

@@ -22,7 +22,7 @@ def test_samples_as_arrays(tmp_path: Path) -> None:
     assert data["observations"].dtype == np.float32
     assert data["action_masks"].shape == (n, 64) and data["action_masks"].dtype == np.bool_
     assert data["policies"].shape == (n, 64)
-    for key in ("values", "outcomes", "search_values", "players", "margins"):
+    for key in ("values", "outcomes", "search_values", "players"):
         assert data[key].shape == (n,)
     assert np.allclose(data["policies"].sum(axis=1), 1.0, atol=1e-5)
     assert not (data["policies"] * ~data["action_masks"]).any()
@@ -36,17 +36,6 @@ def test_samples_as_arrays(tmp_path: Path) -> None:
         assert data["players"][i] == env.current_player
     mixed = bao_zero.load_samples(run / "replay.bin", q_weight=0.5)
     assert np.allclose(mixed["values"], 0.5 * data["outcomes"] + 0.5 * data["search_values"])
-
-
-def test_margins_are_one_games_final_seed_margin_seen_from_each_mover(tmp_path: Path) -> None:
-    path = tmp_path / "replay.bin"
-    _core.write_random_replay(path, "kiswahili", 1, 3)
-    data = bao_zero.load_samples(path)
-    south = data["margins"][data["players"] == 0]
-    north = data["margins"][data["players"] == 1]
-    assert len(south) > 0 and len(north) > 0
-    assert np.all(south == south[0]) and np.all(north == -south[0])
-    assert -1.0 <= south[0] <= 1.0 and south[0] != 0.0
 
 
 def test_missing_and_damaged_replay_files(tmp_path: Path) -> None:

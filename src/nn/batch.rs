@@ -17,9 +17,6 @@ pub struct Batch {
     pub policy: Vec<f32>,
     /// Target values for the player to move, `[size]`, in [-1, 1].
     pub value: Vec<f32>,
-    /// Target final seed margins for the player to move, `[size]`, in [-1, 1] (read only by a
-    /// network with a margin head).
-    pub margin: Vec<f32>,
 }
 
 impl Batch {
@@ -31,7 +28,6 @@ impl Batch {
             masks: vec![0.0; size * ACTIONS],
             policy: vec![0.0; size * ACTIONS],
             value: vec![0.0; size],
-            margin: vec![0.0; size],
         }
     }
 

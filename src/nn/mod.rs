@@ -16,14 +16,14 @@ pub use model::{DenseWeights, MlpWeights, PolicyValueNet, forward_probabilities}
 pub use tb::TbLogger;
 pub use trainer::{Losses, Trainer};
 pub use weights::{
-    Precision, average_weights, convert_weights, load_net, load_net_bytes, net_bytes,
+    NetWeights, Precision, average_weights, convert_weights, load_net, load_net_bytes, net_bytes,
 };
 
 use serde::{Deserialize, Serialize};
 
-/// The network's shape.
+/// The network's shape: a trunk, then a policy head and a value head.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(try_from = "NetConfigFile")]
 pub struct NetConfig {
     /// `mlp` or `resnet`.
     pub kind: NetKind,
@@ -36,11 +36,42 @@ pub struct NetConfig {
     /// Channels of the conv trunk (kind = "resnet").
     #[serde(default = "default_channels")]
     pub channels: usize,
-    /// An auxiliary head predicting the game's final seed margin (KataGo's score target): it
-    /// trains the value head's hidden layer on how much a game is won by, not only who wins.
-    /// Play never reads it.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub margin_head: bool,
+}
+
+/// [`NetConfig`] as a file may hold it: configs of older runs name `margin_head`, which is read
+/// only to check that it is off (the network has no margin head).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NetConfigFile {
+    kind: NetKind,
+    #[serde(default = "default_hidden")]
+    hidden: Vec<usize>,
+    #[serde(default = "default_blocks")]
+    blocks: usize,
+    #[serde(default = "default_channels")]
+    channels: usize,
+    #[serde(default)]
+    margin_head: bool,
+}
+
+impl TryFrom<NetConfigFile> for NetConfig {
+    type Error = String;
+
+    fn try_from(f: NetConfigFile) -> Result<NetConfig, String> {
+        if f.margin_head {
+            return Err(
+                "net.margin_head = true is not supported: the network has a policy and \
+                 a value head only; remove the key or set it to false"
+                    .into(),
+            );
+        }
+        Ok(NetConfig {
+            kind: f.kind,
+            hidden: f.hidden,
+            blocks: f.blocks,
+            channels: f.channels,
+        })
+    }
 }
 
 /// The trunk of the network.
@@ -70,7 +101,6 @@ impl Default for NetConfig {
             hidden: default_hidden(),
             blocks: default_blocks(),
             channels: default_channels(),
-            margin_head: false,
         }
     }
 }

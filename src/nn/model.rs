@@ -59,8 +59,6 @@ pub struct PolicyValueNet {
     policy: Linear,
     value_hidden: Linear,
     value: Linear,
-    /// The final seed margin, over the value head's hidden layer (training only).
-    margin: Option<Linear>,
 }
 
 impl PolicyValueNet {
@@ -120,31 +118,12 @@ impl PolicyValueNet {
             policy: LinearConfig::new(features, ACTIONS).init(dev),
             value_hidden: LinearConfig::new(features, 64).init(dev),
             value: LinearConfig::new(64, 1).init(dev),
-            margin: cfg.margin_head.then(|| margin_layer(dev)),
         }
-    }
-
-    /// The same network with a freshly initialised margin head in place of any it had: to train
-    /// on from a network made without one.
-    pub fn with_new_margin_head(self, dev: &Device) -> PolicyValueNet {
-        let _guard = init_lock();
-        let net = PolicyValueNet {
-            margin: Some(margin_layer(dev)),
-            ..self
-        };
-        net.materialized(dev)
     }
 
     /// Policy logits `[batch, ACTIONS]` (illegal actions not yet masked) and values `[batch, 1]`
     /// in [-1, 1] for the player to move.
     pub fn forward(&self, obs: Tensor<4>) -> (Tensor<2>, Tensor<2>) {
-        let (policy, value, _) = self.forward_heads(obs);
-        (policy, value)
-    }
-
-    /// [`forward`](Self::forward), plus the predicted final seed margin `[batch, 1]` in [-1, 1]
-    /// for the player to move, if the network has a margin head.
-    pub fn forward_heads(&self, obs: Tensor<4>) -> (Tensor<2>, Tensor<2>, Option<Tensor<2>>) {
         let features: Tensor<2> = match (&self.stem, &self.stem_bn) {
             (Some(stem), Some(bn)) => {
                 let mut x = relu(bn.forward(stem.forward(obs)));
@@ -163,17 +142,9 @@ impl PolicyValueNet {
         };
         let policy = self.policy.forward(features.clone());
         let value_hidden = relu(self.value_hidden.forward(features));
-        let margin = self
-            .margin
-            .as_ref()
-            .map(|m| tanh(m.forward(value_hidden.clone())));
         let value = tanh(self.value.forward(value_hidden));
-        (policy, value, margin)
+        (policy, value)
     }
-}
-
-fn margin_layer(dev: &Device) -> Linear {
-    LinearConfig::new(64, 1).init(dev)
 }
 
 /// One dense layer's parameters as plain arrays: `weight` is `[inputs][outputs]`, row-major.

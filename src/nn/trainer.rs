@@ -25,8 +25,6 @@ pub struct Losses {
     pub entropy: f64,
     /// Share of decided positions whose value has the sign of the result.
     pub value_accuracy: f64,
-    /// Mean squared error of the predicted final seed margin (0 without a margin head).
-    pub margin: f64,
 }
 
 impl Losses {
@@ -37,7 +35,6 @@ impl Losses {
         self.value += o.value;
         self.entropy += o.entropy;
         self.value_accuracy += o.value_accuracy;
-        self.margin += o.margin;
     }
 
     /// Divides the sums by the number of steps.
@@ -48,7 +45,6 @@ impl Losses {
         self.value /= n;
         self.entropy /= n;
         self.value_accuracy /= n;
-        self.margin /= n;
     }
 }
 
@@ -58,8 +54,6 @@ pub struct Trainer {
     optim: ModuleOptimizer,
     dev: Device,
     cfg: NetConfig,
-    /// Weight of the margin head's loss, against the value's.
-    margin_weight: f32,
 }
 
 impl Trainer {
@@ -75,35 +69,17 @@ impl Trainer {
             optim,
             dev,
             cfg: cfg.clone(),
-            margin_weight: 1.0,
         })
     }
 
-    /// Sets the weight of the margin head's loss (only read if the network has one).
-    pub fn with_margin_weight(mut self, weight: f32) -> Trainer {
-        self.margin_weight = weight;
-        self
-    }
-
-    /// A trainer starting from given weights (burnpack bytes) with a fresh optimizer. If `cfg`
-    /// asks for a margin head and the weights have none, a fresh head is added.
+    /// A trainer starting from given weights (burnpack bytes) with a fresh optimizer.
     pub fn from_weights(
         cfg: &NetConfig,
         weight_decay: f64,
         bytes: &[u8],
     ) -> anyhow::Result<Trainer> {
         let mut t = Trainer::new(cfg, weight_decay, 0)?;
-        t.net = match super::load_net_bytes(cfg, &t.dev, bytes) {
-            Ok(net) => net,
-            Err(e) if !cfg.margin_head => return Err(e),
-            Err(_) => {
-                let without = NetConfig {
-                    margin_head: false,
-                    ..cfg.clone()
-                };
-                super::load_net_bytes(&without, &t.dev, bytes)?.with_new_margin_head(&t.dev)
-            }
-        };
+        t.net = super::load_net_bytes(cfg, &t.dev, bytes)?;
         Ok(t)
     }
 
@@ -131,6 +107,15 @@ impl Trainer {
         self.net.valid()
     }
 
+    /// The current network's weights as f32 burnpack bytes, tagged `version`.
+    pub fn weights(&self, version: u64) -> anyhow::Result<super::NetWeights> {
+        Ok(super::NetWeights {
+            net: self.cfg.clone(),
+            bytes: super::net_bytes(&self.net.valid(), super::Precision::F32)?,
+            version,
+        })
+    }
+
     /// One optimisation step on `batch` at learning rate `lr`.
     pub fn step(&mut self, batch: &Batch, lr: f64) -> anyhow::Result<Losses> {
         let b = batch.size;
@@ -146,25 +131,17 @@ impl Trainer {
         let target_p =
             Tensor::<2>::from_data(TensorData::new(batch.policy.clone(), [b, ACTIONS]), dev);
         let target_v = Tensor::<2>::from_data(TensorData::new(batch.value.clone(), [b, 1]), dev);
-        let (logits, value, margin) = self.net.forward_heads(x);
+        let (logits, value) = self.net.forward(x);
         // Illegal actions get a huge negative logit, so they carry no probability and no loss.
         let logp = log_softmax(logits + (mask.clone() - 1.0) * 1e9, 1);
         let policy_loss = (target_p * logp.clone()).sum_dim(1).mean().neg();
         let value_loss = (value.clone() - target_v).powf_scalar(2.0).mean();
-        let margin_loss = margin.map(|m| {
-            let target = Tensor::<2>::from_data(TensorData::new(batch.margin.clone(), [b, 1]), dev);
-            (m - target).powf_scalar(2.0).mean()
-        });
-        let mut loss = policy_loss.clone() + value_loss.clone();
-        if let Some(m) = &margin_loss {
-            loss = loss + m.clone() * self.margin_weight;
-        }
+        let loss = policy_loss.clone() + value_loss.clone();
         let entropy = (logp.clone().exp() * mask * logp).sum_dim(1).mean().neg();
         let losses = Losses {
             total: loss.clone().into_scalar::<f32>() as f64,
             policy: policy_loss.into_scalar::<f32>() as f64,
             value: value_loss.into_scalar::<f32>() as f64,
-            margin: margin_loss.map_or(0.0, |m| m.into_scalar::<f32>() as f64),
             entropy: entropy.into_scalar::<f32>() as f64,
             value_accuracy: {
                 let v = value

@@ -50,6 +50,26 @@ impl Precision {
     }
 }
 
+/// A network's weights as plain bytes, with the shape that reads them and a version number.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NetWeights {
+    /// The network's shape.
+    pub net: NetConfig,
+    /// Burnpack bytes of the network (f32 or f16).
+    pub bytes: Vec<u8>,
+    /// Which weights these are: in a training run, the iteration that made them (0: the
+    /// initial ones).
+    pub version: u64,
+}
+
+impl NetWeights {
+    /// The network ready for inference; damaged or mismatched bytes are a one-line error.
+    pub fn evaluator(&self) -> anyhow::Result<super::NetEvaluator> {
+        let net = load_net_bytes(&self.net, &super::device(), &self.bytes)?;
+        Ok(super::NetEvaluator::new(net))
+    }
+}
+
 /// A network of shape `cfg` from burnpack bytes in memory (f32 or f16: the network computes in
 /// f32 either way), with a clear error for damaged or mismatched bytes.
 pub fn load_net_bytes(

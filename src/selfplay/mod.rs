@@ -3,9 +3,11 @@
 
 mod replay;
 mod sample;
+mod stage;
 
 pub use replay::ReplayBuffer;
 pub use sample::{MAX_TARGETS, Sample};
+pub use stage::{GameRange, SelfPlayOutput, play_games};
 
 use crate::env::random_opening;
 use crate::mcts::{Evaluator, Leaf, LeafBatch, SelfPlaySearch, Tree};
@@ -387,19 +389,9 @@ fn finish_move(
             Some(w) if w == side => 1,
             Some(_) => -1,
         };
-        s.set_margin(seed_margin(&root, side));
         out.samples.push(s);
     }
     true
-}
-
-/// `side`'s seeds (pits and store) less its opponent's, over all seeds: the final seed margin a
-/// network with a margin head learns, in [-1, 1].
-pub fn seed_margin(pos: &Position, side: Side) -> f32 {
-    let own =
-        |s: Side| pos.pits(s).iter().map(|&n| f32::from(n)).sum::<f32>() + f32::from(pos.store(s));
-    let (mine, theirs) = (own(side), own(side.opponent()));
-    (mine - theirs) / (mine + theirs).max(1.0)
 }
 
 #[cfg(test)]
@@ -421,31 +413,6 @@ mod tests {
             },
             ..SelfPlayConfig::default()
         }
-    }
-
-    #[test]
-    fn the_seed_margin_is_a_sides_share_of_the_seeds_less_its_opponents() {
-        let rules = Variant::Kiswahili.rules();
-        let start = Position::start(&rules);
-        assert_eq!(seed_margin(&start, Side::South), 0.0);
-        // South: 20 seeds in pits and 10 in store; North: 2 in pits.
-        let mut pits = [[0u8; 16]; 2];
-        pits[0][3] = 20;
-        pits[1][5] = 2;
-        let pos = Position::from_parts(
-            pits,
-            [10, 0],
-            [false, false],
-            Side::North,
-            60,
-            None,
-            None,
-            0,
-            0,
-            true,
-        );
-        assert_eq!(seed_margin(&pos, Side::South), 28.0 / 32.0);
-        assert_eq!(seed_margin(&pos, Side::North), -28.0 / 32.0);
     }
 
     #[test]

@@ -9,8 +9,10 @@ use std::collections::VecDeque;
 use std::path::Path;
 
 const MAGIC: &[u8; 8] = b"BAOREPL2";
-/// Bytes per sample on disk: the position's fields packed, the legal-action mask, then the
-/// policy targets.
+/// Bytes per sample on disk: the position's fields packed (bytes 0-41), the outcome, the number
+/// of targets, the search value, one reserved byte (45: written 0, ignored when read; files of
+/// runs that trained a margin head hold the game's seed margin there), the legal-action mask,
+/// then the policy targets.
 const RECORD: usize = 54 + MAX_TARGETS * 3;
 
 /// Recent self-play samples, at most `capacity` of them (the oldest leave first).
@@ -70,6 +72,12 @@ impl ReplayBuffer {
 
     /// Writes the buffer to `path` atomically.
     pub fn save(&self, path: &Path) -> anyhow::Result<()> {
+        crate::util::write_atomic(path, &self.to_bytes())
+    }
+
+    /// The buffer in the replay file format: a header (magic, capacity, samples ever added,
+    /// samples held), one record per sample, a checksum.
+    pub fn to_bytes(&self) -> Vec<u8> {
         let mut bytes = Vec::with_capacity(32 + self.samples.len() * RECORD);
         bytes.extend_from_slice(MAGIC);
         bytes.extend_from_slice(&(self.capacity as u64).to_le_bytes());
@@ -80,14 +88,20 @@ impl ReplayBuffer {
         }
         let sum = checksum(&bytes);
         bytes.extend_from_slice(&sum.to_le_bytes());
-        crate::util::write_atomic(path, &bytes)
+        bytes
     }
 
     /// Reads a buffer written by [`ReplayBuffer::save`]; a truncated or damaged file is an error.
     pub fn load(path: &Path) -> anyhow::Result<ReplayBuffer> {
         let bytes = std::fs::read(path)
             .with_context(|| format!("cannot read replay buffer {}", path.display()))?;
-        let bad = |why: &str| anyhow::anyhow!("replay buffer {} is damaged: {why}", path.display());
+        ReplayBuffer::from_bytes(&bytes)
+            .with_context(|| format!("replay buffer {} is damaged", path.display()))
+    }
+
+    /// Reads bytes made by [`ReplayBuffer::to_bytes`]; truncated or damaged bytes are an error.
+    pub fn from_bytes(bytes: &[u8]) -> anyhow::Result<ReplayBuffer> {
+        let bad = |why: &str| anyhow::anyhow!("{why}");
         if bytes.len() >= 8 && &bytes[..7] == b"BAOREPL" && &bytes[..8] != MAGIC {
             return Err(bad(
                 "it was written by an older bao-zero (replay format 1); start a new run",
@@ -142,7 +156,7 @@ fn pack(s: &Sample, out: &mut Vec<u8>) {
         p.opening_phase(),
     ]);
     out.extend_from_slice(&p.ply().to_le_bytes());
-    out.extend_from_slice(&[s.outcome as u8, s.len, s.q as u8, s.margin as u8]);
+    out.extend_from_slice(&[s.outcome as u8, s.len, s.q as u8, 0]);
     out.extend_from_slice(&s.legal.to_le_bytes());
     out.extend_from_slice(&s.actions);
     for w in s.weights {
@@ -185,8 +199,6 @@ fn unpack(b: &[u8]) -> anyhow::Result<Sample> {
         outcome: b[42] as i8,
         len: b[43],
         q: b[44] as i8,
-        // Zero in files written before samples kept the margin.
-        margin: b[45] as i8,
         actions: [0; MAX_TARGETS],
         weights: [0; MAX_TARGETS],
         legal: u64::from_le_bytes(b[46..54].try_into().expect("8 bytes")),
@@ -223,7 +235,6 @@ mod tests {
             let visits: Vec<u32> = (0..list.len()).map(|i| (i * 7 % 5) as u32).collect();
             let mut s = Sample::new(pos, &list, &visits, 0.25);
             s.outcome = [1, 0, -1][out.len() % 3];
-            s.margin = [90, 0, -127][out.len() % 3];
             out.push(s);
             pos = list.children()[rng.random_range(0..list.len())];
         }
@@ -264,5 +275,26 @@ mod tests {
         std::fs::write(&path, b"garbage").unwrap();
         assert!(ReplayBuffer::load(&path).is_err());
         std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[test]
+    fn the_reserved_byte_is_written_zero_and_ignored_when_read() {
+        let mut b = ReplayBuffer::new(10);
+        b.extend(some_samples(3));
+        let mut bytes = b.to_bytes();
+        let reserved = |k: usize| 32 + k * RECORD + 45;
+        assert!((0..3).all(|k| bytes[reserved(k)] == 0));
+        // A file of a run that trained a margin head holds the seed margin there.
+        for (k, margin) in [90u8, 0, 129].into_iter().enumerate() {
+            bytes[reserved(k)] = margin;
+        }
+        let body = bytes.len() - 8;
+        let sum = checksum(&bytes[..body]).to_le_bytes();
+        bytes[body..].copy_from_slice(&sum);
+        let back = ReplayBuffer::from_bytes(&bytes).unwrap();
+        assert_eq!(
+            back.iter().collect::<Vec<_>>(),
+            b.iter().collect::<Vec<_>>()
+        );
     }
 }

@@ -17,9 +17,6 @@ pub struct Sample {
     pub outcome: i8,
     /// The search's value of `pos` for its mover, times 127.
     pub q: i8,
-    /// The game's final seed margin for the player to move at `pos` (its seeds less the
-    /// opponent's, over all seeds), times 127.
-    pub margin: i8,
     /// How many entries of `actions`/`weights` are used.
     pub len: u8,
     /// Action ids of the target moves, ascending.
@@ -58,7 +55,6 @@ impl Sample {
             pos,
             outcome: 0,
             q: to_i8_unit(value),
-            margin: 0,
             len: targets.len() as u8,
             actions: [0; MAX_TARGETS],
             weights: [0; MAX_TARGETS],
@@ -74,16 +70,6 @@ impl Sample {
     /// The search's value for the mover, in [-1, 1].
     pub fn value(&self) -> f32 {
         f32::from(self.q) / 127.0
-    }
-
-    /// The game's final seed margin for the mover, in [-1, 1].
-    pub fn margin(&self) -> f32 {
-        f32::from(self.margin) / 127.0
-    }
-
-    /// Records the game's final seed margin for the mover (clamped to [-1, 1]).
-    pub fn set_margin(&mut self, margin: f32) {
-        self.margin = to_i8_unit(margin);
     }
 
     /// The policy target as (action id, probability).
@@ -132,11 +118,6 @@ mod tests {
         assert_eq!(s.legal, legal_mask_bits(&pos, &list));
         assert_eq!(s.legal.count_ones() as usize, list.len());
         assert_eq!(s.value(), 64.0 / 127.0);
-        let mut s = s;
-        s.set_margin(-0.5);
-        assert_eq!(s.margin(), -64.0 / 127.0);
-        s.set_margin(3.0);
-        assert_eq!(s.margin(), 1.0);
         let total: f32 = weights.iter().sum::<u32>() as f32;
         let mut expected: Vec<(usize, f32)> = list
             .moves()

@@ -74,9 +74,9 @@ pub struct OptimConfig {
     pub min_replay: usize,
     /// Weight of the search's value in the value target, against the game's result (0..=1).
     pub value_q_weight: f32,
-    /// Weight of the margin head's loss (final seed margin, mean squared error) against the
-    /// value's; read only when `net.margin_head` is set.
-    pub margin_weight: f32,
+    /// Read and ignored: configs of older runs weigh a margin head's loss with it.
+    #[serde(default, skip_serializing)]
+    pub margin_weight: Option<f32>,
 }
 
 impl Default for OptimConfig {
@@ -91,7 +91,7 @@ impl Default for OptimConfig {
             replay_window: 100_000,
             min_replay: 1_000,
             value_q_weight: 0.0,
-            margin_weight: 1.0,
+            margin_weight: None,
         }
     }
 }
@@ -130,6 +130,8 @@ impl TrainConfig {
         let table = read_config_table(path)?;
         let cfg: TrainConfig = toml::Value::Table(table)
             .try_into()
+            // One line: the message, then the table it is in.
+            .map_err(|e: toml::de::Error| anyhow::anyhow!(e.to_string().trim().replace('\n', " ")))
             .with_context(|| format!("bad config {}", path.display()))?;
         cfg.rules()
             .with_context(|| format!("bad rules in config {}", path.display()))?;
@@ -147,11 +149,6 @@ impl TrainConfig {
             (0.0..=1.0).contains(&o.value_q_weight),
             "optim.value_q_weight must be in 0..=1, not {}",
             o.value_q_weight
-        );
-        anyhow::ensure!(
-            o.margin_weight.is_finite() && o.margin_weight >= 0.0,
-            "optim.margin_weight must be at least 0, not {}",
-            o.margin_weight
         );
         anyhow::ensure!(
             self.selfplay.games_per_iteration > 0,

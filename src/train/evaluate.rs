@@ -1,13 +1,88 @@
-//! Evaluation during training: the network with a small search against baseline players
-//! (any player spec: `random`, `greedy`, `ab:depth=2`, ...), as an arena match: pairs of games
-//! that share a random opening, one with each colour, scored with the arena's Elo.
+//! The evaluation stage's door: the network (weights as bytes) with a small search against
+//! baseline players (any player spec: `random`, `greedy`, `ab:depth=2`, ...), as arena matches:
+//! pairs of games that share a random opening, one with each colour, scored with the arena's Elo.
 
-use super::EvalEntry;
+use super::{EvalEntry, TrainConfig};
 use crate::eval::arena::{MatchConfig, run_match};
 use crate::mcts::{Evaluator, MctsPlayer, PlaySettings};
+use crate::nn::NetWeights;
 use crate::rules::{Rules, Variant};
 use crate::search::{Limits, PlayerRegistry, PlayerSpec};
 use std::sync::Arc;
+
+/// How the network is evaluated: its search, and the matches it plays.
+#[derive(Clone)]
+pub struct EvalSettings {
+    /// The variant name the game records are tagged with.
+    pub variant: String,
+    /// The network's search: the play settings of the run's self-play search.
+    pub search: PlaySettings,
+    /// Its simulations a move.
+    pub sims: u32,
+    /// Games against each opponent (played in pairs, so rounded up to even).
+    pub games: usize,
+    /// Random plies at the start of each pair of games.
+    pub opening_plies: u32,
+    /// How the opponents' specs become players.
+    pub players: PlayerRegistry,
+}
+
+impl EvalSettings {
+    /// The evaluation of a run with `config`, its opponents made by `players`.
+    pub fn of_run(config: &TrainConfig, players: &PlayerRegistry) -> EvalSettings {
+        EvalSettings {
+            variant: config.variant.clone(),
+            search: config.selfplay.mcts.play.clone(),
+            sims: config.eval.sims,
+            games: config.eval.games,
+            opening_plies: config.eval.opening_plies,
+            players: players.clone(),
+        }
+    }
+
+    /// Games a whole evaluation against `opponents` plays.
+    pub fn total_games(&self, opponents: usize) -> usize {
+        self.games.div_ceil(2).max(1) * 2 * opponents
+    }
+}
+
+/// What an evaluation found.
+#[derive(Clone, Debug, Default)]
+pub struct EvalReport {
+    /// One result per opponent, in the order given, tagged with the iteration evaluated.
+    pub entries: Vec<EvalEntry>,
+    /// The games against each opponent as KIBA records, one record a line.
+    pub records: Vec<String>,
+}
+
+/// Evaluates the network `weights` (of `iteration`) against each of `opponents` (player specs):
+/// the match against opponent `k` draws its openings from `seed + k`. `on_game` is called once
+/// per game played.
+pub fn evaluate(
+    rules: &Rules,
+    weights: &NetWeights,
+    settings: &EvalSettings,
+    opponents: &[String],
+    iteration: u32,
+    seed: u64,
+    on_game: &(dyn Fn(&str) + Sync),
+) -> anyhow::Result<EvalReport> {
+    let network: Arc<dyn Evaluator> = Arc::new(weights.evaluator()?);
+    let mut report = EvalReport::default();
+    for (k, opponent) in opponents.iter().enumerate() {
+        let (entry, records) = play_match(
+            rules,
+            network.clone(),
+            settings,
+            opponent,
+            seed.wrapping_add(k as u64),
+            &|| on_game(opponent),
+        )?;
+        report.entries.push(EvalEntry { iteration, ..entry });
+        report.records.push(records);
+    }
+    Ok(report)
+}
 
 /// Games longer than this are draws.
 const MAX_PLIES: usize = 600;
@@ -15,30 +90,23 @@ const MAX_PLIES: usize = 600;
 /// The kind under which the network under training enters the match.
 const NETWORK: &str = "network";
 
-/// Plays `games` games (in pairs: the same random opening with each colour) of the network,
-/// searching `sims` simulations a move, against the player `opponent` (a spec built by
-/// `players`); returns the network's score and Elo difference with 95% intervals, and the games
-/// as KIBA records tagged with `variant`. `on_game` is called once per game played, after the
-/// match.
-#[allow(clippy::too_many_arguments)]
-pub fn evaluate(
+/// Plays `settings.games` games (in pairs: the same random opening with each colour) of the
+/// network against the player `opponent`; returns the network's score and Elo difference with
+/// 95% intervals, and the games as KIBA records. `on_game` is called once per game played, after
+/// the match.
+fn play_match(
     rules: &Rules,
-    variant: &str,
     eval: Arc<dyn Evaluator>,
-    settings: &PlaySettings,
-    sims: u32,
+    settings: &EvalSettings,
     opponent: &str,
-    games: usize,
-    opening_plies: u32,
     seed: u64,
-    players: &PlayerRegistry,
     on_game: &(dyn Fn() + Sync),
 ) -> anyhow::Result<(EvalEntry, String)> {
     let opponent_spec: PlayerSpec = opponent.parse()?;
-    let mut players = players.clone();
-    let settings = settings.clone();
+    let mut players = settings.players.clone();
+    let (search, sims) = (settings.search.clone(), settings.sims);
     players.register(NETWORK, move |_, seed| {
-        let mut net = MctsPlayer::new(NETWORK, eval.clone(), &settings, sims);
+        let mut net = MctsPlayer::new(NETWORK, eval.clone(), &search, sims);
         crate::search::Player::new_game(&mut net, seed);
         Ok(Box::new(net))
     });
@@ -49,14 +117,14 @@ pub fn evaluate(
     let result = run_match(&MatchConfig {
         rules: rules.clone(),
         start: None,
-        games: games.div_ceil(2).max(1) * 2,
+        games: settings.total_games(1),
         seed,
-        opening_plies,
+        opening_plies: settings.opening_plies,
         max_plies: MAX_PLIES,
         limits: Limits::NONE,
         progress: false,
         players,
-        variant: variant.to_string(),
+        variant: settings.variant.clone(),
         ..MatchConfig::new(network, opponent_spec, Variant::Kiswahili)
     })?;
     for _ in 0..result.games {

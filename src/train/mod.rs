@@ -1,36 +1,33 @@
-//! The training loop: self-play -> training steps -> checkpoint -> evaluation -> logs, repeated.
+//! The training loop: self-play -> training steps -> evaluation -> checkpoint -> logs, repeated.
 //!
-//! Stages meet only through the run directory (`run_dir`), so a run can be stopped at any moment
-//! (even by `kill -9`) and resumed with `bao train --resume RUN_DIR`, continuing at the next
-//! iteration exactly as the uninterrupted run would have (every random choice derives from the
-//! config's seed and the iteration number).
+//! Each stage is a door taking plain values (see [`stages`]); iterations meet only through the
+//! run directory (`run_dir`), so a run can be stopped at any moment (even by `kill -9`) and
+//! resumed with `bao train --resume RUN_DIR`, continuing at the next iteration exactly as the
+//! uninterrupted run would have (every random choice derives from the config's seed and the
+//! iteration number).
 
 pub mod config;
 pub mod evaluate;
+mod metrics;
 mod run_dir;
 mod samples;
+pub mod stages;
 
 pub use crate::nn::Batch;
 pub use config::{EvalConfig, OptimConfig, TrainConfig, derive_seed};
+pub use evaluate::{EvalReport, EvalSettings};
+pub use metrics::MetricsSink;
 pub use run_dir::{EvalEntry, Meta, RunDir};
+pub use stages::{IterationReport, TrainReport, TrainSteps, selfplay_games};
 
-use crate::mcts::Evaluator;
-use crate::nn::{NetEvaluator, Trainer};
+use crate::nn::Trainer;
 use crate::rules::Rules;
 use crate::selfplay::{self, ReplayBuffer};
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
-use rand::SeedableRng;
-use serde_json::json;
+use stages::{SEED_EVAL, SEED_INIT};
 use std::path::Path;
-use std::sync::Arc;
 use std::time::Instant;
-
-/// Seed purposes (see [`derive_seed`]).
-const SEED_SELFPLAY: u64 = 1;
-const SEED_BATCHES: u64 = 2;
-const SEED_EVAL: u64 = 3;
-const SEED_INIT: u64 = 4;
 
 /// Options of one `bao train` invocation.
 #[derive(Clone, Debug, Default)]
@@ -179,7 +176,6 @@ fn bar(len: u64, what: &str, quiet: bool) -> ProgressBar {
 
 /// Runs the iterations inside a thread pool of the configured size: the backend splits its
 /// float reductions over the pool, and on one thread the splits (so the sums) never vary.
-#[allow(clippy::too_many_arguments)]
 fn run(
     config: &TrainConfig,
     rules: &Rules,
@@ -193,142 +189,138 @@ fn run(
         .num_threads(config.selfplay.threads.max(1))
         .build()
         .context("cannot start the thread pool")?;
-    pool.install(|| run_iterations(config, rules, dir, trainer, replay, meta, opts))
-}
-
-#[allow(clippy::too_many_arguments)]
-fn run_iterations(
-    config: &TrainConfig,
-    rules: &Rules,
-    dir: &RunDir,
-    mut trainer: Trainer,
-    mut replay: ReplayBuffer,
-    mut meta: Meta,
-    opts: &RunOptions,
-) -> anyhow::Result<Meta> {
-    trainer = trainer.with_margin_weight(config.optim.margin_weight);
-    let mut tb = crate::nn::TbLogger::new(&dir.tensorboard())?;
-    let first = meta.iteration + 1;
+    let mut run = Run {
+        config,
+        rules,
+        dir,
+        trainer,
+        replay,
+        meta,
+        eval: EvalSettings::of_run(config, &opts.players),
+        quiet: opts.quiet,
+    };
     let last = match opts.max_new_iterations {
-        Some(n) => config.iterations.min(meta.iteration + n),
+        Some(n) => config.iterations.min(run.meta.iteration + n),
         None => config.iterations,
     };
-    for iteration in first..=last {
+    pool.install(|| {
+        let mut sink = MetricsSink::new(dir, config.iterations, opts.quiet)?;
+        for iteration in run.meta.iteration + 1..=last {
+            let report = run.iteration(iteration)?;
+            sink.record(dir, &report)?;
+            run.commit(&report)?;
+            sink.publish(&report);
+        }
+        Ok(run.meta)
+    })
+}
+
+/// A run in progress: its settings, network, replay window and figures.
+struct Run<'a> {
+    config: &'a TrainConfig,
+    rules: &'a Rules,
+    dir: &'a RunDir,
+    trainer: Trainer,
+    replay: ReplayBuffer,
+    meta: Meta,
+    eval: EvalSettings,
+    quiet: bool,
+}
+
+impl Run<'_> {
+    /// One iteration's stages (self-play, training, evaluation) and its checkpoint: the
+    /// iteration's folder and the replay window (`meta.json` comes after, in [`Run::commit`]).
+    fn iteration(&mut self, iteration: u32) -> anyhow::Result<IterationReport> {
+        let (config, rules) = (self.config, self.rules);
         let t0 = Instant::now();
-        let step = iteration as i64;
-        // 1. Self-play with the current network.
-        let evaluator: Arc<dyn Evaluator> = Arc::new(NetEvaluator::new(trainer.snapshot()));
-        let games = config.selfplay.games_per_iteration;
-        let seeds: Vec<u64> = (0..games as u64)
-            .map(|g| derive_seed(config.seed, iteration, SEED_SELFPLAY).wrapping_add(g))
-            .collect();
-        let pb = bar(games as u64, "self-play", opts.quiet);
-        let sp = selfplay::play(rules, evaluator.as_ref(), &config.selfplay, &seeds, &|n| {
-            pb.set_position(n as u64)
-        });
+        let weights = self.trainer.weights(u64::from(iteration - 1))?;
+        let count = config.selfplay.games_per_iteration;
+        let pb = bar(count as u64, "self-play", self.quiet);
+        let mut selfplay = selfplay::play_games(
+            rules,
+            &weights,
+            &config.selfplay,
+            selfplay_games(config, iteration, 0, count),
+            &|n| pb.set_position(n as u64),
+        )?;
         pb.finish_and_clear();
-        let sp_secs = t0.elapsed().as_secs_f64();
-        meta.games += sp.games as u64;
-        meta.positions += sp.samples.len() as u64;
-        replay.extend(sp.samples.iter().copied());
+        let samples = std::mem::take(&mut selfplay.games.samples);
+        let positions = samples.len();
+        self.meta.games += selfplay.games.games as u64;
+        self.meta.positions += positions as u64;
+        self.replay.extend(samples);
 
-        // 2. Training steps on the replay window.
-        let t1 = Instant::now();
-        let lr = config.learning_rate(iteration - 1);
-        let mut losses = crate::nn::Losses::default();
-        let mut steps_done = 0usize;
-        if config.ready_to_train(replay.len()) {
-            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(derive_seed(
-                config.seed,
-                iteration,
-                SEED_BATCHES,
-            ));
-            let pb = bar(
-                config.optim.steps_per_iteration as u64,
-                "training",
-                opts.quiet,
-            );
-            for _ in 0..config.optim.steps_per_iteration {
-                let batch = Batch::from_samples(
-                    rules,
-                    &replay.sample(config.optim.batch_size, &mut rng),
-                    config.optim.value_q_weight,
-                );
-                losses.add(&trainer.step(&batch, lr)?);
-                steps_done += 1;
+        let plan = TrainSteps::of_iteration(config, iteration);
+        let train = if config.ready_to_train(self.replay.len()) {
+            let pb = bar(plan.steps as u64, "training", self.quiet);
+            let report = self
+                .trainer
+                .train(rules, &self.replay, &plan, &|| pb.inc(1))?;
+            pb.finish_and_clear();
+            report
+        } else {
+            TrainReport::default()
+        };
+        self.meta.steps += train.steps as u64;
+
+        let eval = self.evaluate(iteration)?;
+        self.trainer.save(&self.dir.iteration(iteration))?;
+        self.replay.save(&self.dir.replay(iteration))?;
+        Ok(IterationReport {
+            iteration,
+            lr: plan.lr,
+            selfplay,
+            positions,
+            train,
+            eval,
+            total_games: self.meta.games,
+            total_positions: self.meta.positions,
+            total_steps: self.meta.steps,
+            replay: self.replay.len(),
+            seconds: t0.elapsed().as_secs_f64(),
+        })
+    }
+
+    /// Evaluates the network against the config's opponents if `iteration` is due (every
+    /// `eval.every`-th, and the last); writes the games and keeps the results in the metadata.
+    fn evaluate(&mut self, iteration: u32) -> anyhow::Result<Vec<EvalEntry>> {
+        let config = self.config;
+        let every = config.eval.every;
+        if every == 0 || (!iteration.is_multiple_of(every) && iteration != config.iterations) {
+            return Ok(Vec::new());
+        }
+        let opponents = &config.eval.opponents;
+        let total = self.eval.total_games(opponents.len());
+        let pb = bar(total as u64, "evaluation", self.quiet);
+        let report = evaluate::evaluate(
+            self.rules,
+            &self.trainer.weights(u64::from(iteration))?,
+            &self.eval,
+            opponents,
+            iteration,
+            derive_seed(config.seed, iteration, SEED_EVAL),
+            &|opponent| {
+                pb.set_message(opponent.to_string());
                 pb.inc(1);
-            }
-            pb.finish_and_clear();
-            losses.average(steps_done);
-        }
-        meta.steps += steps_done as u64;
-        let train_secs = t1.elapsed().as_secs_f64();
+            },
+        )?;
+        pb.finish_and_clear();
+        crate::util::write_atomic(
+            &self.dir.eval_games(iteration),
+            report.records.join("\n").as_bytes(),
+        )?;
+        let meta = &mut self.meta;
+        meta.eval
+            .retain(|e| !report.entries.iter().any(|n| n.opponent == e.opponent));
+        meta.eval.extend(report.entries.iter().cloned());
+        Ok(report.entries)
+    }
 
-        // 3. Evaluation against the baselines.
-        let mut evals = Vec::new();
-        let mut eval_records = Vec::new();
-        if config.eval.every > 0
-            && (iteration % config.eval.every == 0 || iteration == config.iterations)
-        {
-            let snapshot: Arc<dyn Evaluator> = Arc::new(NetEvaluator::new(trainer.snapshot()));
-            let total = config.eval.games.div_ceil(2).max(1) * 2 * config.eval.opponents.len();
-            let pb = bar(total as u64, "evaluation", opts.quiet);
-            for (k, opponent) in config.eval.opponents.iter().enumerate() {
-                pb.set_message(opponent.clone());
-                let seed = derive_seed(config.seed, iteration, SEED_EVAL).wrapping_add(k as u64);
-                let (r, records) = evaluate::evaluate(
-                    rules,
-                    &config.variant,
-                    snapshot.clone(),
-                    &config.selfplay.mcts.play,
-                    config.eval.sims,
-                    opponent,
-                    config.eval.games,
-                    config.eval.opening_plies,
-                    seed,
-                    &opts.players,
-                    &|| pb.inc(1),
-                )?;
-                evals.push(EvalEntry {
-                    iteration,
-                    opponent: opponent.clone(),
-                    ..r
-                });
-                eval_records.push(records);
-            }
-            pb.finish_and_clear();
-            crate::util::write_atomic(
-                &dir.eval_games(iteration),
-                eval_records.join("\n").as_bytes(),
-            )?;
-            meta.eval
-                .retain(|e| !evals.iter().any(|n| n.opponent == e.opponent));
-            meta.eval.extend(evals.iter().cloned());
-        }
-
-        // 4. Checkpoint: the iteration's folder, the replay buffer, then meta.json last.
-        trainer.save(&dir.iteration(iteration))?;
-        replay.save(&dir.replay(iteration))?;
+    /// Completes the iteration of `report` (whose metrics line is written): the best iteration,
+    /// `meta.json`, then pruning and charts.
+    fn commit(&mut self, report: &IterationReport) -> anyhow::Result<()> {
+        let (iteration, evals, meta) = (report.iteration, &report.eval, &mut self.meta);
         meta.iteration = iteration;
-        let line = json!({
-            "iteration": iteration,
-            "games": meta.games,
-            "positions": meta.positions,
-            "steps": meta.steps,
-            "replay": replay.len(),
-            "lr": lr,
-            "loss": losses.total, "policy_loss": losses.policy, "value_loss": losses.value,
-            "policy_entropy": losses.entropy, "value_accuracy": losses.value_accuracy,
-            "margin_loss": losses.margin,
-            "selfplay_games_per_sec": sp.games as f64 / sp_secs,
-            "selfplay_sims_per_sec": sp.simulations as f64 / sp_secs,
-            "train_samples_per_sec": (steps_done * config.optim.batch_size) as f64 / train_secs.max(1e-9),
-            "south_wins": sp.south_wins, "north_wins": sp.north_wins, "draws": sp.draws,
-            "alphabeta_games": sp.alphabeta_games, "alphabeta_score": sp.alphabeta_score(),
-            "eval": evals,
-            "seconds": t0.elapsed().as_secs_f64(),
-        });
-        dir.append_metrics(&line)?;
         if !evals.is_empty() {
             let mean = evals.iter().map(|e| e.score).sum::<f64>() / evals.len() as f64;
             if meta.best_iteration == 0 || mean > meta.best_score {
@@ -336,9 +328,10 @@ fn run_iterations(
                 meta.best_score = mean;
             }
         }
-        dir.write_meta(&meta)?;
+        let dir = self.dir;
+        dir.write_meta(meta)?;
         // Only once meta.json names the new iteration may older checkpoints go.
-        dir.prune(iteration, config.keep_iterations, meta.best_iteration)?;
+        dir.prune(iteration, self.config.keep_iterations, meta.best_iteration)?;
         dir.prune_replay(iteration)?;
         if !evals.is_empty() {
             // The charts follow the metrics; a chart that cannot be drawn does not stop a run.
@@ -346,81 +339,6 @@ fn run_iterations(
                 eprintln!("warning: charts of {} not drawn: {e:#}", dir.path.display());
             }
         }
-        // TensorBoard after meta.json: an iteration redone after a crash logs its step once.
-        for (tag, v) in [
-            ("loss/total", losses.total),
-            ("loss/policy", losses.policy),
-            ("loss/value", losses.value),
-            ("train/policy_entropy", losses.entropy),
-            ("train/value_accuracy", losses.value_accuracy),
-            ("train/learning_rate", lr),
-            (
-                "train/samples_per_sec",
-                (steps_done * config.optim.batch_size) as f64 / train_secs.max(1e-9),
-            ),
-            ("selfplay/games_per_sec", sp.games as f64 / sp_secs),
-            ("selfplay/sims_per_sec", sp.simulations as f64 / sp_secs),
-            (
-                "selfplay/plies_per_game",
-                sp.plies as f64 / sp.games.max(1) as f64,
-            ),
-            ("replay/size", replay.len() as f64),
-        ] {
-            tb.scalar(tag, v as f32, step);
-        }
-        if config.net.margin_head {
-            tb.scalar("loss/margin", losses.margin as f32, step);
-        }
-        if let Some(score) = sp.alphabeta_score() {
-            tb.scalar("selfplay/score_vs_alphabeta", score as f32, step);
-        }
-        for e in &evals {
-            let name = e.opponent.replace([':', '=', ','], "_");
-            tb.scalar(&format!("eval/score_vs_{name}"), e.score as f32, step);
-            tb.scalar(&format!("eval/elo_vs_{name}"), e.elo as f32, step);
-        }
-        tb.flush();
-        let eval_text: String = evals
-            .iter()
-            .map(|e| {
-                format!(
-                    " | vs {} {:.0}% (Elo {})",
-                    e.opponent,
-                    100.0 * e.score,
-                    e.elo_text()
-                )
-            })
-            .collect();
-        let alphabeta_text = sp.alphabeta_score().map_or(String::new(), |score| {
-            format!(
-                " | self-play vs ab {:.0}% of {}",
-                100.0 * score,
-                sp.alphabeta_games
-            )
-        });
-        let margin_text = if config.net.margin_head {
-            format!(", margin {:.3}", losses.margin)
-        } else {
-            String::new()
-        };
-        let summary = format!(
-            "iter {iteration:>3}/{}: {} games ({:.1}/s, {:.0} sims/s), {} positions, loss {:.3} (policy {:.3}, value {:.3}{margin_text}), lr {:.1e}, {:.0}s{alphabeta_text}{eval_text}",
-            config.iterations,
-            sp.games,
-            sp.games as f64 / sp_secs,
-            sp.simulations as f64 / sp_secs,
-            sp.samples.len(),
-            losses.total,
-            losses.policy,
-            losses.value,
-            lr,
-            t0.elapsed().as_secs_f64(),
-        );
-        if opts.quiet {
-            eprintln!("{summary}");
-        } else {
-            println!("{summary}");
-        }
+        Ok(())
     }
-    Ok(meta)
 }

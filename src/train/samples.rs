@@ -12,7 +12,6 @@ impl Batch {
         for (i, s) in samples.iter().enumerate() {
             let value = (1.0 - q_weight) * f32::from(s.outcome) + q_weight * s.value();
             b.set(i, rules, &s.pos, s.legal, s.policy(), value);
-            b.margin[i] = s.margin();
         }
         b
     }
