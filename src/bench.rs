@@ -178,7 +178,7 @@ pub fn bench_play(seconds: f64, runs: usize) -> PlayBench {
         let mut player = crate::mcts::MctsPlayer::new(
             "bench",
             eval.clone(),
-            &cfg.selfplay.mcts,
+            &cfg.selfplay.mcts.play,
             cfg.selfplay.mcts.sims,
         );
         player.new_game(run as u64);

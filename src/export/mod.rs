@@ -7,7 +7,7 @@ mod specs;
 
 pub use specs::{all_players, parse_c_puct, register_player_specs};
 
-use crate::mcts::{Evaluator, MctsConfig, MctsPlayer};
+use crate::mcts::{Evaluator, MctsPlayer};
 use crate::player_file::{Bundle, Header};
 use crate::rules::{Position, Rules};
 use crate::search::{Choice, Limits, Player};
@@ -66,7 +66,7 @@ pub fn from_run_averaged(
         net: config.net.clone(),
         search: crate::mcts::PlaySettings {
             c_puct: crate::mcts::PLAY_C_PUCT,
-            ..config.selfplay.mcts.play_settings()
+            ..config.selfplay.mcts.play.clone()
         },
         sims: sims.unwrap_or(config.eval.sims),
         source: match average {
@@ -106,22 +106,11 @@ impl LoadedPlayer {
         ))
     }
 
-    /// A player from a header and its network (shared, e.g. between the games of an arena).
+    /// A player from a header and its network (shared, e.g. between the games of an arena),
+    /// searching with the header's play settings.
     pub fn new(header: Header, eval: Arc<dyn Evaluator>, name: String) -> LoadedPlayer {
-        let search = header.search.search_config();
-        LoadedPlayer::searching(header, &search, eval, name)
-    }
-
-    /// A player from a header and its network that searches with `search` (the header's play
-    /// settings with a player spec's options applied).
-    pub fn searching(
-        header: Header,
-        search: &MctsConfig,
-        eval: Arc<dyn Evaluator>,
-        name: String,
-    ) -> LoadedPlayer {
         let player =
-            MctsPlayer::new(name, eval, search, header.sims).only_for(header.rules.clone());
+            MctsPlayer::new(name, eval, &header.search, header.sims).only_for(header.rules.clone());
         LoadedPlayer { header, player }
     }
 

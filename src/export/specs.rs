@@ -7,14 +7,14 @@
 //! | `mcts:checkpoint=RUN_DIR,iteration=N` | a training run's network (default: its last iteration) |
 //! | `mcts:sims=200` | simulations per move (default: the file's, or 200) |
 //! | `mcts:cpuct=1.0` | exploration constant (default: the file's) |
-//! | `mcts:fpu=0.2` | first-play urgency: an unvisited child's value below its parent's, 0 to 2 ([`MctsConfig::fpu_reduction`]) |
-//! | `mcts:minimax=0.3` | weight of implicit minimax values in selection (0: none; [`MctsConfig::minimax_weight`]) |
-//! | `mcts:solver=1` | MCTS-solver: proven wins and losses ([`MctsConfig::solver`]) |
+//! | `mcts:fpu=0.2` | first-play urgency: an unvisited child's value below its parent's, 0 to 2 ([`PlaySettings::fpu_reduction`]) |
+//! | `mcts:minimax=0.3` | weight of implicit minimax values in selection (0: none; [`PlaySettings::minimax_weight`]) |
+//! | `mcts:solver=1` | MCTS-solver: proven wins and losses ([`PlaySettings::solver`]) |
 //! | `mcts:batch=8` | leaves per batched evaluation, 1 to 256 (default: chosen from the budget) |
 //! | `mcts:sims=400` without `checkpoint` | MCTS with uniform priors and no value (a baseline) |
 
 use super::LoadedPlayer;
-use crate::mcts::{Evaluator, MAX_BATCH_OPTION, MctsConfig, MctsPlayer, UniformEvaluator};
+use crate::mcts::{Evaluator, MAX_BATCH_OPTION, MctsPlayer, PlaySettings, UniformEvaluator};
 use crate::player_file::{Bundle, Header};
 use crate::search::Player;
 use crate::search::spec::{PlayerRegistry, PlayerSpec};
@@ -125,7 +125,7 @@ struct SearchOptions {
 
 impl SearchOptions {
     /// Sets in `cfg` what the spec set.
-    fn apply(&self, cfg: &mut MctsConfig) {
+    fn apply(&self, cfg: &mut PlaySettings) {
         cfg.c_puct = self.c_puct.unwrap_or(cfg.c_puct);
         cfg.solver = self.solver.unwrap_or(cfg.solver);
         cfg.minimax_weight = self.minimax_weight.unwrap_or(cfg.minimax_weight);
@@ -187,17 +187,15 @@ fn build_mcts(spec: &PlayerSpec, options: &str) -> anyhow::Result<Box<dyn Player
             if let Some(s) = sims {
                 header.sims = s;
             }
-            let mut cfg = header.search.search_config();
-            search.apply(&mut cfg);
-            header.search = cfg.play_settings();
-            let player = LoadedPlayer::searching(header, &cfg, eval, name);
+            search.apply(&mut header.search);
+            let player = LoadedPlayer::new(header, eval, name);
             Box::new(player.with_batch(batch.unwrap_or(0)))
         }
         None => {
             if iteration.is_some() {
                 bail!(bad("iteration= needs checkpoint=RUN_DIR".into()));
             }
-            let mut cfg = MctsConfig::default();
+            let mut cfg = PlaySettings::default();
             search.apply(&mut cfg);
             Box::new(
                 MctsPlayer::new(

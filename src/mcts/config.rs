@@ -1,28 +1,22 @@
-//! The search settings, and how they are read: stored configs and player files may still carry
-//! the keys of options that no longer exist, which are accepted at their off values only.
+//! The search settings of self-play, and how they are read: stored configs may still carry the
+//! keys of options that no longer exist, which are accepted at their off values only.
 
+use super::PlaySettings;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// The exploration constant of a trained player at play time, unless its file says otherwise:
-/// self-play explores with 1.5, but with the long searches of play the tree does better trusting
-/// its values more (docs/STRENGTH.md: 1.0 against 1.5, 800 simulations a move, Elo +63 [+24, +102];
-/// 0.7 and 2.5 are worse).
-pub const PLAY_C_PUCT: f32 = 1.0;
-
-/// Search settings. Every field has a default, so a config may give only some.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(remote = "Self", default, deny_unknown_fields)]
-pub struct MctsConfig {
+/// How self-play searches: what a player searches with at play ([`PlaySettings`]) and what
+/// self-play adds to it for exploration and training targets. Read from and written as one flat
+/// table (`[selfplay.mcts]` of a training config), whose every key has a default.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SelfPlaySearch {
+    /// What a player searches with: PUCT, first-play urgency, the solver and implicit minimax.
+    pub play: PlaySettings,
     /// Simulations per move (a full search).
     pub sims: u32,
-    /// Exploration constant of PUCT.
-    pub c_puct: f32,
     /// Dirichlet noise at the root: concentration (0 disables the noise).
     pub dirichlet_alpha: f32,
     /// Dirichlet noise at the root: weight of the noise in the priors.
     pub dirichlet_epsilon: f32,
-    /// First-play urgency: an unvisited child is valued at the parent's network value minus this.
-    pub fpu_reduction: f32,
     /// Plies from the start during which moves are sampled in proportion to visits^(1/T).
     pub temperature_plies: u32,
     /// The temperature T of that sampling.
@@ -34,16 +28,6 @@ pub struct MctsConfig {
     pub fast_sims: u32,
     /// Keep the subtree of the chosen move for the next search.
     pub reuse_tree: bool,
-    /// MCTS-solver: wins and losses proven at terminal nodes are proven up the tree, proven
-    /// lines are not searched again, a proven win is played and a proven loss avoided.
-    pub solver: bool,
-    /// Implicit minimax backups (Lanctot et al. 2014): every node also keeps the minimax of its
-    /// evaluated children's values, and selection values a child at
-    /// `(1 - w) * mean + w * minimax`; this weight `w` (0 turns it off). A refutation found deep
-    /// in the tree then counts at once instead of being averaged away over many visits. At play
-    /// in Bao la Kiswahili 0.3 measured level with 0 on a quiet machine and inside the noise
-    /// under load (docs/STRENGTH.md), so it is off by default.
-    pub minimax_weight: f32,
     /// Forced playouts and policy target pruning (KataGo): at a root with Dirichlet noise (the
     /// full searches of self-play), a child with prior `p` gets at least `sqrt(k * p * N)` of
     /// the root's `N` visits, this `k` (KataGo: 2; 0 turns it off), so that the noise's picks are
@@ -52,22 +36,86 @@ pub struct MctsConfig {
     pub forced_playouts: f32,
 }
 
-impl Default for MctsConfig {
+impl Default for SelfPlaySearch {
     fn default() -> Self {
-        MctsConfig {
+        SelfPlaySearch {
+            play: PlaySettings::default(),
             sims: 200,
-            c_puct: 1.5,
             dirichlet_alpha: 0.3,
             dirichlet_epsilon: 0.25,
-            fpu_reduction: 0.2,
             temperature_plies: 12,
             temperature: 1.0,
             full_search_prob: 1.0,
             fast_sims: 50,
             reuse_tree: true,
-            solver: false,
-            minimax_weight: 0.0,
             forced_playouts: 0.0,
+        }
+    }
+}
+
+/// The keys of [`SelfPlaySearch`] as a config holds them: one flat table, in this order.
+#[derive(Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+struct Keys {
+    sims: u32,
+    c_puct: f32,
+    dirichlet_alpha: f32,
+    dirichlet_epsilon: f32,
+    fpu_reduction: f32,
+    temperature_plies: u32,
+    temperature: f32,
+    full_search_prob: f32,
+    fast_sims: u32,
+    reuse_tree: bool,
+    solver: bool,
+    minimax_weight: f32,
+    forced_playouts: f32,
+}
+
+impl Default for Keys {
+    fn default() -> Self {
+        Keys::from(&SelfPlaySearch::default())
+    }
+}
+
+impl From<&SelfPlaySearch> for Keys {
+    fn from(s: &SelfPlaySearch) -> Keys {
+        Keys {
+            sims: s.sims,
+            c_puct: s.play.c_puct,
+            dirichlet_alpha: s.dirichlet_alpha,
+            dirichlet_epsilon: s.dirichlet_epsilon,
+            fpu_reduction: s.play.fpu_reduction,
+            temperature_plies: s.temperature_plies,
+            temperature: s.temperature,
+            full_search_prob: s.full_search_prob,
+            fast_sims: s.fast_sims,
+            reuse_tree: s.reuse_tree,
+            solver: s.play.solver,
+            minimax_weight: s.play.minimax_weight,
+            forced_playouts: s.forced_playouts,
+        }
+    }
+}
+
+impl From<Keys> for SelfPlaySearch {
+    fn from(k: Keys) -> SelfPlaySearch {
+        SelfPlaySearch {
+            play: PlaySettings {
+                c_puct: k.c_puct,
+                fpu_reduction: k.fpu_reduction,
+                solver: k.solver,
+                minimax_weight: k.minimax_weight,
+            },
+            sims: k.sims,
+            dirichlet_alpha: k.dirichlet_alpha,
+            dirichlet_epsilon: k.dirichlet_epsilon,
+            temperature_plies: k.temperature_plies,
+            temperature: k.temperature,
+            full_search_prob: k.full_search_prob,
+            fast_sims: k.fast_sims,
+            reuse_tree: k.reuse_tree,
+            forced_playouts: k.forced_playouts,
         }
     }
 }
@@ -84,13 +132,13 @@ const REMOVED: [(&str, OffTest); 3] = [
     ("guard", Some(|v| v.as_f64() == Some(0.0))),
 ];
 
-impl Serialize for MctsConfig {
+impl Serialize for SelfPlaySearch {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        MctsConfig::serialize(self, s)
+        Keys::from(self).serialize(s)
     }
 }
 
-impl<'de> Deserialize<'de> for MctsConfig {
+impl<'de> Deserialize<'de> for SelfPlaySearch {
     /// Reads the settings as the derived code would, after dropping the removed options' keys
     /// when they are off; a removed option that is on is refused with one line naming it.
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -107,7 +155,9 @@ impl<'de> Deserialize<'de> for MctsConfig {
                 _ => {}
             }
         }
-        MctsConfig::deserialize(serde_json::Value::Object(map)).map_err(D::Error::custom)
+        Keys::deserialize(serde_json::Value::Object(map))
+            .map(SelfPlaySearch::from)
+            .map_err(D::Error::custom)
     }
 }
 
@@ -117,19 +167,19 @@ mod tests {
 
     #[test]
     fn removed_options_are_read_at_their_off_values_and_refused_on() {
-        let read = |text: &str| toml::from_str::<MctsConfig>(text).map_err(|e| e.to_string());
+        let read = |text: &str| toml::from_str::<SelfPlaySearch>(text).map_err(|e| e.to_string());
         let old = "sims = 9\ngumbel = false\ngumbel_considered = 16\nguard = 0.0\n";
         let cfg = read(old).unwrap();
         assert_eq!(
             cfg,
-            MctsConfig {
+            SelfPlaySearch {
                 sims: 9,
-                ..MctsConfig::default()
+                ..SelfPlaySearch::default()
             }
         );
-        // The same from a player file's JSON header; writing leaves the keys out.
+        // The same from JSON; writing leaves the keys out.
         let json = r#"{"sims": 9, "gumbel": false, "gumbel_considered": 4, "guard": 0}"#;
-        assert_eq!(serde_json::from_str::<MctsConfig>(json).unwrap(), cfg);
+        assert_eq!(serde_json::from_str::<SelfPlaySearch>(json).unwrap(), cfg);
         let written = serde_json::to_string(&cfg).unwrap();
         assert!(
             !written.contains("gumbel") && !written.contains("guard"),
@@ -149,5 +199,52 @@ mod tests {
                 .contains("unknown field")
         );
         assert!(read("sims = \"many\"").is_err());
+    }
+
+    #[test]
+    fn the_settings_read_and_write_as_one_flat_table_with_the_play_settings_inside() {
+        let text = "sims = 9\nc_puct = 0.8\nfpu_reduction = 0.1\nsolver = true\n\
+                    minimax_weight = 0.3\nforced_playouts = 2.0\nreuse_tree = false\n";
+        let cfg: SelfPlaySearch = toml::from_str(text).unwrap();
+        let play = PlaySettings {
+            c_puct: 0.8,
+            fpu_reduction: 0.1,
+            solver: true,
+            minimax_weight: 0.3,
+        };
+        assert_eq!(cfg.play, play);
+        assert_eq!(
+            (cfg.sims, cfg.forced_playouts, cfg.reuse_tree),
+            (9, 2.0, false)
+        );
+        assert_eq!(
+            cfg.dirichlet_alpha,
+            SelfPlaySearch::default().dirichlet_alpha
+        );
+        // Written back flat, every key in the order configs have always listed them.
+        let written = toml::to_string(&cfg).unwrap();
+        let keys: Vec<&str> = written
+            .lines()
+            .filter_map(|l| l.split_once(" = ").map(|(k, _)| k))
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                "sims",
+                "c_puct",
+                "dirichlet_alpha",
+                "dirichlet_epsilon",
+                "fpu_reduction",
+                "temperature_plies",
+                "temperature",
+                "full_search_prob",
+                "fast_sims",
+                "reuse_tree",
+                "solver",
+                "minimax_weight",
+                "forced_playouts",
+            ]
+        );
+        assert_eq!(toml::from_str::<SelfPlaySearch>(&written).unwrap(), cfg);
     }
 }

@@ -14,9 +14,9 @@ mod tree;
 
 pub use batch::LeafBatch;
 pub use cache::EvalCache;
-pub use config::{MctsConfig, PLAY_C_PUCT};
+pub use config::SelfPlaySearch;
 pub use player::{MAX_BATCH, MAX_BATCH_OPTION, MctsPlayer};
-pub use settings::PlaySettings;
+pub use settings::{PLAY_C_PUCT, PlaySettings};
 pub use split::SplitEvaluator;
 pub use tree::{Leaf, Tree};
 
@@ -65,19 +65,20 @@ impl Evaluator for UniformEvaluator {
     }
 }
 
-/// Runs a whole search on one tree with batch size 1 (for players; self-play batches many trees).
+/// Runs a whole search on one tree with batch size 1, with self-play's root noise (and forced
+/// playouts) once the root is expanded; self-play itself batches many trees.
 pub fn search(
     tree: &mut Tree,
     rules: &Rules,
     eval: &dyn Evaluator,
-    cfg: &MctsConfig,
+    cfg: &SelfPlaySearch,
     sims: u32,
     rng: &mut impl rand::Rng,
 ) {
     let mut batch = LeafBatch::default();
     let mut noised = false;
     while tree.root_visits() < sims.max(1) {
-        if let Leaf::Eval(leaf) = tree.select(rules, cfg) {
+        if let Leaf::Eval(leaf) = tree.select(rules, &cfg.play) {
             batch.clear();
             batch.push(tree, leaf);
             batch.evaluate(rules, eval, None, |_, priors, value| {
@@ -101,7 +102,7 @@ pub fn search_round(
     tree: &mut Tree,
     rules: &Rules,
     eval: &dyn Evaluator,
-    cfg: &MctsConfig,
+    cfg: &PlaySettings,
     batch: usize,
     cache: &mut EvalCache,
     leaves: &mut LeafBatch,
@@ -180,14 +181,17 @@ mod tests {
     }
 
     /// A full search of `sims` from the Kiswahili start with noise, and its config.
-    fn noised_search(forced_playouts: f32, sims: u32) -> (Tree, MctsConfig) {
+    fn noised_search(forced_playouts: f32, sims: u32) -> (Tree, SelfPlaySearch) {
         let rules = Variant::Kiswahili.rules();
         let mut tree = Tree::new(Position::start(&rules));
         // A small exploration constant: PUCT alone would hardly leave the first move.
-        let cfg = MctsConfig {
+        let cfg = SelfPlaySearch {
             forced_playouts,
-            c_puct: 0.1,
-            ..MctsConfig::default()
+            play: PlaySettings {
+                c_puct: 0.1,
+                ..PlaySettings::default()
+            },
+            ..SelfPlaySearch::default()
         };
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
         search(&mut tree, &rules, &PeakedEvaluator, &cfg, sims, &mut rng);
@@ -216,7 +220,7 @@ mod tests {
     fn policy_target_pruning_takes_back_forced_visits_but_not_the_best_moves() {
         let (tree, cfg) = noised_search(2.0, 800);
         let raw = tree.root_visits_by_move();
-        let pruned = tree.pruned_root_visits(&cfg);
+        let pruned = tree.pruned_root_visits(&cfg.play);
         let top = raw.iter().map(|x| x.1).max().unwrap();
         assert_eq!(raw.len(), pruned.len());
         for ((mv, n), (pmv, p)) in raw.iter().zip(&pruned) {
@@ -234,7 +238,10 @@ mod tests {
         assert!(sum_pruned < sum_raw, "{sum_pruned} vs {sum_raw}");
         // Without forced playouts the target is the visits as they are.
         let (plain, cfg) = noised_search(0.0, 800);
-        assert_eq!(plain.pruned_root_visits(&cfg), plain.root_visits_by_move());
+        assert_eq!(
+            plain.pruned_root_visits(&cfg.play),
+            plain.root_visits_by_move()
+        );
     }
 
     fn capture_that_wins_at_once() -> (Rules, Position) {
@@ -260,9 +267,9 @@ mod tests {
             ["A3<", "A3>"]
         );
         let mut tree = Tree::new(pos);
-        let cfg = MctsConfig {
+        let cfg = SelfPlaySearch {
             dirichlet_epsilon: 0.0,
-            ..MctsConfig::default()
+            ..SelfPlaySearch::default()
         };
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
         search(&mut tree, &rules, &UniformEvaluator, &cfg, 200, &mut rng);
@@ -277,7 +284,7 @@ mod tests {
     fn batched_rounds_undo_every_virtual_loss() {
         let rules = Variant::Kiswahili.rules();
         let mut tree = Tree::new(Position::start(&rules));
-        let cfg = MctsConfig::default();
+        let cfg = PlaySettings::default();
         let (mut cache, mut buf) = (EvalCache::new(10), LeafBatch::default());
         // Searches in batches of 16 until the root has `visits`; returns the leaves evaluated.
         let mut search_to = |tree: &mut Tree, visits: u32| {
@@ -321,7 +328,7 @@ mod tests {
     fn a_batched_search_finds_the_capture_that_wins_at_once() {
         let (rules, pos) = capture_that_wins_at_once();
         let mut tree = Tree::new(pos);
-        let cfg = MctsConfig::default();
+        let cfg = PlaySettings::default();
         let (mut cache, mut buf) = (EvalCache::new(0), LeafBatch::default());
         while tree.root_visits() < 200 && !tree.root_is_terminal() {
             search_round(
@@ -355,9 +362,9 @@ mod tests {
                 .unwrap(),
         );
         let mut tree = Tree::new(pos);
-        let cfg = MctsConfig {
+        let cfg = SelfPlaySearch {
             dirichlet_epsilon: 0.0,
-            ..MctsConfig::default()
+            ..SelfPlaySearch::default()
         };
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2);
         search(&mut tree, &rules, &UniformEvaluator, &cfg, 200, &mut rng);
@@ -377,9 +384,9 @@ mod tests {
     fn the_solver_proves_the_capture_that_wins_at_once_and_stops_searching() {
         let (rules, pos) = capture_that_wins_at_once();
         let mut tree = Tree::new(pos);
-        let cfg = MctsConfig {
+        let cfg = PlaySettings {
             solver: true,
-            ..MctsConfig::default()
+            ..PlaySettings::default()
         };
         let (mut cache, mut buf) = (EvalCache::new(0), LeafBatch::default());
         let mut rounds = 0;
@@ -406,10 +413,13 @@ mod tests {
 
     #[test]
     fn implicit_minimax_values_are_the_best_child_for_each_mover_and_find_the_winning_capture() {
-        let cfg = MctsConfig {
-            minimax_weight: 0.5,
+        let cfg = SelfPlaySearch {
+            play: PlaySettings {
+                minimax_weight: 0.5,
+                ..PlaySettings::default()
+            },
             dirichlet_epsilon: 0.0,
-            ..MctsConfig::default()
+            ..SelfPlaySearch::default()
         };
         // Batched, with re-rooting, on a whole game's worth of positions.
         let rules = Variant::Kiswahili.rules();
@@ -417,7 +427,9 @@ mod tests {
         let (mut cache, mut buf) = (EvalCache::new(10), LeafBatch::default());
         for _ in 0..20 {
             while tree.root_visits() < 300 && !tree.root_is_terminal() {
-                search_round(&mut tree, &rules, &Stamped, &cfg, 16, &mut cache, &mut buf);
+                search_round(
+                    &mut tree, &rules, &Stamped, &cfg.play, 16, &mut cache, &mut buf,
+                );
             }
             tree.assert_consistent(false);
             assert!(tree.assert_minimax() > 100);
@@ -461,9 +473,9 @@ mod tests {
                 let from = line.len().saturating_sub(12);
                 for pos in &line[from..line.len() - 1] {
                     let mut tree = Tree::new(*pos);
-                    let cfg = MctsConfig {
+                    let cfg = PlaySettings {
                         solver: true,
-                        ..MctsConfig::default()
+                        ..PlaySettings::default()
                     };
                     let (mut cache, mut buf) = (EvalCache::new(0), LeafBatch::default());
                     while tree.root_visits() < 400 && !tree.root_is_decided() {

@@ -5,7 +5,7 @@
 //! serves many simulations; evaluations are cached by position hash, the tree is kept between
 //! moves, and a time limit is met by stopping before a batch that would overrun it.
 
-use super::{EvalCache, Evaluator, LeafBatch, MctsConfig, SplitEvaluator, Tree, search_round};
+use super::{EvalCache, Evaluator, LeafBatch, PlaySettings, SplitEvaluator, Tree, search_round};
 use crate::rules::{Position, Rules};
 use crate::search::{Candidate, Choice, Limits, Player};
 use anyhow::Context;
@@ -31,12 +31,12 @@ const TIME_MARGIN: Duration = Duration::from_millis(2);
 /// log2 of the evaluation cache's entries (about 9 MB).
 const CACHE_BITS: u32 = 16;
 
-/// An MCTS player: no root noise, the most visited move.
+/// An MCTS player: a search with its play settings only (no root noise), the most visited move.
 pub struct MctsPlayer {
     name: String,
     rules: Option<Rules>,
     eval: Arc<dyn Evaluator>,
-    cfg: MctsConfig,
+    settings: PlaySettings,
     sims: u32,
     /// Leaves per batch (0: chosen from the budget).
     batch: usize,
@@ -50,22 +50,19 @@ pub struct MctsPlayer {
 }
 
 impl MctsPlayer {
-    /// A player over `eval` with `sims` simulations per move unless its limits say otherwise.
+    /// A player over `eval` searching with `settings`, `sims` simulations per move unless its
+    /// limits say otherwise.
     pub fn new(
         name: impl Into<String>,
         eval: Arc<dyn Evaluator>,
-        cfg: &MctsConfig,
+        settings: &PlaySettings,
         sims: u32,
     ) -> Self {
         MctsPlayer {
             name: name.into(),
             rules: None,
             eval,
-            // Noise is for exploration in self-play; a player plays its best.
-            cfg: MctsConfig {
-                dirichlet_epsilon: 0.0,
-                ..cfg.clone()
-            },
+            settings: settings.clone(),
             sims: sims.max(1),
             batch: 0,
             threads: 1,
@@ -164,7 +161,7 @@ impl MctsPlayer {
                 &mut tree,
                 rules,
                 &split,
-                &self.cfg,
+                &self.settings,
                 want,
                 &mut self.cache,
                 &mut self.leaves,
@@ -276,7 +273,7 @@ mod tests {
         let mut p = MctsPlayer::new(
             "uniform",
             Arc::new(UniformEvaluator),
-            &MctsConfig::default(),
+            &PlaySettings::default(),
             50,
         );
         let mut list = MoveList::new();
@@ -295,7 +292,7 @@ mod tests {
 
     #[test]
     fn timed_searches_gather_full_batches_and_small_searches_small_ones() {
-        let cfg = MctsConfig::default();
+        let cfg = PlaySettings::default();
         let batched = MctsPlayer::new("batched", Arc::new(Stamped), &cfg, 50);
         assert_eq!(batched.batch_for(u32::MAX, true), MAX_BATCH);
         assert_eq!(batched.batch_for(64, false), 4);
@@ -310,7 +307,7 @@ mod tests {
         // Sharing a batch out over threads changes where the network runs, not what it answers.
         let rules = Variant::Kiswahili.rules();
         let pos = Position::start(&rules);
-        let cfg = MctsConfig::default();
+        let cfg = PlaySettings::default();
         let mut one = MctsPlayer::new("one", Arc::new(Stamped), &cfg, 400).with_batch(16);
         let mut two = MctsPlayer::new("two", Arc::new(Stamped), &cfg, 400)
             .with_batch(16)
@@ -329,7 +326,7 @@ mod tests {
         let mut p = MctsPlayer::new(
             "uniform",
             Arc::new(UniformEvaluator),
-            &MctsConfig::default(),
+            &PlaySettings::default(),
             8,
         )
         .only_for(rules.clone());

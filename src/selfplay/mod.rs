@@ -10,7 +10,7 @@ pub use sample::{MAX_TARGETS, Sample};
 pub use stage::{GameRange, SelfPlayOutput, play_games};
 
 use crate::env::random_opening;
-use crate::mcts::{Evaluator, Leaf, LeafBatch, MctsConfig, Tree};
+use crate::mcts::{Evaluator, Leaf, LeafBatch, SelfPlaySearch, Tree};
 use crate::rules::{Move, MoveList, Position, Rules, Side};
 use crate::search::{AlphaBeta, AlphaBetaConfig, Limits};
 use rand::{RngExt, SeedableRng};
@@ -39,7 +39,7 @@ pub struct SelfPlayConfig {
     /// Games against the alpha-beta player instead of the network itself.
     pub alphabeta: AlphaBetaOpponent,
     /// The search.
-    pub mcts: MctsConfig,
+    pub mcts: SelfPlaySearch,
 }
 
 /// A share of self-play games in which alpha-beta plays one side: the network then also learns
@@ -76,7 +76,7 @@ impl Default for SelfPlayConfig {
             random_opening_share: 0.0,
             random_opening_plies: 0,
             alphabeta: AlphaBetaOpponent::default(),
-            mcts: MctsConfig::default(),
+            mcts: SelfPlaySearch::default(),
         }
     }
 }
@@ -178,7 +178,7 @@ impl Slot {
     }
 
     /// Playout cap randomization: a full search (with noise, recorded) or a fast one.
-    fn plan_search(&mut self, cfg: &MctsConfig) {
+    fn plan_search(&mut self, cfg: &SelfPlaySearch) {
         self.full = cfg.full_search_prob >= 1.0 || self.rng.random::<f32>() < cfg.full_search_prob;
         self.target = if self.full {
             cfg.sims
@@ -258,7 +258,7 @@ fn play_worker(
             }
             while !slot.searched() {
                 out.simulations += 1;
-                if let Leaf::Eval(id) = slot.tree.select(rules, mcts) {
+                if let Leaf::Eval(id) = slot.tree.select(rules, &mcts.play) {
                     leaves.push((i, id));
                     break;
                 }
@@ -302,7 +302,7 @@ fn play_worker(
 /// The move of the network's finished search at `root` (whose legal moves `list` holds); a full
 /// search's targets become a pending sample.
 fn searched_move(
-    mcts: &MctsConfig,
+    mcts: &SelfPlaySearch,
     slot: &mut Slot,
     root: &Position,
     list: &MoveList,
@@ -310,7 +310,7 @@ fn searched_move(
     // A full search's policy target: the visit counts (less the forced playouts'), in
     // legal-move order.
     if slot.full {
-        let by_move = slot.tree.pruned_root_visits(mcts);
+        let by_move = slot.tree.pruned_root_visits(&mcts.play);
         let weights: Vec<u32> = list
             .moves()
             .iter()
@@ -407,9 +407,9 @@ mod tests {
             concurrent_games: 4,
             threads: 1,
             max_plies: 300,
-            mcts: MctsConfig {
+            mcts: SelfPlaySearch {
                 sims: 8,
-                ..MctsConfig::default()
+                ..SelfPlaySearch::default()
             },
             ..SelfPlayConfig::default()
         }
@@ -423,9 +423,9 @@ mod tests {
             concurrent_games: 3,
             threads: 2,
             max_plies: 300,
-            mcts: MctsConfig {
+            mcts: SelfPlaySearch {
                 sims: 16,
-                ..MctsConfig::default()
+                ..SelfPlaySearch::default()
             },
             ..SelfPlayConfig::default()
         };

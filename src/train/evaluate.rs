@@ -4,7 +4,7 @@
 
 use super::{EvalEntry, TrainConfig};
 use crate::eval::arena::{MatchConfig, run_match};
-use crate::mcts::{Evaluator, MctsConfig, MctsPlayer};
+use crate::mcts::{Evaluator, MctsPlayer, PlaySettings};
 use crate::nn::NetWeights;
 use crate::rules::{Rules, Variant};
 use crate::search::{Limits, PlayerRegistry, PlayerSpec};
@@ -15,8 +15,8 @@ use std::sync::Arc;
 pub struct EvalSettings {
     /// The variant name the game records are tagged with.
     pub variant: String,
-    /// The network's search.
-    pub mcts: MctsConfig,
+    /// The network's search: the play settings of the run's self-play search.
+    pub search: PlaySettings,
     /// Its simulations a move.
     pub sims: u32,
     /// Games against each opponent (played in pairs, so rounded up to even).
@@ -32,7 +32,7 @@ impl EvalSettings {
     pub fn of_run(config: &TrainConfig, players: &PlayerRegistry) -> EvalSettings {
         EvalSettings {
             variant: config.variant.clone(),
-            mcts: config.selfplay.mcts.clone(),
+            search: config.selfplay.mcts.play.clone(),
             sims: config.eval.sims,
             games: config.eval.games,
             opening_plies: config.eval.opening_plies,
@@ -104,9 +104,9 @@ fn play_match(
 ) -> anyhow::Result<(EvalEntry, String)> {
     let opponent_spec: PlayerSpec = opponent.parse()?;
     let mut players = settings.players.clone();
-    let (cfg, sims) = (settings.mcts.clone(), settings.sims);
+    let (search, sims) = (settings.search.clone(), settings.sims);
     players.register(NETWORK, move |_, seed| {
-        let mut net = MctsPlayer::new(NETWORK, eval.clone(), &cfg, sims);
+        let mut net = MctsPlayer::new(NETWORK, eval.clone(), &search, sims);
         crate::search::Player::new_game(&mut net, seed);
         Ok(Box::new(net))
     });

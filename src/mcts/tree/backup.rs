@@ -1,7 +1,7 @@
 //! Backup: values added along the path of a simulation, and the implicit minimax values
-//! (Lanctot et al. 2014) that selection blends in when [`MctsConfig::minimax_weight`] is above 0.
+//! (Lanctot et al. 2014) that selection blends in when [`PlaySettings::minimax_weight`] is above 0.
 //!
-//! [`MctsConfig::minimax_weight`]: crate::mcts::MctsConfig::minimax_weight
+//! [`PlaySettings::minimax_weight`]: crate::mcts::PlaySettings::minimax_weight
 
 use super::{Node, Tree};
 use crate::rules::Side;

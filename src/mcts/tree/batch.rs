@@ -2,7 +2,7 @@
 //! one evaluation answers them all.
 
 use super::{Leaf, PENDING, Tree};
-use crate::mcts::MctsConfig;
+use crate::mcts::PlaySettings;
 use crate::rules::Rules;
 
 /// Virtual loss: while a leaf waits for its evaluation, every node on its path counts one more
@@ -31,7 +31,7 @@ impl Tree {
     pub fn gather(
         &mut self,
         rules: &Rules,
-        cfg: &MctsConfig,
+        cfg: &PlaySettings,
         max: usize,
         max_collisions: usize,
     ) -> &[u32] {

@@ -12,7 +12,7 @@ mod reroot;
 mod root;
 mod select;
 
-use super::MctsConfig;
+use super::PlaySettings;
 use crate::rules::{Dir, Move, MoveList, Pit, Position, Rules};
 
 const UNEXPANDED: u8 = 0;
@@ -36,10 +36,10 @@ struct Node {
     first_child: u32,
     num_children: u8,
     state: u8,
-    /// With the solver ([`MctsConfig::solver`]): 1 when this node's mover is proven to win, -1
+    /// With the solver ([`PlaySettings::solver`]): 1 when this node's mover is proven to win, -1
     /// to lose, 0 when not proven (always 0 without the solver).
     proof: i8,
-    /// The implicit minimax value ([`MctsConfig::minimax_weight`]) for the player who chose
+    /// The implicit minimax value ([`PlaySettings::minimax_weight`]) for the player who chose
     /// this node: its own evaluation at a leaf, else the best of its evaluated children for
     /// its mover. Kept only while the weight is above 0.
     minimax: f32,
@@ -67,7 +67,7 @@ pub struct Tree {
     /// The weight of the implicit minimax values in selection (from the last descent's
     /// config); 0 leaves them unkept.
     minimax_weight: f32,
-    /// Forced playouts' `k` at a root with noise ([`MctsConfig::forced_playouts`]); 0 when
+    /// Forced playouts' `k` at a root with noise ([`super::SelfPlaySearch::forced_playouts`]); 0 when
     /// the root has no noise or the option is off. Cleared whenever the root changes.
     forced_k: f32,
 }
@@ -146,7 +146,7 @@ impl Tree {
 
     /// Descends from the root by PUCT to a node not yet evaluated, creating its children; or to
     /// a terminal node, whose exact value is backed up at once.
-    pub fn select(&mut self, rules: &Rules, cfg: &MctsConfig) -> Leaf {
+    pub fn select(&mut self, rules: &Rules, cfg: &PlaySettings) -> Leaf {
         let id = self.descend(cfg);
         let node = self.nodes[id as usize];
         debug_assert_ne!(node.state, PENDING, "select() while a batch is gathered");
@@ -159,7 +159,7 @@ impl Tree {
 
     /// Follows PUCT from the root down to the first node that is not expanded, or (below the
     /// root) proven; `self.path` holds the way there.
-    fn descend(&mut self, cfg: &MctsConfig) -> u32 {
+    fn descend(&mut self, cfg: &PlaySettings) -> u32 {
         self.minimax_weight = cfg.minimax_weight;
         self.path.clear();
         let mut id = 0u32;

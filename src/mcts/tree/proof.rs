@@ -1,7 +1,7 @@
 //! The MCTS-solver (Winands et al.): wins and losses proven at terminal nodes are proven up the
-//! tree ([`MctsConfig::solver`]); selection skips proven lines and takes proven wins.
+//! tree ([`PlaySettings::solver`]); selection skips proven lines and takes proven wins.
 //!
-//! [`MctsConfig::solver`]: crate::mcts::MctsConfig::solver
+//! [`PlaySettings::solver`]: crate::mcts::PlaySettings::solver
 
 use super::{Node, TERMINAL, Tree};
 use crate::rules::Side;

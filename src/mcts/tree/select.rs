@@ -2,7 +2,7 @@
 //! Dirichlet noise and forced playouts (with the policy target pruning that undoes them).
 
 use super::{EXPANDED, Node, Tree};
-use crate::mcts::MctsConfig;
+use crate::mcts::{PlaySettings, SelfPlaySearch};
 use crate::rules::Move;
 use rand::RngExt;
 
@@ -15,7 +15,7 @@ impl Tree {
     /// The child of node `id` that PUCT picks: the highest mean value (or first-play urgency, for
     /// an unvisited child) plus exploration; at a noised root a child short of its forced
     /// playouts comes first, and with the solver a proven win is taken and a proven loss skipped.
-    pub(super) fn best_child(&self, id: u32, cfg: &MctsConfig) -> u32 {
+    pub(super) fn best_child(&self, id: u32, cfg: &PlaySettings) -> u32 {
         let (c_puct, fpu_reduction) = (cfg.c_puct, cfg.fpu_reduction);
         let node = &self.nodes[id as usize];
         let mover = node.pos.side_to_move();
@@ -56,8 +56,8 @@ impl Tree {
         best as u32
     }
 
-    /// Mixes Dirichlet noise into the root's priors.
-    pub fn add_root_noise(&mut self, cfg: &MctsConfig, rng: &mut impl rand::Rng) {
+    /// Mixes Dirichlet noise into the root's priors, and arms forced playouts at this root.
+    pub fn add_root_noise(&mut self, cfg: &SelfPlaySearch, rng: &mut impl rand::Rng) {
         let root = self.nodes[0];
         if root.state != EXPANDED || cfg.dirichlet_alpha <= 0.0 || cfg.dirichlet_epsilon <= 0.0 {
             return;
@@ -83,7 +83,7 @@ impl Tree {
     /// forced visits that PUCT would not have given it (down to the count at which its PUCT
     /// score reaches the most visited child's), and drops a child left with one visit; without
     /// them, the visits as they are.
-    pub fn pruned_root_visits(&self, cfg: &MctsConfig) -> Vec<(Move, u32)> {
+    pub fn pruned_root_visits(&self, cfg: &PlaySettings) -> Vec<(Move, u32)> {
         let mut by_move = self.root_visits_by_move();
         if self.forced_k <= 0.0 {
             return by_move;
