@@ -82,70 +82,11 @@ impl Engine {
         };
         Ok(Some(match cmd {
             "quit" => return Ok(None),
-            "variant" => {
-                let [name] = rest else {
-                    bail!("usage: variant NAME")
-                };
-                let variant: Variant = name.parse()?;
-                if self.default_player {
-                    self.player = default_player_of(variant, &self.players)?;
-                }
-                self.set_rules(variant, Vec::new())?;
-                format!("ok {}", self.variant.name())
-            }
-            "option" => {
-                let [name, value @ ..] = rest else {
-                    bail!("usage: option NAME VALUE")
-                };
-                anyhow::ensure!(!value.is_empty(), "usage: option NAME VALUE");
-                let mut overrides = self.overrides.clone();
-                overrides.push(format!("{name} = {}", value.join(" ")));
-                self.set_rules(self.variant, overrides)?;
-                "ok".into()
-            }
-            "player" => {
-                anyhow::ensure!(!rest.is_empty(), "usage: player SPEC|default");
-                if rest == [DEFAULT_PLAYER] {
-                    self.player = default_player_of(self.variant, &self.players)?;
-                    self.default_player = true;
-                    return Ok(Some(format!("ok {}", self.player.name())));
-                }
-                self.player = self.players.resolve(&rest.join(" "), 0)?.1;
-                self.default_player = false;
-                // A trained player brings its own rules: the game switches to them.
-                if let Some(rules) = self.player.rules() {
-                    if let Some(v) = Variant::ALL.into_iter().find(|v| v.rules() == rules) {
-                        self.variant = v;
-                        self.overrides.clear();
-                    }
-                    self.start = Position::start(&rules);
-                    self.pos = self.start;
-                    self.rules = rules;
-                }
-                format!("ok {}", self.player.name())
-            }
-            "position" => {
-                let (base, moves) = match rest.iter().position(|w| *w == "moves") {
-                    Some(i) => (&rest[..i], &rest[i + 1..]),
-                    None => (rest, &[][..]),
-                };
-                let mut pos = match base {
-                    ["startpos"] | [] => self.start,
-                    ["text", text @ ..] => Position::from_text(&text.join(" "), &self.rules)?,
-                    _ => bail!("usage: position startpos|text POSITION [moves M...]"),
-                };
-                for m in moves {
-                    pos = parse_and_play(&self.rules, &pos, m)?.1;
-                }
-                self.pos = pos;
-                "ok".into()
-            }
-            "legal" => {
-                let mut list = MoveList::new();
-                self.pos.legal_moves(&self.rules, &mut list);
-                let legal = legal_strings(&list, self.pos.side_to_move()).join(" ");
-                format!("legal {legal}").trim_end().to_string()
-            }
+            "variant" => self.variant_cmd(rest)?,
+            "option" => self.option_cmd(rest)?,
+            "player" => self.player_cmd(rest)?,
+            "position" => self.position_cmd(rest)?,
+            "legal" => self.legal_cmd(),
             "show" => format!(
                 "{}\nposition {}",
                 Diagram {
@@ -154,36 +95,116 @@ impl Engine {
                 },
                 self.pos
             ),
-            "threads" => {
-                let n = match rest {
-                    [n] => n.parse::<usize>().ok().filter(|n| (1..=256).contains(n)),
-                    _ => None,
-                }
-                .context("usage: threads N (1 to 256)")?;
-                anyhow::ensure!(
-                    self.player.set_threads(n),
-                    "{} always searches on one thread",
-                    self.player.name()
-                );
-                format!("ok threads {n}")
-            }
-            "go" => {
-                let limits = go_limits(rest)?;
-                if let Some(o) = self.pos.outcome(&self.rules) {
-                    bail!("the game is over: {o:?}");
-                }
-                let c = self.player.choose(&self.rules, &self.pos, &limits)?;
-                let value = c.eval.map_or("none".to_string(), |v| format!("{v:+.3}"));
-                format!(
-                    "bestmove {} value {value} nodes {} depth {} pv {}",
-                    move_text(c.mv, self.pos.side_to_move()),
-                    c.nodes,
-                    c.depth,
-                    line_text(&self.rules, &self.pos, &c.pv).join(" ")
-                )
-            }
+            "threads" => self.threads_cmd(rest)?,
+            "go" => self.go_cmd(rest)?,
             other => bail!("unknown command `{other}`; commands: {ENGINE_COMMANDS}"),
         }))
+    }
+
+    /// `variant NAME`: a new game of that variant, with its default player if one is followed.
+    fn variant_cmd(&mut self, rest: &[&str]) -> anyhow::Result<String> {
+        let [name] = rest else {
+            bail!("usage: variant NAME")
+        };
+        let variant: Variant = name.parse()?;
+        if self.default_player {
+            self.player = default_player_of(variant, &self.players)?;
+        }
+        self.set_rules(variant, Vec::new())?;
+        Ok(format!("ok {}", self.variant.name()))
+    }
+
+    /// `option NAME VALUE`: one more rule override, restarting the game.
+    fn option_cmd(&mut self, rest: &[&str]) -> anyhow::Result<String> {
+        let [name, value @ ..] = rest else {
+            bail!("usage: option NAME VALUE")
+        };
+        anyhow::ensure!(!value.is_empty(), "usage: option NAME VALUE");
+        let mut overrides = self.overrides.clone();
+        overrides.push(format!("{name} = {}", value.join(" ")));
+        self.set_rules(self.variant, overrides)?;
+        Ok("ok".into())
+    }
+
+    /// `player SPEC|default`: the player that searches from now on.
+    fn player_cmd(&mut self, rest: &[&str]) -> anyhow::Result<String> {
+        anyhow::ensure!(!rest.is_empty(), "usage: player SPEC|default");
+        if rest == [DEFAULT_PLAYER] {
+            self.player = default_player_of(self.variant, &self.players)?;
+            self.default_player = true;
+            return Ok(format!("ok {}", self.player.name()));
+        }
+        self.player = self.players.resolve(&rest.join(" "), 0)?.1;
+        self.default_player = false;
+        // A trained player brings its own rules: the game switches to them.
+        if let Some(rules) = self.player.rules() {
+            if let Some(v) = Variant::ALL.into_iter().find(|v| v.rules() == rules) {
+                self.variant = v;
+                self.overrides.clear();
+            }
+            self.start = Position::start(&rules);
+            self.pos = self.start;
+            self.rules = rules;
+        }
+        Ok(format!("ok {}", self.player.name()))
+    }
+
+    /// `position startpos|text POSITION [moves M...]`: the position to search from.
+    fn position_cmd(&mut self, rest: &[&str]) -> anyhow::Result<String> {
+        let (base, moves) = match rest.iter().position(|w| *w == "moves") {
+            Some(i) => (&rest[..i], &rest[i + 1..]),
+            None => (rest, &[][..]),
+        };
+        let mut pos = match base {
+            ["startpos"] | [] => self.start,
+            ["text", text @ ..] => Position::from_text(&text.join(" "), &self.rules)?,
+            _ => bail!("usage: position startpos|text POSITION [moves M...]"),
+        };
+        for m in moves {
+            pos = parse_and_play(&self.rules, &pos, m)?.1;
+        }
+        self.pos = pos;
+        Ok("ok".into())
+    }
+
+    /// `legal`: the legal moves of the position, in move notation.
+    fn legal_cmd(&self) -> String {
+        let mut list = MoveList::new();
+        self.pos.legal_moves(&self.rules, &mut list);
+        let legal = legal_strings(&list, self.pos.side_to_move()).join(" ");
+        format!("legal {legal}").trim_end().to_string()
+    }
+
+    /// `threads N`: the player's search threads.
+    fn threads_cmd(&mut self, rest: &[&str]) -> anyhow::Result<String> {
+        let n = match rest {
+            [n] => n.parse::<usize>().ok().filter(|n| (1..=256).contains(n)),
+            _ => None,
+        }
+        .context("usage: threads N (1 to 256)")?;
+        anyhow::ensure!(
+            self.player.set_threads(n),
+            "{} always searches on one thread",
+            self.player.name()
+        );
+        Ok(format!("ok threads {n}"))
+    }
+
+    /// `go [limits]`: the player's move, value, effort and principal variation.
+    fn go_cmd(&mut self, rest: &[&str]) -> anyhow::Result<String> {
+        let limits = go_limits(rest)?;
+        if let Some(o) = self.pos.outcome(&self.rules) {
+            bail!("the game is over: {o:?}");
+        }
+        let c = self.player.choose(&self.rules, &self.pos, &limits)?;
+        let value = c.eval.map_or("none".to_string(), |v| format!("{v:+.3}"));
+        Ok(format!(
+            "bestmove {} value {value} nodes {} depth {} pv {}",
+            move_text(c.mv, self.pos.side_to_move()),
+            c.nodes,
+            c.depth,
+            line_text(&self.rules, &self.pos, &c.pv).join(" ")
+        ))
     }
 }
 

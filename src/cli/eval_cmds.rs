@@ -108,6 +108,17 @@ pub struct MatchRunArgs {
     pub quiet: bool,
 }
 
+impl MatchRunArgs {
+    /// Writes the KIBA records `text` to the --records file, if one is named.
+    fn write_records(&self, text: &str) -> anyhow::Result<()> {
+        if let Some(path) = &self.records {
+            crate::util::write_atomic(path, text.as_bytes())
+                .with_context(|| format!("cannot write records to {}", path.display()))?;
+        }
+        Ok(())
+    }
+}
+
 /// Runs `bao eval`.
 pub fn run_eval(args: EvalArgs, players: &PlayerRegistry) -> anyhow::Result<()> {
     let rules = args.game.rules()?;
@@ -133,10 +144,7 @@ pub fn run_eval(args: EvalArgs, players: &PlayerRegistry) -> anyhow::Result<()> 
         players: players.clone(),
     };
     let mut result = crate::eval::arena::run_match(&cfg)?;
-    if let Some(path) = &args.run.records {
-        crate::util::write_atomic(path, result.records().as_bytes())
-            .with_context(|| format!("cannot write records to {}", path.display()))?;
-    }
+    args.run.write_records(&result.records())?;
     if args.run.json {
         for g in &mut result.game_list {
             g.record.clear();
@@ -270,6 +278,46 @@ pub fn run_gauntlet_cmd(args: GauntletArgs, registry: &PlayerRegistry) -> anyhow
         .iter()
         .map(|s| spec(s))
         .collect::<anyhow::Result<_>>()?;
+    let (anchor, pairing) = gauntlet_pairing(&args, &players)?;
+    if !(args.prior >= 0.0 && args.prior.is_finite()) {
+        bail!("--prior must be a non-negative number");
+    }
+    let cfg = GauntletConfig {
+        players,
+        anchor,
+        pairing,
+        rules,
+        variant: variant_name(&args.game),
+        start: Some(start),
+        games_per_pair: args.games,
+        seed: args.seed,
+        opening_plies: args.opening_plies,
+        max_plies: args.max_plies,
+        limits: args.run.limits.limits()?,
+        prior_draws: args.prior,
+        progress: !args.run.quiet,
+        registry: registry.clone(),
+    };
+    let mut result = run_gauntlet(&cfg)?;
+    let records: Vec<String> = result.matches.iter().map(|m| m.records()).collect();
+    args.run.write_records(&records.join("\n"))?;
+    if args.run.json {
+        for m in &mut result.matches {
+            m.game_list.clear();
+        }
+        println!("{}", serde_json::to_string_pretty(&result)?);
+    } else {
+        print_gauntlet(&result);
+    }
+    Ok(())
+}
+
+/// The rating anchor (the first --anchor, else `random` if it plays, else the first player) and
+/// who meets whom, from the --anchor and --vs-anchors arguments.
+fn gauntlet_pairing(
+    args: &GauntletArgs,
+    players: &[PlayerSpec],
+) -> anyhow::Result<(usize, Pairing)> {
     let find = |text: &str| -> anyhow::Result<usize> {
         let s = spec(text)?;
         players
@@ -289,60 +337,33 @@ pub fn run_gauntlet_cmd(args: GauntletArgs, registry: &PlayerRegistry) -> anyhow
             .position(|p| *p == PlayerSpec::Random)
             .unwrap_or(0),
     };
-    if !(args.prior >= 0.0 && args.prior.is_finite()) {
-        bail!("--prior must be a non-negative number");
-    }
-    let cfg = GauntletConfig {
-        players,
-        anchor,
-        pairing: if args.vs_anchors {
-            Pairing::VsAnchors(if anchors.is_empty() {
-                vec![anchor]
-            } else {
-                anchors
-            })
+    let pairing = if args.vs_anchors {
+        Pairing::VsAnchors(if anchors.is_empty() {
+            vec![anchor]
         } else {
-            Pairing::RoundRobin
-        },
-        rules,
-        variant: variant_name(&args.game),
-        start: Some(start),
-        games_per_pair: args.games,
-        seed: args.seed,
-        opening_plies: args.opening_plies,
-        max_plies: args.max_plies,
-        limits: args.run.limits.limits()?,
-        prior_draws: args.prior,
-        progress: !args.run.quiet,
-        registry: registry.clone(),
-    };
-    let mut result = run_gauntlet(&cfg)?;
-    if let Some(path) = &args.run.records {
-        let text: Vec<String> = result.matches.iter().map(|m| m.records()).collect();
-        crate::util::write_atomic(path, text.join("\n").as_bytes())
-            .with_context(|| format!("cannot write records to {}", path.display()))?;
-    }
-    if args.run.json {
-        for m in &mut result.matches {
-            m.game_list.clear();
-        }
-        println!("{}", serde_json::to_string_pretty(&result)?);
+            anchors
+        })
     } else {
-        for m in &result.matches {
-            let e = &m.estimate;
-            println!(
-                "{:>24} vs {:<24} +{:<3} ={:<3} -{:<3} {:5.1}%  Elo {}",
-                m.a,
-                m.b,
-                m.wins,
-                m.draws,
-                m.losses,
-                100.0 * e.score,
-                e.elo_text()
-            );
-        }
-        println!();
-        print!("{}", result.table());
+        Pairing::RoundRobin
+    };
+    Ok((anchor, pairing))
+}
+
+/// Prints one line per match and the rating table.
+fn print_gauntlet(result: &crate::eval::gauntlet::GauntletResult) {
+    for m in &result.matches {
+        let e = &m.estimate;
+        println!(
+            "{:>24} vs {:<24} +{:<3} ={:<3} -{:<3} {:5.1}%  Elo {}",
+            m.a,
+            m.b,
+            m.wins,
+            m.draws,
+            m.losses,
+            100.0 * e.score,
+            e.elo_text()
+        );
     }
-    Ok(())
+    println!();
+    print!("{}", result.table());
 }

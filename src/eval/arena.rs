@@ -404,6 +404,7 @@ fn play_pair(
     let games_here = if 2 * p + 1 < cfg.games { 2 } else { 1 };
     let mut out = Vec::with_capacity(games_here);
     for g in 0..games_here {
+        let game = 2 * p + g + 1;
         let a_is_south = g == 0;
         let (seed_a, seed_b) = (
             mix(pair_seed, 2 * g as u64 + 1),
@@ -413,29 +414,22 @@ fn play_pair(
         let mut b = cfg.players.build(&cfg.b, seed_b)?;
         a.new_game(seed_a);
         b.new_game(seed_b);
-        let left = cfg.max_plies.saturating_sub(opening.len());
-        let outcome = if a_is_south {
-            play_game(
-                &cfg.rules,
-                &from,
-                &mut *a,
-                &mut *b,
-                &cfg.limits,
-                left,
-                |_, _, _| {},
-            )
+        let (south, north): (&mut dyn Player, &mut dyn Player) = if a_is_south {
+            (&mut *a, &mut *b)
         } else {
-            play_game(
-                &cfg.rules,
-                &from,
-                &mut *b,
-                &mut *a,
-                &cfg.limits,
-                left,
-                |_, _, _| {},
-            )
-        }
-        .with_context(|| format!("game {} of {name_a} vs {name_b}", 2 * p + g + 1))?;
+            (&mut *b, &mut *a)
+        };
+        let left = cfg.max_plies.saturating_sub(opening.len());
+        let outcome = play_game(
+            &cfg.rules,
+            &from,
+            south,
+            north,
+            &cfg.limits,
+            left,
+            |_, _, _| {},
+        )
+        .with_context(|| format!("game {game} of {name_a} vs {name_b}"))?;
         let (south, north) = if a_is_south {
             (name_a, name_b)
         } else {
@@ -448,16 +442,8 @@ fn play_pair(
             None => 0.5,
         };
         let moves: Vec<Move> = opening.iter().chain(&outcome.moves).copied().collect();
-        let mut rec = Record::from_game(&cfg.rules, start, &moves)
-            .map_err(|e| anyhow!("cannot write the record of a game: {e}"))?;
-        rec.set_tag("Variant", cfg.variant.clone());
-        rec.set_tag("South", south);
-        rec.set_tag("North", north);
-        rec.set_tag("Result", result_tag(outcome.winner, outcome.end));
-        rec.set_tag("Game", (2 * p + g + 1).to_string());
-        rec.set_tag("Opening", format!("{} random plies", opening.len()));
-        out.push(GameReport {
-            game: 2 * p + g + 1,
+        let mut report = GameReport {
+            game,
             pair: p,
             south: south.to_string(),
             north: north.to_string(),
@@ -466,11 +452,33 @@ fn play_pair(
             end: outcome.end,
             plies: moves.len(),
             score_a,
-            record: rec.to_string(),
-        });
+            record: String::new(),
+        };
+        report.record = game_record(cfg, start, &moves, &report, opening.len())?;
+        out.push(report);
         bar.inc(1);
     }
     Ok(out)
+}
+
+/// The KIBA record of a match game: its `moves` from `start` (the random opening included),
+/// tagged with the players, result and game number from its `report`.
+fn game_record(
+    cfg: &MatchConfig,
+    start: &Position,
+    moves: &[Move],
+    report: &GameReport,
+    opening_plies: usize,
+) -> anyhow::Result<String> {
+    let mut rec = Record::from_game(&cfg.rules, start, moves)
+        .map_err(|e| anyhow!("cannot write the record of a game: {e}"))?;
+    rec.set_tag("Variant", cfg.variant.clone());
+    rec.set_tag("South", report.south.as_str());
+    rec.set_tag("North", report.north.as_str());
+    rec.set_tag("Result", result_tag(report.winner, report.end));
+    rec.set_tag("Game", report.game.to_string());
+    rec.set_tag("Opening", format!("{opening_plies} random plies"));
+    Ok(rec.to_string())
 }
 
 /// Complete pairs by A's points (index = points x 2).

@@ -28,7 +28,7 @@ use crate::rules::{MoveList, Position};
 use anyhow::{Context, bail};
 use burn::tensor::{Tensor, TensorData};
 use burn_onnx::export::{AxisSpec, InputSpec, OnnxExporter};
-use onnx_ir::{Message, ModelProto};
+use onnx_ir::{GraphProto, Message, ModelProto};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
@@ -92,6 +92,18 @@ fn name_graph(bytes: &[u8], bundle: &Bundle) -> anyhow::Result<Vec<u8>> {
     let Some(graph) = model.graph.as_mut() else {
         bail!("the exporter wrote an ONNX model without a graph");
     };
+    let renames = boundary_renames(graph)?;
+    rename_tensors(graph, &renames);
+    graph.name = "bao_zero_policy_value".into();
+    describe_model(&mut model, bundle)?;
+    model
+        .write_to_bytes()
+        .map_err(|e| anyhow::anyhow!("cannot serialize the ONNX model: {e}"))
+}
+
+/// The generated names of the graph's input and outputs, each with its public name; refused
+/// when the boundary has the wrong shape or a public name already stands for another tensor.
+fn boundary_renames(graph: &GraphProto) -> anyhow::Result<Vec<(String, &'static str)>> {
     if graph.input.len() != 1 || graph.output.len() != OUTPUT_NAMES.len() {
         bail!(
             "the exported graph has {} inputs and {} outputs; expected 1 and {}",
@@ -130,6 +142,12 @@ fn name_graph(bytes: &[u8], bundle: &Bundle) -> anyhow::Result<Vec<u8>> {
             bail!("the exported graph already has a tensor named `{name}`");
         }
     }
+    Ok(renames)
+}
+
+/// Renames every occurrence of the tensors in `renames`: the graph's boundary, its value
+/// infos and its nodes' inputs and outputs.
+fn rename_tensors(graph: &mut GraphProto, renames: &[(String, &str)]) {
     let rename = |name: &mut String| {
         if let Some((_, new)) = renames.iter().find(|(o, _)| o == name) {
             *name = (*new).to_string();
@@ -147,7 +165,10 @@ fn name_graph(bytes: &[u8], bundle: &Bundle) -> anyhow::Result<Vec<u8>> {
         node.input.iter_mut().for_each(rename);
         node.output.iter_mut().for_each(rename);
     }
-    graph.name = "bao_zero_policy_value".into();
+}
+
+/// Adds the model's description and its `variant`, `source` and `net` metadata.
+fn describe_model(model: &mut ModelProto, bundle: &Bundle) -> anyhow::Result<()> {
     let h = &bundle.header;
     model.doc_string = format!(
         "bao-zero policy/value network ({} player from {}). Input `obs` [batch, 27, 4, 8]: the \
@@ -168,9 +189,7 @@ fn name_graph(bytes: &[u8], bundle: &Bundle) -> anyhow::Result<Vec<u8>> {
             entry.value = value;
         }
     }
-    model
-        .write_to_bytes()
-        .map_err(|e| anyhow::anyhow!("cannot serialize the ONNX model: {e}"))
+    Ok(())
 }
 
 /// Observations of positions from random play and the network's raw outputs for them, to check

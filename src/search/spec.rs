@@ -274,60 +274,7 @@ impl FromStr for PlayerSpec {
             ("player", _) => Err(err("`player:` needs a file path".into())),
             ("ab" | "alphabeta", None) => Ok(PlayerSpec::AlphaBeta(AbSpec::default())),
             ("ab" | "alphabeta", Some(o)) => {
-                let mut ab = AbSpec::default();
-                for item in o.split(',').map(str::trim) {
-                    if item.is_empty() {
-                        return Err(err("empty option (two commas in a row?)".into()));
-                    }
-                    let (key, value) = item
-                        .split_once('=')
-                        .map(|(k, v)| (k.trim(), v.trim()))
-                        .ok_or_else(|| err(format!("option `{item}` must be key=value")))?;
-                    match key {
-                        "depth" => {
-                            let d: u32 = value
-                                .parse()
-                                .ok()
-                                .filter(|d| (1..=MAX_DEPTH).contains(d))
-                                .ok_or_else(|| {
-                                    err(format!("depth `{value}` must be 1..={MAX_DEPTH}"))
-                                })?;
-                            ab.limits.depth = Some(d);
-                        }
-                        "nodes" => {
-                            ab.limits.nodes = Some(parse_count(value).ok_or_else(|| {
-                                err(format!(
-                                    "nodes `{value}` must be a positive count such as 100000 or 100k"
-                                ))
-                            })?)
-                        }
-                        "time" => {
-                            ab.limits.time = Some(parse_duration(value).ok_or_else(|| {
-                                err(format!(
-                                    "time `{value}` must be a positive duration such as 500ms or 1.5s"
-                                ))
-                            })?)
-                        }
-                        "tt" => {
-                            ab.tt_bits = Some(
-                                value
-                                    .parse()
-                                    .ok()
-                                    .filter(|b| (10..=30).contains(b))
-                                    .ok_or_else(|| {
-                                        err(format!("tt `{value}` must be 10..=30 (log2 entries)"))
-                                    })?,
-                            )
-                        }
-                        "weights" if !value.is_empty() => ab.weights = Some(PathBuf::from(value)),
-                        _ => {
-                            return Err(err(format!(
-                                "unknown alpha-beta option `{key}` (known: depth, nodes, time, tt, weights)"
-                            )));
-                        }
-                    }
-                }
-                Ok(PlayerSpec::AlphaBeta(ab))
+                parse_ab_options(o).map(PlayerSpec::AlphaBeta).map_err(err)
             }
             ("", _) => Err(err("empty spec".into())),
             (k, o)
@@ -342,6 +289,62 @@ impl FromStr for PlayerSpec {
             _ => Err(err(format!("unknown player kind `{kind}`"))),
         }
     }
+}
+
+/// The alpha-beta options `depth=6,nodes=100k,...`, or why they are wrong.
+fn parse_ab_options(options: &str) -> Result<AbSpec, String> {
+    let mut ab = AbSpec::default();
+    for item in options.split(',').map(str::trim) {
+        if item.is_empty() {
+            return Err("empty option (two commas in a row?)".into());
+        }
+        let (key, value) = item
+            .split_once('=')
+            .map(|(k, v)| (k.trim(), v.trim()))
+            .ok_or_else(|| format!("option `{item}` must be key=value"))?;
+        set_ab_option(&mut ab, key, value)?;
+    }
+    Ok(ab)
+}
+
+/// Sets one alpha-beta option `key=value` on `ab`, or says why it is wrong.
+fn set_ab_option(ab: &mut AbSpec, key: &str, value: &str) -> Result<(), String> {
+    match key {
+        "depth" => {
+            let d: u32 = value
+                .parse()
+                .ok()
+                .filter(|d| (1..=MAX_DEPTH).contains(d))
+                .ok_or_else(|| format!("depth `{value}` must be 1..={MAX_DEPTH}"))?;
+            ab.limits.depth = Some(d);
+        }
+        "nodes" => {
+            ab.limits.nodes = Some(parse_count(value).ok_or_else(|| {
+                format!("nodes `{value}` must be a positive count such as 100000 or 100k")
+            })?)
+        }
+        "time" => {
+            ab.limits.time = Some(parse_duration(value).ok_or_else(|| {
+                format!("time `{value}` must be a positive duration such as 500ms or 1.5s")
+            })?)
+        }
+        "tt" => {
+            ab.tt_bits = Some(
+                value
+                    .parse()
+                    .ok()
+                    .filter(|b| (10..=30).contains(b))
+                    .ok_or_else(|| format!("tt `{value}` must be 10..=30 (log2 entries)"))?,
+            )
+        }
+        "weights" if !value.is_empty() => ab.weights = Some(PathBuf::from(value)),
+        _ => {
+            return Err(format!(
+                "unknown alpha-beta option `{key}` (known: depth, nodes, time, tt, weights)"
+            ));
+        }
+    }
+    Ok(())
 }
 
 impl fmt::Display for PlayerSpec {

@@ -191,99 +191,121 @@ impl FromStr for Setup {
     type Err = FenError;
 
     fn from_str(text: &str) -> Result<Setup, FenError> {
-        let err = |kind: FenErrorKind| FenError {
+        parse_setup(text).map_err(|kind| FenError {
             text: text.to_string(),
             kind,
-        };
-        let fields: Vec<&str> = text.split_whitespace().collect();
-        if fields.len() < 7 {
-            return Err(err(FenErrorKind::FieldCount(fields.len())));
-        }
-        let mut p = Position::EMPTY.to_setup();
-        let rows: Vec<&str> = fields[0].split('/').collect();
-        if rows.len() != 4 {
-            return Err(err(FenErrorKind::RowCount(rows.len())));
-        }
-        let layout = [
-            (Side::North, Row::Back, true),
-            (Side::North, Row::Front, true),
-            (Side::South, Row::Front, false),
-            (Side::South, Row::Back, false),
-        ];
-        for (i, (&(side, row, reversed), text_row)) in layout.iter().zip(&rows).enumerate() {
-            let counts: Vec<&str> = text_row.split(',').collect();
-            if counts.len() != 8 {
-                return Err(err(FenErrorKind::PitCount {
-                    row: i + 1,
-                    found: counts.len(),
-                }));
-            }
-            for (j, c) in counts.iter().enumerate() {
-                let n: u8 = c.parse().map_err(|_| {
-                    err(FenErrorKind::SeedCount {
-                        row: i + 1,
-                        pit: j + 1,
-                        text: c.to_string(),
-                    })
-                })?;
-                let number = if reversed { 8 - j as u8 } else { j as u8 + 1 };
-                p.pits[side.index()][Pit::at(row, number).expect("1..=8").index()] = n;
-            }
-        }
-        p.to_move = match fields[1] {
-            "S" => Side::South,
-            "N" => Side::North,
-            other => return Err(err(FenErrorKind::Side(other.to_string()))),
-        };
-        let stores: Vec<&str> = fields[2].split(',').collect();
-        if stores.len() != 2 {
-            return Err(err(FenErrorKind::Stores(fields[2].to_string())));
-        }
-        for (i, s) in stores.iter().enumerate() {
-            p.store[i] = s
-                .parse()
-                .map_err(|_| err(FenErrorKind::Stores(fields[2].to_string())))?;
-        }
-        p.house = match fields[3] {
-            "Hh" => [true, true],
-            "H" => [true, false],
-            "h" => [false, true],
-            "-" => [false, false],
-            other => return Err(err(FenErrorKind::Houses(other.to_string()))),
-        };
-        let pit_field = |f: &str, owner: Side, field| -> Result<Option<Pit>, FenError> {
-            if f == "-" {
-                return Ok(None);
-            }
-            match parse_pit(f) {
-                Some((side, pit)) if side == owner && pit.is_front() => Ok(Some(pit)),
-                _ => Err(err(FenErrorKind::Pit {
-                    field,
-                    text: f.to_string(),
-                    owner,
-                })),
-            }
-        };
-        p.blocked = pit_field(fields[4], p.to_move, crate::TakasiaField::Blocked)?;
-        p.target = pit_field(fields[5], p.to_move.opponent(), crate::TakasiaField::Target)?;
-        p.ply = fields[6]
-            .parse()
-            .map_err(|_| err(FenErrorKind::Ply(fields[6].to_string())))?;
-        for extra in &fields[7..] {
-            let bad = || err(FenErrorKind::Extra(extra.to_string()));
-            let (key, value) = extra.split_once('=').ok_or_else(bad)?;
-            let number = || value.parse::<u8>().map_err(|_| bad());
-            match key {
-                "hand" => p.hand = number()?,
-                "opening" if (1..=3).contains(&number()?) => p.opening = number()?,
-                "mtaji-captured" if value == "1" => p.mtaji_captured = true,
-                "over" => p.over = Some(parse_over(value).ok_or_else(bad)?),
-                "opening" | "mtaji-captured" => return Err(bad()),
-                _ => return Err(err(FenErrorKind::UnknownExtra(extra.to_string()))),
-            }
-        }
-        Ok(p)
+        })
     }
+}
+
+/// Reads the seven fields and the optional `key=value` ones, naming the first bad field.
+fn parse_setup(text: &str) -> Result<Setup, FenErrorKind> {
+    let fields: Vec<&str> = text.split_whitespace().collect();
+    if fields.len() < 7 {
+        return Err(FenErrorKind::FieldCount(fields.len()));
+    }
+    let mut p = Position::EMPTY.to_setup();
+    parse_board(fields[0], &mut p)?;
+    p.to_move = match fields[1] {
+        "S" => Side::South,
+        "N" => Side::North,
+        other => return Err(FenErrorKind::Side(other.to_string())),
+    };
+    let stores: Vec<&str> = fields[2].split(',').collect();
+    if stores.len() != 2 {
+        return Err(FenErrorKind::Stores(fields[2].to_string()));
+    }
+    for (i, s) in stores.iter().enumerate() {
+        p.store[i] = s
+            .parse()
+            .map_err(|_| FenErrorKind::Stores(fields[2].to_string()))?;
+    }
+    p.house = match fields[3] {
+        "Hh" => [true, true],
+        "H" => [true, false],
+        "h" => [false, true],
+        "-" => [false, false],
+        other => return Err(FenErrorKind::Houses(other.to_string())),
+    };
+    let blocked = crate::TakasiaField::Blocked;
+    p.blocked = parse_takasia_pit(fields[4], p.to_move, blocked)?;
+    let target = crate::TakasiaField::Target;
+    p.target = parse_takasia_pit(fields[5], p.to_move.opponent(), target)?;
+    p.ply = fields[6]
+        .parse()
+        .map_err(|_| FenErrorKind::Ply(fields[6].to_string()))?;
+    for extra in &fields[7..] {
+        parse_extra(extra, &mut p)?;
+    }
+    Ok(p)
+}
+
+/// Reads the board field, four rows of eight seed counts as seen from South, into `p`.
+fn parse_board(board: &str, p: &mut Setup) -> Result<(), FenErrorKind> {
+    let rows: Vec<&str> = board.split('/').collect();
+    if rows.len() != 4 {
+        return Err(FenErrorKind::RowCount(rows.len()));
+    }
+    let layout = [
+        (Side::North, Row::Back, true),
+        (Side::North, Row::Front, true),
+        (Side::South, Row::Front, false),
+        (Side::South, Row::Back, false),
+    ];
+    for (i, (&(side, row, reversed), text_row)) in layout.iter().zip(&rows).enumerate() {
+        let counts: Vec<&str> = text_row.split(',').collect();
+        if counts.len() != 8 {
+            return Err(FenErrorKind::PitCount {
+                row: i + 1,
+                found: counts.len(),
+            });
+        }
+        for (j, c) in counts.iter().enumerate() {
+            let n: u8 = c.parse().map_err(|_| FenErrorKind::SeedCount {
+                row: i + 1,
+                pit: j + 1,
+                text: c.to_string(),
+            })?;
+            let number = if reversed { 8 - j as u8 } else { j as u8 + 1 };
+            p.pits[side.index()][Pit::at(row, number).expect("1..=8").index()] = n;
+        }
+    }
+    Ok(())
+}
+
+/// A takasia pit field: `-`, or a front-row pit of `owner`.
+fn parse_takasia_pit(
+    text: &str,
+    owner: Side,
+    field: crate::TakasiaField,
+) -> Result<Option<Pit>, FenErrorKind> {
+    if text == "-" {
+        return Ok(None);
+    }
+    match parse_pit(text) {
+        Some((side, pit)) if side == owner && pit.is_front() => Ok(Some(pit)),
+        _ => Err(FenErrorKind::Pit {
+            field,
+            text: text.to_string(),
+            owner,
+        }),
+    }
+}
+
+/// Reads one optional `key=value` field into `p`.
+fn parse_extra(extra: &str, p: &mut Setup) -> Result<(), FenErrorKind> {
+    let bad = || FenErrorKind::Extra(extra.to_string());
+    let (key, value) = extra.split_once('=').ok_or_else(bad)?;
+    let number = || value.parse::<u8>().map_err(|_| bad());
+    match key {
+        "hand" => p.hand = number()?,
+        "opening" if (1..=3).contains(&number()?) => p.opening = number()?,
+        "mtaji-captured" if value == "1" => p.mtaji_captured = true,
+        "over" => p.over = Some(parse_over(value).ok_or_else(bad)?),
+        "opening" | "mtaji-captured" => return Err(bad()),
+        _ => return Err(FenErrorKind::UnknownExtra(extra.to_string())),
+    }
+    Ok(())
 }
 
 fn parse_over(v: &str) -> Option<Outcome> {
