@@ -5,7 +5,9 @@
 use bao_zero::nn::{NetWeights, Trainer};
 use bao_zero::rules::Rules;
 use bao_zero::search::PlayerRegistry;
-use bao_zero::selfplay::{GameRange, ReplayBuffer, Sample, SelfPlayOutput, play_games};
+use bao_zero::selfplay::{
+    GameRange, ReplayBuffer, SelfPlayOutput, SelfPlayPart, merge_parts, play_games,
+};
 use bao_zero::train::{EvalSettings, TrainConfig, TrainSteps, evaluate, selfplay_games};
 
 fn smoke() -> TrainConfig {
@@ -24,53 +26,91 @@ fn play(config: &TrainConfig, rules: &Rules, range: GameRange) -> SelfPlayOutput
     play_games(rules, &weights(config), &config.selfplay, range, &|_| {}).unwrap()
 }
 
-/// The samples in a fixed order (by their debug text).
-fn sorted(samples: &[Sample]) -> Vec<String> {
-    let mut keys: Vec<String> = samples.iter().map(|s| format!("{s:?}")).collect();
-    keys.sort();
-    keys
-}
-
 #[test]
-fn an_iterations_games_split_over_callers_are_the_games_of_one_call() {
+fn an_iterations_games_split_over_callers_are_the_games_of_one_call_in_game_order() {
     let mut config = smoke();
     let rules = config.rules().unwrap();
     config.selfplay.games_per_iteration = 6;
-    // One game at a time on one worker: samples come in game order, so the parts concatenate
-    // to the whole, byte for byte.
     config.selfplay.threads = 1;
     config.selfplay.concurrent_games = 1;
     let whole = play(&config, &rules, selfplay_games(&config, 3, 0, 6));
     assert_eq!(whole.games.games, 6);
-    let mut parts = Vec::new();
-    for (first, count) in [(0, 2), (2, 1), (3, 3)] {
-        parts.extend(
-            play(&config, &rules, selfplay_games(&config, 3, first, count))
-                .games
-                .samples,
+    // Samples come in game order whatever the threads, the games in flight, or the split:
+    // the parts concatenate to the whole, byte for byte.
+    for (threads, concurrent, split) in [
+        (1, 1, vec![(0, 2), (2, 1), (3, 3)]),
+        (2, 3, vec![(0, 4), (4, 2)]),
+        (1, 4, vec![(0, 1), (1, 5)]),
+    ] {
+        config.selfplay.threads = threads;
+        config.selfplay.concurrent_games = concurrent;
+        let mut parts = Vec::new();
+        for (first, count) in split {
+            parts.extend(
+                play(&config, &rules, selfplay_games(&config, 3, first, count))
+                    .games
+                    .samples,
+            );
+        }
+        assert_eq!(
+            parts, whole.games.samples,
+            "{threads} threads, {concurrent} games in flight"
         );
     }
-    assert_eq!(parts, whole.games.samples);
-    // Games in flight together finish in an order the split changes: the same games, and so
-    // the same samples, in another order.
-    config.selfplay.threads = 2;
-    config.selfplay.concurrent_games = 3;
-    let whole = play(&config, &rules, selfplay_games(&config, 3, 0, 6));
-    let mut parts = Vec::new();
-    for (first, count) in [(0, 4), (4, 2)] {
-        parts.extend(
-            play(&config, &rules, selfplay_games(&config, 3, first, count))
-                .games
-                .samples,
-        );
-    }
-    assert_eq!(sorted(&parts), sorted(&whole.games.samples));
     // The output is the replay format.
     let back = ReplayBuffer::from_bytes(&whole.replay_bytes()).unwrap();
     assert!(back.iter().eq(whole.games.samples.iter()));
     // Another iteration plays other games.
     let other = play(&config, &rules, selfplay_games(&config, 4, 0, 6));
-    assert_ne!(sorted(&other.games.samples), sorted(&whole.games.samples));
+    assert_ne!(other.games.samples, whole.games.samples);
+}
+
+#[test]
+fn parts_travel_as_bytes_and_merge_only_when_they_cover_each_game_once() {
+    let config = smoke();
+    let rules = config.rules().unwrap();
+    let w = weights(&config);
+    let part = |first, count| {
+        let range = selfplay_games(&config, 2, first, count);
+        let p = SelfPlayPart::play(&rules, &w, &config.selfplay, range, &|_| {}).unwrap();
+        let back = SelfPlayPart::from_bytes(&p.to_bytes()).unwrap();
+        assert_eq!(back, p, "a part survives its bytes");
+        back
+    };
+    let whole = selfplay_games(&config, 2, 0, 5);
+    let (a, b, c) = (part(0, 2), part(2, 1), part(3, 2));
+    let one_call = play(&config, &rules, whole);
+    // In any order, the parts make the games of one call.
+    let merged = merge_parts(whole, vec![c.clone(), a.clone(), b.clone()], 1.5).unwrap();
+    assert_eq!(merged.games, one_call.games);
+    assert_eq!(merged.seconds, 1.5);
+    let err = |parts: Vec<SelfPlayPart>| merge_parts(whole, parts, 1.0).unwrap_err().to_string();
+    assert_eq!(
+        err(vec![a.clone(), c.clone()]),
+        "games 2..3 are in no self-play part"
+    );
+    assert_eq!(
+        err(vec![a.clone(), b.clone()]),
+        "games 3..5 are in no self-play part"
+    );
+    assert_eq!(
+        err(vec![a.clone(), a.clone(), b.clone(), c.clone()]),
+        "game 0 is in two self-play parts"
+    );
+    let other_iteration = {
+        let range = selfplay_games(&config, 3, 2, 1);
+        SelfPlayPart::play(&rules, &w, &config.selfplay, range, &|_| {}).unwrap()
+    };
+    assert_eq!(
+        err(vec![a.clone(), other_iteration, c.clone()]),
+        "a self-play part of games 2..3 has the seed of another iteration"
+    );
+    // Damaged bytes are one line naming what is wrong.
+    let bytes = a.to_bytes();
+    let damaged = |b: &[u8]| format!("{:#}", SelfPlayPart::from_bytes(b).unwrap_err());
+    assert!(damaged(&bytes[..4]).starts_with("not a self-play part"));
+    assert!(damaged(&bytes[..20]).contains("truncated"));
+    assert!(damaged(&bytes[..bytes.len() - 3]).contains("samples are damaged"));
 }
 
 #[test]

@@ -1,8 +1,8 @@
 //! Python bindings of bao-zero: the extension module `bao_zero._core`.
 //!
 //! Everything here is a thin layer over the root crate: the rules, the action mapping, the
-//! observation encoding, the batched environment, the players and the replay reader are all
-//! the Rust ones, so Python sees exactly the games Rust plays. The pure-Python package beside
+//! observation encoding, the batched environment, the players, the replay reader and the
+//! training stages are all the Rust ones, so Python sees exactly the games Rust plays. The pure-Python package beside
 //! it (`python/bao_zero`) adds the PettingZoo and Gymnasium wrappers.
 //!
 //! Errors become Python exceptions (see [`errors`]); nothing here panics on bad input, and a
@@ -13,6 +13,7 @@ mod errors;
 mod player;
 mod reference;
 mod samples;
+mod training;
 mod vec_env;
 
 use bao_zero::env::{ACTIONS, OBS_CHANNELS, OBS_LEN};
@@ -54,11 +55,16 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(variants, m)?)?;
     m.add_function(wrap_pyfunction!(episode_seed, m)?)?;
     m.add_function(wrap_pyfunction!(samples::load_samples, m)?)?;
+    m.add_function(wrap_pyfunction!(training::network_tensors, m)?)?;
     m.add_function(wrap_pyfunction!(reference::rust_random_game, m)?)?;
     m.add_function(wrap_pyfunction!(reference::write_random_replay, m)?)?;
     m.add_class::<env::Env>()?;
     m.add_class::<vec_env::VecEnvCore>()?;
     m.add_class::<player::Player>()?;
     m.add_class::<player::Choice>()?;
+    m.add_class::<training::SelfPlayWorker>()?;
+    m.add_class::<training::Learner>()?;
+    m.add_class::<training::Evaluator>()?;
+    m.add_class::<training::Progress>()?;
     Ok(())
 }

@@ -16,7 +16,8 @@ pub use model::{DenseWeights, MlpWeights, PolicyValueNet, forward_probabilities}
 pub use tb::TbLogger;
 pub use trainer::{Losses, Trainer};
 pub use weights::{
-    NetWeights, Precision, average_weights, convert_weights, load_net, load_net_bytes, net_bytes,
+    NamedTensor, NetWeights, Precision, average_weights, convert_weights, load_net, load_net_bytes,
+    net_bytes, network_tensors,
 };
 
 use serde::{Deserialize, Serialize};

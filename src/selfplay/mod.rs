@@ -7,7 +7,7 @@ mod stage;
 
 pub use replay::ReplayBuffer;
 pub use sample::{MAX_TARGETS, Sample};
-pub use stage::{GameRange, SelfPlayOutput, play_games};
+pub use stage::{GameRange, SelfPlayOutput, SelfPlayPart, merge_parts, play_games};
 
 use crate::env::random_opening;
 use crate::mcts::{Evaluator, Leaf, LeafBatch, SelfPlaySearch, Tree};
@@ -63,7 +63,8 @@ impl Default for AlphaBetaOpponent {
     }
 }
 
-/// Transposition table of the self-play alpha-beta player: 2^16 entries, 1 MiB per worker.
+/// Transposition table of the self-play alpha-beta player: 2^16 entries, 1 MiB per game
+/// against it.
 const OPPONENT_TT_BITS: u32 = 16;
 
 impl Default for SelfPlayConfig {
@@ -82,9 +83,10 @@ impl Default for SelfPlayConfig {
 }
 
 /// What a batch of self-play games produced.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SelfPlayResult {
-    /// Training samples (full searches only), outcomes filled in.
+    /// Training samples (full searches only), outcomes filled in; in game order.
+    #[serde(skip)]
     pub samples: Vec<Sample>,
     /// Games finished, and how: South wins, North wins, draws (including stopped games).
     pub games: usize,
@@ -104,7 +106,8 @@ pub struct SelfPlayResult {
 }
 
 impl SelfPlayResult {
-    fn merge(mut self, o: SelfPlayResult) -> SelfPlayResult {
+    /// Both results: the samples of `self`, then those of `o`; the figures summed.
+    pub fn merge(mut self, o: SelfPlayResult) -> SelfPlayResult {
         self.samples.extend(o.samples);
         self.games += o.games;
         self.south_wins += o.south_wins;
@@ -140,10 +143,15 @@ struct Slot {
     pending: Vec<(Sample, Side)>,
     /// The side alpha-beta plays, in a game against it.
     alphabeta: Option<Side>,
+    /// Alpha-beta's searcher in such a game: one per game, so that no game's moves depend on
+    /// which games shared its worker (a transposition table would carry them over).
+    engine: Option<Box<AlphaBeta>>,
+    /// The game's index among the worker's games (its samples are put in game order).
+    game: usize,
 }
 
 impl Slot {
-    fn new(rules: &Rules, seed: u64, cfg: &SelfPlayConfig) -> Slot {
+    fn new(rules: &Rules, game: usize, seed: u64, cfg: &SelfPlayConfig) -> Slot {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut start = Position::start(rules);
         // No draw from the generator without random openings: older runs replay exactly.
@@ -163,6 +171,13 @@ impl Slot {
                     Side::North
                 }
             });
+        let engine = alphabeta.map(|_| {
+            Box::new(AlphaBeta::new(AlphaBetaConfig {
+                limits: Limits::nodes(cfg.alphabeta.nodes.max(1)),
+                tt_bits: OPPONENT_TT_BITS,
+                ..AlphaBetaConfig::default()
+            }))
+        });
         let mut s = Slot {
             rng,
             tree: Tree::new(start),
@@ -172,6 +187,8 @@ impl Slot {
             noised: false,
             pending: Vec::new(),
             alphabeta,
+            engine,
+            game,
         };
         s.plan_search(&cfg.mcts);
         s
@@ -194,6 +211,11 @@ impl Slot {
         self.alphabeta == Some(self.tree.root().side_to_move())
     }
 
+    /// The samples of a finished game (their outcomes scored by `finish_move`).
+    fn scored_samples(&mut self) -> Vec<Sample> {
+        self.pending.drain(..).map(|(s, _)| s).collect()
+    }
+
     /// Whether the current search is complete.
     fn searched(&self) -> bool {
         self.tree.root_is_decided() || self.tree.root_visits() >= self.target
@@ -201,7 +223,9 @@ impl Slot {
 }
 
 /// Plays the games whose seeds are given, spread over `cfg.threads` workers; calls `progress`
-/// with the number of games finished so far after each game.
+/// with the number of games finished so far after each game. The samples come in game order
+/// (a game's in ply order), so a game's samples depend on its seed alone, not on the threads,
+/// the games in flight, or which call played it.
 pub fn play(
     rules: &Rules,
     eval: &dyn Evaluator,
@@ -233,22 +257,17 @@ fn play_worker(
 ) -> SelfPlayResult {
     let mcts = &cfg.mcts;
     let mut out = SelfPlayResult::default();
-    let mut queue = seeds.iter().copied();
+    let mut queue = seeds.iter().copied().enumerate();
     let mut slots: Vec<Slot> = queue
         .by_ref()
         .take(cfg.concurrent_games.max(1))
-        .map(|s| Slot::new(rules, s, cfg))
+        .map(|(game, seed)| Slot::new(rules, game, seed, cfg))
         .collect();
+    // Each game's scored samples, put together in game order at the end.
+    let mut by_game: Vec<Vec<Sample>> = vec![Vec::new(); seeds.len()];
     let mut leaves: Vec<(usize, u32)> = Vec::new();
     let mut batch = LeafBatch::default();
     let mut list = MoveList::new();
-    let mut alphabeta = (cfg.alphabeta.share > 0.0).then(|| {
-        AlphaBeta::new(AlphaBetaConfig {
-            limits: Limits::nodes(cfg.alphabeta.nodes.max(1)),
-            tt_bits: OPPONENT_TT_BITS,
-            ..AlphaBetaConfig::default()
-        })
-    });
     while !slots.is_empty() {
         // Each game descends to one leaf (terminal leaves are backed up on the spot).
         leaves.clear();
@@ -283,10 +302,11 @@ fn play_worker(
                 slot.noised = true;
             }
             let ready = !searching || slot.searched();
-            if ready && finish_move(rules, cfg, slot, &mut alphabeta, &mut list, &mut out) {
+            if ready && finish_move(rules, cfg, slot, &mut list, &mut out) {
+                by_game[slot.game] = slot.scored_samples();
                 tick();
                 match queue.next() {
-                    Some(seed) => slots[i] = Slot::new(rules, seed, cfg),
+                    Some((game, seed)) => slots[i] = Slot::new(rules, game, seed, cfg),
                     None => {
                         slots.swap_remove(i);
                         continue;
@@ -296,6 +316,7 @@ fn play_worker(
             i += 1;
         }
     }
+    out.samples = by_game.concat();
     out
 }
 
@@ -331,12 +352,11 @@ fn searched_move(
 }
 
 /// Plays the searched move of a game, or alpha-beta's; returns true when the game is over (its
-/// samples are then scored and moved to `out`).
+/// pending samples are then scored, and its result counted in `out`).
 fn finish_move(
     rules: &Rules,
     cfg: &SelfPlayConfig,
     slot: &mut Slot,
-    alphabeta: &mut Option<AlphaBeta>,
     list: &mut MoveList,
     out: &mut SelfPlayResult,
 ) -> bool {
@@ -346,7 +366,7 @@ fn finish_move(
     let outcome = root.outcome_given(list);
     if outcome.is_none() && slot.ply < cfg.max_plies {
         let mv = if slot.alphabeta_to_move() {
-            alphabeta
+            slot.engine
                 .as_mut()
                 .and_then(|ab| ab.analyse(rules, &root, &Limits::NONE).ok())
                 .map(|a| a.choice.mv)
@@ -383,13 +403,12 @@ fn finish_move(
             Some(_) => {}
         }
     }
-    for (mut s, side) in slot.pending.drain(..) {
+    for (s, side) in &mut slot.pending {
         s.outcome = match winner {
             None => 0,
-            Some(w) if w == side => 1,
+            Some(w) if w == *side => 1,
             Some(_) => -1,
         };
-        out.samples.push(s);
     }
     true
 }

@@ -3,14 +3,17 @@
 //! an iteration's games can be played in one call or split over several.
 
 use super::{ReplayBuffer, SelfPlayConfig, SelfPlayResult};
+use crate::mcts::Evaluator;
 use crate::nn::NetWeights;
 use crate::rules::Rules;
+use anyhow::{Context, bail, ensure};
+use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
 /// Which games to play: game `g` plays from the seed `seed + g` (wrapping), for `g` in
 /// `first..first + count`. A training run's iteration has its own `seed` (see
 /// `train::selfplay_games`), so its games can be split over callers by `first` and `count`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameRange {
     /// The seed of game 0.
     pub seed: u64,
@@ -30,10 +33,9 @@ impl GameRange {
 }
 
 /// What self-play gives: the samples and figures of the games, and the time they took.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct SelfPlayOutput {
-    /// The samples (`games.samples`, in the order the games finished on each worker, workers
-    /// in game order) and the games' figures.
+    /// The samples (`games.samples`, in game order) and the games' figures.
     pub games: SelfPlayResult,
     /// Wall-clock seconds.
     pub seconds: f64,
@@ -75,4 +77,163 @@ pub fn play_games(
         games,
         seconds: t0.elapsed().as_secs_f64(),
     })
+}
+
+/// One caller's share of an iteration's self-play, as it travels between processes and machines
+/// (a distributed worker's answer): which games, with which network version, and what they gave.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SelfPlayPart {
+    /// The games played.
+    pub range: GameRange,
+    /// The version of the network that played them.
+    pub version: u64,
+    /// Their samples and figures.
+    pub output: SelfPlayOutput,
+}
+
+/// The first bytes of an encoded [`SelfPlayPart`].
+const PART_MAGIC: &[u8; 8] = b"BAOPART1";
+
+/// The header of an encoded part: everything but the samples.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PartHeader {
+    range: GameRange,
+    version: u64,
+    figures: SelfPlayResult,
+    seconds: f64,
+}
+
+impl SelfPlayPart {
+    /// Plays the games `range` with the network `weights`: [`play_games`] as a part.
+    pub fn play(
+        rules: &Rules,
+        weights: &NetWeights,
+        settings: &SelfPlayConfig,
+        range: GameRange,
+        progress: &(dyn Fn(usize) + Sync),
+    ) -> anyhow::Result<SelfPlayPart> {
+        let evaluator = weights.evaluator()?;
+        Ok(SelfPlayPart::play_with(
+            rules,
+            &evaluator,
+            weights.version,
+            settings,
+            range,
+            progress,
+        ))
+    }
+
+    /// Plays the games `range` with a network already loaded (`evaluator`, of `version`): for
+    /// a worker that keeps the network between calls.
+    pub fn play_with(
+        rules: &Rules,
+        evaluator: &dyn Evaluator,
+        version: u64,
+        settings: &SelfPlayConfig,
+        range: GameRange,
+        progress: &(dyn Fn(usize) + Sync),
+    ) -> SelfPlayPart {
+        let t0 = Instant::now();
+        let games = super::play(rules, evaluator, settings, &range.seeds(), progress);
+        SelfPlayPart {
+            range,
+            version,
+            output: SelfPlayOutput {
+                games,
+                seconds: t0.elapsed().as_secs_f64(),
+            },
+        }
+    }
+
+    /// The part as bytes: a magic, a JSON header of the games and figures, the samples in the
+    /// replay file format.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let header = PartHeader {
+            range: self.range,
+            version: self.version,
+            figures: self.output.games.clone(),
+            seconds: self.output.seconds,
+        };
+        let header = serde_json::to_vec(&header).expect("a part header serializes");
+        let mut bytes = PART_MAGIC.to_vec();
+        bytes.extend_from_slice(&(header.len() as u64).to_le_bytes());
+        bytes.extend_from_slice(&header);
+        bytes.extend_from_slice(&self.output.replay_bytes());
+        bytes
+    }
+
+    /// Reads bytes made by [`SelfPlayPart::to_bytes`]; damaged bytes are a one-line error.
+    pub fn from_bytes(bytes: &[u8]) -> anyhow::Result<SelfPlayPart> {
+        ensure!(
+            bytes.len() >= 16 && &bytes[..8] == PART_MAGIC,
+            "not a self-play part (it does not start with {})",
+            String::from_utf8_lossy(PART_MAGIC)
+        );
+        let len = u64::from_le_bytes(bytes[8..16].try_into().expect("8 bytes"));
+        let end = usize::try_from(len)
+            .ok()
+            .and_then(|l| l.checked_add(16))
+            .filter(|&end| end <= bytes.len())
+            .context("a self-play part is truncated (its header runs past the end)")?;
+        let header: PartHeader = serde_json::from_slice(&bytes[16..end])
+            .context("a self-play part's header is damaged")?;
+        let samples = ReplayBuffer::from_bytes(&bytes[end..])
+            .context("a self-play part's samples are damaged")?;
+        let mut games = header.figures;
+        games.samples = samples.iter().copied().collect();
+        ensure!(
+            games.games == header.range.count,
+            "a self-play part of {} games reports {} games",
+            header.range.count,
+            games.games
+        );
+        Ok(SelfPlayPart {
+            range: header.range,
+            version: header.version,
+            output: SelfPlayOutput {
+                games,
+                seconds: header.seconds,
+            },
+        })
+    }
+}
+
+/// Puts together the parts of the games `whole` (one iteration's): they must cover each of its
+/// games exactly once, from its seed. The samples come in game order, as one call over `whole`
+/// gives them; the figures are summed, and `seconds` is the wall-clock time they took.
+pub fn merge_parts(
+    whole: GameRange,
+    mut parts: Vec<SelfPlayPart>,
+    seconds: f64,
+) -> anyhow::Result<SelfPlayOutput> {
+    parts.sort_by_key(|p| p.range.first);
+    let mut next = whole.first;
+    let mut games = SelfPlayResult::default();
+    for part in parts {
+        let r = part.range;
+        if r.seed != whole.seed {
+            bail!(
+                "a self-play part of games {}..{} has the seed of another iteration",
+                r.first,
+                r.first + r.count as u64
+            );
+        }
+        if r.first < next {
+            bail!("game {} is in two self-play parts", r.first);
+        }
+        if r.first > next {
+            bail!("games {next}..{} are in no self-play part", r.first);
+        }
+        next = r.first + r.count as u64;
+        games = games.merge(part.output.games);
+    }
+    let end = whole.first + whole.count as u64;
+    if next < end {
+        bail!("games {next}..{end} are in no self-play part");
+    }
+    if next > end {
+        bail!("games {end}..{next} of a self-play part are past the iteration's {end} games");
+    }
+    Ok(SelfPlayOutput { games, seconds })
 }

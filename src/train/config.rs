@@ -128,15 +128,25 @@ impl TrainConfig {
     /// Reads and checks a config file, with its `extends` chain resolved (see [`read_config_table`]).
     pub fn load(path: &Path) -> anyhow::Result<TrainConfig> {
         let table = read_config_table(path)?;
+        TrainConfig::from_table(table).with_context(|| format!("bad config {}", path.display()))
+    }
+
+    /// Reads and checks a config from its TOML text (which may not `extends` another).
+    pub fn from_toml(text: &str) -> anyhow::Result<TrainConfig> {
+        let table: toml::Table = text.parse().map_err(|e: toml::de::Error| one_line(&e))?;
+        anyhow::ensure!(
+            !table.contains_key("extends"),
+            "`extends` names a file, so only a config file may have it"
+        );
+        TrainConfig::from_table(table)
+    }
+
+    fn from_table(table: toml::Table) -> anyhow::Result<TrainConfig> {
         let cfg: TrainConfig = toml::Value::Table(table)
             .try_into()
-            // One line: the message, then the table it is in.
-            .map_err(|e: toml::de::Error| anyhow::anyhow!(e.to_string().trim().replace('\n', " ")))
-            .with_context(|| format!("bad config {}", path.display()))?;
-        cfg.rules()
-            .with_context(|| format!("bad rules in config {}", path.display()))?;
-        cfg.validate()
-            .with_context(|| format!("bad config {}", path.display()))?;
+            .map_err(|e: toml::de::Error| one_line(&e))?;
+        cfg.rules().context("bad rules")?;
+        cfg.validate()?;
         Ok(cfg)
     }
 
@@ -210,6 +220,11 @@ impl TrainConfig {
 
 /// The key by which a config names the config it extends.
 const EXTENDS: &str = "extends";
+
+/// A TOML error on one line: the message, then the table it is in.
+fn one_line(e: &toml::de::Error) -> anyhow::Error {
+    anyhow::anyhow!(e.to_string().trim().replace('\n', " "))
+}
 
 /// Reads a config file as one complete TOML table: a file with `extends = "base.toml"` (a path
 /// relative to the extending file's folder) is its parent's table with the file's own keys merged

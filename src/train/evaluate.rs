@@ -47,7 +47,8 @@ impl EvalSettings {
 }
 
 /// What an evaluation found.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct EvalReport {
     /// One result per opponent, in the order given, tagged with the iteration evaluated.
     pub entries: Vec<EvalEntry>,
@@ -82,6 +83,27 @@ pub fn evaluate(
         report.records.push(records);
     }
     Ok(report)
+}
+
+/// Evaluates the network `weights` of `iteration` of a run with `config` against the config's
+/// opponents, from the iteration's own seed: the same games wherever it runs.
+pub fn evaluate_iteration(
+    rules: &Rules,
+    config: &TrainConfig,
+    settings: &EvalSettings,
+    weights: &NetWeights,
+    iteration: u32,
+    on_game: &(dyn Fn(&str) + Sync),
+) -> anyhow::Result<EvalReport> {
+    evaluate(
+        rules,
+        weights,
+        settings,
+        &config.eval.opponents,
+        iteration,
+        super::derive_seed(config.seed, iteration, super::stages::SEED_EVAL),
+        on_game,
+    )
 }
 
 /// Games longer than this are draws.

@@ -81,6 +81,18 @@ fn metrics(r: &IterationReport) -> Vec<Metric> {
     ]
 }
 
+/// The iteration's line of `metrics.jsonl`: a JSON object.
+pub fn metrics_line(r: &IterationReport) -> Value {
+    let mut line = serde_json::Map::new();
+    for m in metrics(r) {
+        if let Some(key) = m.key {
+            line.insert(key.to_string(), m.value);
+        }
+    }
+    line.insert("eval".to_string(), json!(r.eval));
+    Value::Object(line)
+}
+
 /// Where a run's figures go: its `metrics.jsonl`, its TensorBoard folder and the console.
 pub struct MetricsSink {
     tb: TbLogger,
@@ -102,14 +114,7 @@ impl MetricsSink {
     /// Appends the iteration's line to `metrics.jsonl`: before `meta.json` names the iteration,
     /// so that a resume drops the line of an iteration that did not complete.
     pub fn record(&self, dir: &RunDir, r: &IterationReport) -> anyhow::Result<()> {
-        let mut line = serde_json::Map::new();
-        for m in metrics(r) {
-            if let Some(key) = m.key {
-                line.insert(key.to_string(), m.value);
-            }
-        }
-        line.insert("eval".to_string(), json!(r.eval));
-        dir.append_metrics(&Value::Object(line))
+        dir.append_metrics(&metrics_line(r))
     }
 
     /// Logs the iteration to TensorBoard and prints its console line: after `meta.json` names

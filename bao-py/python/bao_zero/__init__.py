@@ -10,7 +10,10 @@ and the replay reader are the Rust ones of the bao-zero project (the extension m
 - :mod:`bao_zero.gym_env`: a Gymnasium environment against a built-in opponent, registered as
   ``bao_zero/Bao-v0`` when gymnasium is installed;
 - :class:`Player`: exported player files, alpha-beta and the baselines;
-- :func:`load_samples`: a training run's self-play samples as numpy arrays.
+- :func:`load_samples`: a training run's self-play samples as numpy arrays;
+- :class:`SelfPlayWorker`, :class:`Learner`, :class:`Evaluator`: the training stages of
+  ``bao train``, for distributed drivers (:mod:`bao_zero.ray_train` runs them on Ray);
+- :func:`network_tensors`: a network's tensors as numpy arrays.
 """
 
 from __future__ import annotations
@@ -22,10 +25,14 @@ from bao_zero._core import (
     OBS_SHAPE,
     Choice,
     Env,
+    Evaluator,
+    Learner,
     Player,
+    SelfPlayWorker,
     __version__,
     episode_seed,
     load_samples,
+    network_tensors,
     variants,
 )
 from bao_zero.vector import VecEnv
@@ -37,11 +44,15 @@ __all__ = [
     "OBS_SHAPE",
     "Choice",
     "Env",
+    "Evaluator",
+    "Learner",
     "Player",
+    "SelfPlayWorker",
     "VecEnv",
     "__version__",
     "episode_seed",
     "load_samples",
+    "network_tensors",
     "variants",
 ]
 

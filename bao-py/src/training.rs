@@ -1,0 +1,407 @@
+//! The training stages for distributed drivers (`bao_zero.ray_train`): a self-play worker, the
+//! learner that owns the run directory, and the evaluator. They are the stages `bao train`
+//! runs, so a run made through them is the same run, in the same run directory. Their calls
+//! release the GIL while Rust works; what crosses between them is bytes (weights, self-play
+//! parts, evaluations), so they can sit in different processes and machines.
+
+use crate::errors::{chain_value_error, value_error};
+use bao_zero::nn::{NetEvaluator, NetWeights};
+use bao_zero::rules::Rules;
+use bao_zero::search::PlayerRegistry;
+use bao_zero::selfplay::{SelfPlayPart, merge_parts};
+use bao_zero::train::config::DEFAULT_CONFIG;
+use bao_zero::train::{self, EvalReport, EvalSettings, RunOptions, TrainConfig};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+/// A config from its TOML text, validated.
+fn parse_config(text: &str) -> PyResult<(TrainConfig, Rules)> {
+    let config =
+        TrainConfig::from_toml(text).map_err(|e| chain_value_error(&e.context("bad config")))?;
+    let rules = config.rules().map_err(|e| chain_value_error(&e))?;
+    Ok((config, rules))
+}
+
+/// A thread pool of `threads` threads (at least one).
+fn pool(threads: usize) -> PyResult<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build()
+        .map_err(|e| value_error(format!("cannot start {threads} threads: {e}")))
+}
+
+/// The network of a run with `config` from its bytes, as of `version`.
+fn net_weights(config: &TrainConfig, bytes: Vec<u8>, version: u64) -> NetWeights {
+    NetWeights {
+        net: config.net.clone(),
+        bytes,
+        version,
+    }
+}
+
+/// A JSON value as a Python object (through the `json` module).
+fn to_python<'py>(py: Python<'py>, value: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+    py.import("json")?
+        .call_method1("loads", (value.to_string(),))
+}
+
+/// Plays self-play games of a training run: any games of any iteration, with the network it is
+/// given. The same arguments give the same bytes, on any machine.
+///
+/// `config_toml` is the run's config as TOML (`Learner.config_toml`); `threads` the threads
+/// it plays on (its games split over them; the samples do not depend on it).
+#[pyclass(name = "SelfPlayWorker", module = "bao_zero._core")]
+pub struct SelfPlayWorker {
+    config: TrainConfig,
+    rules: Rules,
+    pool: rayon::ThreadPool,
+    /// The network of the last call, kept while the weights stay the same.
+    network: Mutex<Option<(Vec<u8>, NetEvaluator)>>,
+}
+
+#[pymethods]
+impl SelfPlayWorker {
+    #[new]
+    #[pyo3(signature = (config_toml, threads = 1))]
+    fn new(config_toml: &str, threads: usize) -> PyResult<Self> {
+        let (config, rules) = parse_config(config_toml)?;
+        Ok(SelfPlayWorker {
+            config,
+            rules,
+            pool: pool(threads)?,
+            network: Mutex::new(None),
+        })
+    }
+
+    /// Plays games `first..first + count` of `iteration` with the network `weights` (of
+    /// `version`: the iteration that made them); returns the self-play part as bytes, for
+    /// `Learner.train`. `ValueError` for weights that do not fit the config.
+    fn play<'py>(
+        &self,
+        py: Python<'py>,
+        weights: Vec<u8>,
+        version: u64,
+        iteration: u32,
+        first: u64,
+        count: usize,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        if iteration == 0 {
+            return Err(value_error("iterations count from 1"));
+        }
+        let range = train::selfplay_games(&self.config, iteration, first, count);
+        let bytes = py
+            .detach(|| -> anyhow::Result<Vec<u8>> {
+                let mut network = self.network.lock().unwrap_or_else(|e| e.into_inner());
+                if network.as_ref().is_none_or(|(b, _)| *b != weights) {
+                    let evaluator =
+                        net_weights(&self.config, weights.clone(), version).evaluator()?;
+                    *network = Some((weights, evaluator));
+                }
+                let (_, evaluator) = network.as_ref().expect("the network was just loaded");
+                let (rules, settings) = (&self.rules, &self.config.selfplay);
+                let part = self.pool.install(|| {
+                    SelfPlayPart::play_with(rules, evaluator, version, settings, range, &|_| {})
+                });
+                Ok(part.to_bytes())
+            })
+            .map_err(|e| chain_value_error(&e))?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+}
+
+/// The learner of a training run: it owns the run directory, takes each iteration's self-play
+/// parts, trains, takes the evaluation and checkpoints, exactly as `bao train` does.
+///
+/// `Learner(config)` opens the run of the config file `config` (the built-in default config
+/// when `None`): a new run, or the run of the same config already in its run directory, which
+/// it resumes; `Learner(resume=DIR)` resumes the run in `DIR`. `run_dir` and `seed` override
+/// the config's; `quiet` hides the progress bars and sends the iteration lines to stderr.
+#[pyclass(name = "Learner", module = "bao_zero._core")]
+pub struct Learner {
+    inner: Mutex<train::Learner>,
+}
+
+impl Learner {
+    fn lock(&self) -> std::sync::MutexGuard<'_, train::Learner> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+#[pymethods]
+impl Learner {
+    #[new]
+    #[pyo3(signature = (config = None, *, resume = None, run_dir = None, seed = None, quiet = false))]
+    fn new(
+        py: Python<'_>,
+        config: Option<PathBuf>,
+        resume: Option<PathBuf>,
+        run_dir: Option<String>,
+        seed: Option<u64>,
+        quiet: bool,
+    ) -> PyResult<Self> {
+        let opts = RunOptions {
+            quiet,
+            ..RunOptions::default()
+        };
+        let learner = py
+            .detach(|| -> anyhow::Result<train::Learner> {
+                if let Some(dir) = &resume {
+                    anyhow::ensure!(
+                        config.is_none() && run_dir.is_none() && seed.is_none(),
+                        "resume continues a run with its own config; config, run_dir and seed do not apply"
+                    );
+                    return train::Learner::resume(dir, &opts);
+                }
+                let mut config: TrainConfig = match &config {
+                    Some(path) => TrainConfig::load(path)?,
+                    None => toml::from_str(DEFAULT_CONFIG)?,
+                };
+                if let Some(d) = run_dir {
+                    config.run_dir = d;
+                }
+                if let Some(s) = seed {
+                    config.seed = s;
+                }
+                train::Learner::open(config, &opts)
+            })
+            .map_err(|e| chain_value_error(&e))?;
+        Ok(Learner {
+            inner: Mutex::new(learner),
+        })
+    }
+
+    /// The run's config as TOML, to build workers and evaluators with anywhere.
+    #[getter]
+    fn config_toml(&self) -> PyResult<String> {
+        toml::to_string_pretty(self.lock().config()).map_err(value_error)
+    }
+
+    /// The run directory.
+    #[getter]
+    fn run_dir(&self) -> PathBuf {
+        self.lock().dir().path.clone()
+    }
+
+    /// The last complete iteration (0 before the first).
+    #[getter]
+    fn iteration(&self) -> u32 {
+        self.lock().meta().iteration
+    }
+
+    /// The iterations of the whole run.
+    #[getter]
+    fn iterations(&self) -> u32 {
+        self.lock().config().iterations
+    }
+
+    /// Self-play games per iteration.
+    #[getter]
+    fn games_per_iteration(&self) -> usize {
+        self.lock().config().selfplay.games_per_iteration
+    }
+
+    /// The network as bytes: after the last complete iteration (to play the next one with), or,
+    /// between `train` and `commit`, after the trained iteration (to evaluate).
+    fn weights<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let weights = py
+            .detach(|| self.lock().weights())
+            .map_err(|e| chain_value_error(&e))?;
+        Ok(PyBytes::new(py, &weights.bytes))
+    }
+
+    /// Trains iteration `iteration` (the one after `iteration`) on its self-play: `parts` (bytes
+    /// from `SelfPlayWorker.play`, in any order) must hold each of its games exactly once.
+    /// `seconds` is the wall-clock time self-play took. The samples enter the replay window in
+    /// game order; the network and the window are checkpointed. Returns the training figures.
+    fn train<'py>(
+        &self,
+        py: Python<'py>,
+        iteration: u32,
+        parts: Vec<Vec<u8>>,
+        seconds: f64,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let figures = py
+            .detach(|| -> anyhow::Result<serde_json::Value> {
+                let mut learner = self.lock();
+                let next = learner.next_iteration();
+                anyhow::ensure!(
+                    iteration == next,
+                    "the run's next iteration is {next}, not {iteration}"
+                );
+                let parts = parts
+                    .iter()
+                    .map(|p| SelfPlayPart::from_bytes(p))
+                    .collect::<anyhow::Result<Vec<_>>>()?;
+                let count = learner.config().selfplay.games_per_iteration;
+                let selfplay = merge_parts(learner.games(0, count), parts, seconds)?;
+                let positions = selfplay.games.samples.len();
+                let report = learner.train(selfplay)?;
+                Ok(serde_json::json!({
+                    "iteration": iteration,
+                    "positions": positions,
+                    "steps": report.steps,
+                    "loss": report.losses.total,
+                    "policy_loss": report.losses.policy,
+                    "value_loss": report.losses.value,
+                    "train_seconds": report.seconds,
+                }))
+            })
+            .map_err(|e| chain_value_error(&e))?;
+        to_python(py, &figures)
+    }
+
+    /// Whether `iteration` is to be evaluated (every `eval.every`-th, and the last).
+    fn eval_due(&self, iteration: u32) -> bool {
+        self.lock().eval_due(iteration)
+    }
+
+    /// Completes the trained iteration `iteration` with its evaluation (bytes from
+    /// `Evaluator.evaluate`, or `None` when none is due): writes its metrics line, its
+    /// TensorBoard figures, `meta.json`, and prints its line. Returns the metrics line.
+    #[pyo3(signature = (iteration, evaluation = None))]
+    fn commit<'py>(
+        &self,
+        py: Python<'py>,
+        iteration: u32,
+        evaluation: Option<Vec<u8>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let line = py
+            .detach(|| -> anyhow::Result<serde_json::Value> {
+                let mut learner = self.lock();
+                match learner.trained_iteration() {
+                    None => anyhow::bail!("no iteration is trained to commit"),
+                    Some(t) => anyhow::ensure!(
+                        t == iteration,
+                        "the iteration waiting for its commit is {t}, not {iteration}"
+                    ),
+                }
+                let eval = evaluation
+                    .map(|b| serde_json::from_slice::<EvalReport>(&b))
+                    .transpose()
+                    .map_err(|e| anyhow::anyhow!("the evaluation is damaged: {e}"))?;
+                Ok(train::metrics_line(&learner.commit(eval)?))
+            })
+            .map_err(|e| chain_value_error(&e))?;
+        to_python(py, &line)
+    }
+}
+
+/// Evaluates a training run's networks against its config's opponents, from each iteration's
+/// own seed: the same games wherever it runs. `threads`: the games in parallel.
+#[pyclass(name = "Evaluator", module = "bao_zero._core")]
+pub struct Evaluator {
+    config: TrainConfig,
+    rules: Rules,
+    settings: EvalSettings,
+    pool: rayon::ThreadPool,
+}
+
+#[pymethods]
+impl Evaluator {
+    #[new]
+    #[pyo3(signature = (config_toml, threads = 1))]
+    fn new(config_toml: &str, threads: usize) -> PyResult<Self> {
+        let (config, rules) = parse_config(config_toml)?;
+        let settings = EvalSettings::of_run(&config, &PlayerRegistry::default());
+        Ok(Evaluator {
+            config,
+            rules,
+            settings,
+            pool: pool(threads)?,
+        })
+    }
+
+    /// Evaluates the network `weights` of `iteration`; returns the evaluation as bytes, for
+    /// `Learner.commit`.
+    fn evaluate<'py>(
+        &self,
+        py: Python<'py>,
+        weights: Vec<u8>,
+        iteration: u32,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let bytes = py
+            .detach(|| -> anyhow::Result<Vec<u8>> {
+                let weights = net_weights(&self.config, weights, u64::from(iteration));
+                let report = self.pool.install(|| {
+                    train::evaluate::evaluate_iteration(
+                        &self.rules,
+                        &self.config,
+                        &self.settings,
+                        &weights,
+                        iteration,
+                        &|_| {},
+                    )
+                })?;
+                Ok(serde_json::to_vec(&report)?)
+            })
+            .map_err(|e| chain_value_error(&e))?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+}
+
+/// The progress bar `bao train` shows (of `total` steps named `what`), hidden when `quiet`.
+#[pyclass(name = "Progress", module = "bao_zero._core")]
+pub struct Progress {
+    bar: indicatif::ProgressBar,
+}
+
+#[pymethods]
+impl Progress {
+    #[new]
+    #[pyo3(signature = (total, what, quiet = false))]
+    fn new(total: u64, what: &str, quiet: bool) -> Self {
+        Progress {
+            bar: train::bar(total, what, quiet),
+        }
+    }
+
+    /// Sets how many steps are done.
+    fn set(&self, done: u64) {
+        self.bar.set_position(done);
+    }
+
+    /// Sets the message after the counts.
+    fn message(&self, text: String) {
+        self.bar.set_message(text);
+    }
+
+    /// Clears the bar.
+    fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+/// The tensors of a network by name, as float32 numpy arrays: from bytes (`Learner.weights()`),
+/// a `model.bpk` file, or a run's iteration folder (`iter-0007`). Two networks compute the same
+/// exactly when these are equal (their files' bytes may differ: they hold random parameter ids).
+#[pyfunction]
+pub fn network_tensors<'py>(
+    py: Python<'py>,
+    source: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+    use numpy::{PyArray1, PyArrayMethods};
+    let bytes: Vec<u8> = match source.cast::<PyBytes>() {
+        Ok(b) => b.as_bytes().to_vec(),
+        Err(_) => {
+            let path: PathBuf = source.extract()?;
+            let file = if path.is_dir() {
+                path.join("model.bpk")
+            } else {
+                path
+            };
+            crate::errors::require_file(&file, "network file")?;
+            std::fs::read(&file)
+                .map_err(|e| value_error(format!("cannot read {}: {e}", file.display())))?
+        }
+    };
+    let tensors = py
+        .detach(|| bao_zero::nn::network_tensors(&bytes))
+        .map_err(|e| chain_value_error(&e))?;
+    let out = pyo3::types::PyDict::new(py);
+    for (name, (shape, values)) in tensors {
+        out.set_item(name, PyArray1::from_vec(py, values).reshape(shape)?)?;
+    }
+    Ok(out)
+}

@@ -1,0 +1,127 @@
+"""The training stages from Python (without Ray): workers, learner and evaluator make the run
+that a single process makes, and refuse what does not fit with a one-line ValueError."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import bao_zero
+from bao_zero import _core
+
+from conftest import ROOT
+
+
+def smoke_config(tmp_path: Path, name: str) -> Path:
+    """The smoke config on one thread, its run in tmp_path/name."""
+    text = (ROOT / "configs" / "smoke.toml").read_text()
+    text = text.replace('run_dir = "checkpoints/smoke"', f'run_dir = "{tmp_path / name}"')
+    text = text.replace("threads = 2", "threads = 1")
+    path = tmp_path / f"{name}.toml"
+    path.write_text(text)
+    return path
+
+
+def drive(learner: bao_zero.Learner, workers: list[bao_zero.SelfPlayWorker], chunk: int) -> None:
+    """Runs the learner's run to its end, its games played by `workers` in turns, `chunk` games
+    a part, parts handed in newest first."""
+    evaluator = bao_zero.Evaluator(learner.config_toml)
+    while learner.iteration < learner.iterations:
+        iteration = learner.iteration + 1
+        weights = learner.weights()
+        parts = []
+        for k, first in enumerate(range(0, learner.games_per_iteration, chunk)):
+            count = min(chunk, learner.games_per_iteration - first)
+            worker = workers[k % len(workers)]
+            parts.append(worker.play(weights, iteration - 1, iteration, first, count))
+        figures = learner.train(iteration, parts[::-1], 0.5)
+        assert figures["iteration"] == iteration and figures["positions"] > 0
+        evaluation = None
+        if learner.eval_due(iteration):
+            evaluation = evaluator.evaluate(learner.weights(), iteration)
+        line = learner.commit(iteration, evaluation)
+        assert line["iteration"] == iteration
+
+
+def test_workers_in_any_split_make_the_same_run(tmp_path: Path) -> None:
+    runs = []
+    for name, workers, chunk in [("one", 1, 8), ("two", 2, 3)]:
+        learner = bao_zero.Learner(smoke_config(tmp_path, name), quiet=True)
+        config = learner.config_toml
+        drive(learner, [bao_zero.SelfPlayWorker(config) for _ in range(workers)], chunk)
+        runs.append(Path(learner.run_dir))
+    one, two = runs
+    assert (one / "replay-0002.bin").read_bytes() == (two / "replay-0002.bin").read_bytes()
+    for i in (1, 2):
+        a = bao_zero.network_tensors(one / f"iter-{i:04}")
+        b = bao_zero.network_tensors(two / f"iter-{i:04}" / "model.bpk")
+        assert a.keys() == b.keys() and len(a) > 0
+        assert all(np.array_equal(a[k], b[k]) for k in a)
+    meta = [json.loads((r / "meta.json").read_text()) for r in runs]
+    assert meta[0] == meta[1] and meta[0]["iteration"] == 2
+    assert len((two / "metrics.jsonl").read_text().splitlines()) == 2
+
+
+def test_the_same_config_resumes_and_another_is_refused(tmp_path: Path) -> None:
+    path = smoke_config(tmp_path, "run")
+    learner = bao_zero.Learner(path, quiet=True)
+    worker = bao_zero.SelfPlayWorker(learner.config_toml)
+    part = worker.play(learner.weights(), 0, 1, 0, learner.games_per_iteration)
+    learner.train(1, [part], 0.1)
+    learner.commit(1)
+    del learner
+    again = bao_zero.Learner(path, quiet=True)
+    assert again.iteration == 1
+    del again
+    config = tomllib.loads(path.read_text())
+    other = tmp_path / "other.toml"
+    other.write_text(path.read_text().replace(f"seed = {config['seed']}", "seed = 99"))
+    with pytest.raises(ValueError, match="already holds a run of another config"):
+        bao_zero.Learner(other)
+    resumed = bao_zero.Learner(resume=tmp_path / "run", quiet=True)
+    assert resumed.iteration == 1
+
+
+def test_bad_parts_and_calls_are_one_line_value_errors(tmp_path: Path) -> None:
+    learner = bao_zero.Learner(smoke_config(tmp_path, "run"), quiet=True)
+    worker = bao_zero.SelfPlayWorker(learner.config_toml, threads=2)
+    weights = learner.weights()
+    games = learner.games_per_iteration
+    half = worker.play(weights, 0, 1, 0, games // 2)
+    rest = worker.play(weights, 0, 1, games // 2, games - games // 2)
+    cases = [
+        (lambda: learner.train(1, [half], 1.0), f"games {games // 2}..{games} are in no self-play part"),
+        (lambda: learner.train(1, [half, half, rest], 1.0), "game 0 is in two self-play parts"),
+        (lambda: learner.train(1, [b"garbage"], 1.0), "not a self-play part"),
+        (lambda: learner.train(1, [half[:-5], rest], 1.0), "samples are damaged"),
+        (lambda: learner.train(2, [half, rest], 1.0), "the run's next iteration is 1, not 2"),
+        (lambda: learner.commit(1), "no iteration is trained to commit"),
+        (lambda: worker.play(b"not a network", 0, 1, 0, 1), "the network is damaged"),
+        (lambda: worker.play(weights, 0, 0, 0, 1), "iterations count from 1"),
+        (lambda: bao_zero.SelfPlayWorker("seed = 'x'"), "config"),
+        (lambda: learner.commit(1, b"{}"), "no iteration is trained to commit"),
+    ]
+    for call, message in cases:
+        with pytest.raises(ValueError, match=message) as err:
+            call()
+        assert "\n" not in str(err.value)
+    learner.train(1, [rest, half], 1.0)
+    with pytest.raises(ValueError, match="the evaluation is damaged"):
+        learner.commit(1, b"{not json")
+    assert learner.commit(1)["iteration"] == 1
+
+
+def test_network_tensors_of_bytes_and_files(tmp_path: Path) -> None:
+    learner = bao_zero.Learner(smoke_config(tmp_path, "run"), quiet=True)
+    tensors = bao_zero.network_tensors(learner.weights())
+    assert all(t.dtype == np.float32 for t in tensors.values())
+    assert sum(t.size for t in tensors.values()) > 1000
+    with pytest.raises(FileNotFoundError):
+        bao_zero.network_tensors(tmp_path / "missing.bpk")
+    with pytest.raises(ValueError, match="not a network"):
+        bao_zero.network_tensors(b"garbage")
+    assert _core.Progress(3, "test", quiet=True) is not None
