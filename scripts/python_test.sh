@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The Python package's tests: installs bao-py the README's way (one `pip install`, with
 # maturin from the Python package registry as the build backend) into a fresh virtual
-# environment under target/, with pettingzoo, gymnasium, numpy and pytest, and runs pytest on
-# bao-py/tests. Run by `cargo test` (tests/python.rs) and usable alone.
+# environment under target/, with pettingzoo, gymnasium, ray, numpy and pytest, and runs pytest
+# on bao-py/tests. Run by `cargo test` (tests/python.rs, which names the `bao` binary in BAO_BIN
+# for the Ray tests' comparisons with `bao train`) and usable alone.
 #
 # With CI set, anything missing is a failure. Without it, a machine with no python3 skips the
 # tests with a loud message (nothing else is skipped).
@@ -27,7 +28,7 @@ python3 -m venv --clear "$venv"
 export CARGO_TARGET_DIR="$PWD/target"
 # The README's install command, plus what the tests use.
 start=$SECONDS
-"$venv/bin/python" -m pip install --quiet ./bao-py pettingzoo gymnasium numpy pytest
+"$venv/bin/python" -m pip install --quiet "./bao-py[test]"
 echo "python_test: pip install took $((SECONDS - start)) s" >&2
 cd bao-py
 exec "../$venv/bin/python" -m pytest -q -p no:cacheprovider tests "$@"

@@ -1,6 +1,7 @@
 //! The Python package (`bao-py`): `scripts/python_test.sh` installs it the README's way
 //! into a fresh virtual environment under `target/` and runs its pytest suite, so the README's
-//! single test command covers the Python side too.
+//! single test command covers the Python side too (the Ray tests compare with the `bao` binary
+//! this build made).
 
 use std::io::Write;
 use std::process::Command;
@@ -10,6 +11,7 @@ fn the_python_package_passes_its_tests() {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/python_test.sh");
     let out = Command::new("bash")
         .arg(script)
+        .env("BAO_BIN", env!("CARGO_BIN_EXE_bao"))
         .output()
         .expect("bash runs scripts/python_test.sh");
     let stdout = String::from_utf8_lossy(&out.stdout);

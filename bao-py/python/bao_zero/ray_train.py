@@ -6,8 +6,8 @@ command again). Self-play runs in Ray actors (one :class:`bao_zero._core.SelfPla
 are handed chunks of games from a work queue; the evaluation runs in an evaluator actor.
 
 Synchronous mode (the default) plays every game of iteration ``j`` with the network of iteration
-``j - 1`` and trains once they are all in, so the run is byte for byte the run of ``bao train``
-whatever the number of workers and whoever played which game. Asynchronous mode keeps the workers
+``j - 1`` and trains once they are all in, so the run is bit for bit the run of ``bao train``
+(with ``selfplay.threads = 1``) whatever the number of workers and whoever played which game. Asynchronous mode keeps the workers
 busy while the learner trains: a game of iteration ``j`` may be played by a network up to
 ``max_staleness`` versions older than ``j - 1``, and the learner still trains iteration ``j`` on
 iteration ``j``'s games only.
@@ -17,305 +17,72 @@ played again (by whichever worker is free); a worker that raises stops the run w
 it. Only a few retries per chunk are made.
 
 Run it on a cluster with ``--address auto`` on a node of the cluster (every node needs bao_zero
-installed, or ship the wheel with a ``runtime_env``, see the README).
+installed: docs/RAY.md).
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
-import dataclasses
 import logging
 import math
-import os
 import queue
 import sys
-import threading
 import time
-from typing import Any, Callable, Optional
+from typing import Any, Optional
+
+from bao_zero.ray_dispatch import (
+    Dispatcher,
+    EvaluatorActor,
+    RayTrainError,
+    SelfPlayActor,
+    WorkerInfo,
+    cause,
+    hook_of,
+    import_ray,
+    one_line,
+    quiet_worker_deaths,
+)
 
 __all__ = ["RayTrainError", "WorkerInfo", "main", "train"]
 
-#: How often a chunk of games is handed out again after the workers playing it died.
-MAX_CHUNK_TRIES = 4
 #: How often Ray restarts a dead worker (and the evaluator).
 MAX_RESTARTS = 4
+#: How often an evaluation is started again after the evaluator died.
+MAX_EVAL_TRIES = 4
 #: Seconds the workers get to start (be placed and build their SelfPlayWorker).
 START_TIMEOUT = 120.0
-#: Seconds a restarting worker gets to come back before it counts as gone.
-RESTART_TIMEOUT = 120.0
 #: Object store of a local Ray instance: weights and parts are small.
 LOCAL_OBJECT_STORE = 256 * 2**20
 
 
-class RayTrainError(RuntimeError):
-    """A run that cannot go on; the message is one line."""
+class _Collected:
+    """The parts that have come in, by iteration, and the staleness of their games."""
 
+    def __init__(self) -> None:
+        self.parts: dict[int, list[bytes]] = collections.defaultdict(list)
+        self.games: dict[int, int] = collections.defaultdict(int)
+        self.began: dict[int, float] = {}
+        self.last: dict[int, float] = {}
+        self.stale_games = self.stale_sum = self.max_staleness = 0
 
-@dataclasses.dataclass
-class WorkerInfo:
-    """A self-play worker as the hooks see it: ``actor`` is the Ray actor handle (``pid()`` and
-    ``node()`` methods besides ``play``), ``pid`` its process id (as of its last start) and
-    ``node_id`` the Ray node it runs on."""
+    def add(self, event: tuple) -> None:
+        _, chunk, version, part, at = event
+        j = chunk.iteration
+        self.parts[j].append(part)
+        self.games[j] += chunk.count
+        self.last[j] = at
+        staleness = j - 1 - version
+        self.stale_games += chunk.count
+        self.stale_sum += staleness * chunk.count
+        self.max_staleness = max(self.max_staleness, staleness)
 
-    index: int
-    actor: Any
-    pid: int = 0
-    node_id: str = ""
-    alive: bool = True
+    def seconds(self, j: int) -> float:
+        """Self-play's wall-clock time for iteration `j`: first chunk out to last part in."""
+        return self.last[j] - self.began.get(j, self.last[j])
 
-
-@dataclasses.dataclass(frozen=True)
-class _Chunk:
-    iteration: int
-    first: int
-    count: int
-
-    def games(self) -> str:
-        return f"games {self.first}..{self.first + self.count} of iteration {self.iteration}"
-
-
-# The actors. Each wraps one Rust object; nothing else is cached (the Rust side keeps the decoded
-# network of the last version it was given).
-
-
-class _SelfPlayActor:
-    def __init__(self, config_toml: str, threads: int) -> None:
-        from bao_zero._core import SelfPlayWorker
-
-        self._worker = SelfPlayWorker(config_toml, threads)
-
-    def info(self) -> tuple[int, str]:
-        import ray
-
-        return os.getpid(), ray.get_runtime_context().get_node_id()
-
-    def pid(self) -> int:
-        return os.getpid()
-
-    def node(self) -> str:
-        import ray
-
-        return ray.get_runtime_context().get_node_id()
-
-    def play(self, weights: bytes, version: int, iteration: int, first: int, count: int) -> bytes:
-        return self._worker.play(weights, version, iteration, first, count)
-
-
-class _EvaluatorActor:
-    def __init__(self, config_toml: str, threads: int) -> None:
-        from bao_zero._core import Evaluator
-
-        self._evaluator = Evaluator(config_toml, threads)
-
-    def evaluate(self, weights: bytes, iteration: int) -> bytes:
-        return self._evaluator.evaluate(weights, iteration)
-
-
-def _hook(hooks: Any, name: str) -> Optional[Callable[..., Any]]:
-    if hooks is None:
-        return None
-    if isinstance(hooks, dict):
-        return hooks.get(name)
-    return getattr(hooks, name, None)
-
-
-def _one_line(text: str, limit: int = 300) -> str:
-    line = " ".join(str(text).split())
-    return line if len(line) <= limit else line[: limit - 3] + "..."
-
-
-def _cause(error: BaseException) -> str:
-    """The original exception of a Ray error as ``Type: message``, one line."""
-    import ray
-
-    if isinstance(error, ray.exceptions.RayTaskError) and error.cause is not None:
-        return _one_line(f"{type(error.cause).__name__}: {error.cause}")
-    if isinstance(error, ray.exceptions.ActorDiedError) and getattr(
-        error, "actor_init_failed", False
-    ):
-        # The creation task's traceback ends with "ValueError: ...".
-        lines = [ln.strip() for ln in str(error).splitlines() if ln.strip()]
-        return _one_line(f"it could not start: {lines[-1]}" if lines else "it could not start")
-    return type(error).__name__
-
-
-def _quiet_worker_deaths() -> None:
-    """Drops the raylet's many-line notices of a dead worker that Ray prints on the driver (the
-    dispatcher prints its own line). Best effort: it wraps a private function of Ray's."""
-    try:
-        import ray._private.worker as ray_worker
-
-        original = ray_worker.print_to_stdstream
-        if getattr(original, "bao_filtered", False):
-            return
-
-        def filtered(data: Any, *args: Any, **kwargs: Any) -> Any:
-            lines = data.get("lines", []) if isinstance(data, dict) else []
-            if data.get("pid") == "raylet" and any(
-                "A worker died or was killed" in ln for ln in lines
-            ):
-                return None
-            return original(data, *args, **kwargs)
-
-        filtered.bao_filtered = True  # type: ignore[attr-defined]
-        ray_worker.print_to_stdstream = filtered
-    except Exception:  # noqa: BLE001 - another Ray version: its notices stay
-        pass
-
-
-def _ray():
-    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-    try:
-        import ray
-    except ImportError:
-        raise RayTrainError("bao_zero.ray_train needs Ray: pip install ray") from None
-    return ray
-
-
-class _Dispatcher(threading.Thread):
-    """Hands chunks of games to idle workers (a work queue) and collects their parts.
-
-    The main thread publishes the weights of each new version together with the last iteration
-    whose games may be handed out; parts, the start of each iteration's self-play and a fatal error
-    come back through ``events``."""
-
-    def __init__(
-        self,
-        workers: list[WorkerInfo],
-        games: int,
-        chunk: int,
-        start: int,
-        end: int,
-        hooks: Any,
-        events: "queue.Queue[tuple]",
-        log: Callable[[str], None],
-    ) -> None:
-        super().__init__(name="bao-ray-dispatch", daemon=True)
-        self.ray = _ray()
-        self.workers = workers
-        self.games, self.chunk, self.end = games, chunk, end
-        self.hooks, self.events, self.log = hooks, events, log
-        self.lock = threading.Lock()
-        self.wake = threading.Event()
-        self.stopping = threading.Event()
-        self.allowed = start  # the last iteration whose games may be handed out
-        self.weights: Optional[tuple[int, Any]] = None  # (version, ObjectRef)
-        self.next_iteration = start + 1  # the first iteration not yet in the queue
-        self.pending: collections.deque[_Chunk] = collections.deque()
-        self.idle: collections.deque[WorkerInfo] = collections.deque(workers)
-        self.in_flight: dict[Any, tuple[WorkerInfo, _Chunk, int]] = {}
-        self.pings: dict[Any, tuple[WorkerInfo, float]] = {}
-        self.tries: dict[_Chunk, int] = {}
-        self.begun: set[int] = set()  # the iterations whose first chunk was handed out
-        self.replayed = 0
-
-    def publish(self, version: int, weights_ref: Any, allowed: int) -> None:
-        with self.lock:
-            self.weights = (version, weights_ref)
-            self.allowed = max(self.allowed, min(allowed, self.end))
-        self.wake.set()
-
-    def stop(self) -> None:
-        self.stopping.set()
-        self.wake.set()
-
-    def run(self) -> None:
-        try:
-            while not self.stopping.is_set():
-                self._hand_out()
-                refs = list(self.in_flight) + list(self.pings)
-                if not refs:
-                    self.wake.wait(0.2)
-                    self.wake.clear()
-                    continue
-                done, _ = self.ray.wait(refs, num_returns=1, timeout=0.05)
-                for ref in done:
-                    if ref in self.in_flight:
-                        self._chunk_done(ref)
-                    else:
-                        self._ping_done(ref)
-        except RayTrainError as e:
-            self.events.put(("error", str(e)))
-        except BaseException as e:  # noqa: BLE001 - reported to the main thread, one line
-            self.events.put(("error", _one_line(f"the dispatcher failed: {type(e).__name__}: {e}")))
-
-    def _hand_out(self) -> None:
-        with self.lock:
-            allowed, weights = self.allowed, self.weights
-        while self.next_iteration <= allowed:
-            j = self.next_iteration
-            for first in range(0, self.games, self.chunk):
-                self.pending.append(_Chunk(j, first, min(self.chunk, self.games - first)))
-            self.next_iteration += 1
-        started = []
-        while self.idle and self.pending and weights is not None:
-            chunk = self.pending.popleft()
-            worker = self.idle.popleft()
-            version, ref = weights
-            if chunk.iteration not in self.begun:
-                self.begun.add(chunk.iteration)
-                started.append(chunk.iteration)
-                self.events.put(("start", chunk.iteration, time.monotonic()))
-            self.in_flight[
-                worker.actor.play.remote(ref, version, chunk.iteration, chunk.first, chunk.count)
-            ] = (
-                worker,
-                chunk,
-                version,
-            )
-        hook = _hook(self.hooks, "after_dispatch")
-        for j in started:
-            if hook is not None:
-                hook(j, list(self.workers))
-
-    def _chunk_done(self, ref: Any) -> None:
-        ray = self.ray
-        worker, chunk, version = self.in_flight.pop(ref)
-        try:
-            part = ray.get(ref)
-        except ray.exceptions.RayTaskError as e:
-            raise RayTrainError(
-                f"worker {worker.index} failed on {chunk.games()}: {_cause(e)}"
-            ) from None
-        except ray.exceptions.RayActorError as e:
-            tries = self.tries[chunk] = self.tries.get(chunk, 0) + 1
-            if tries >= MAX_CHUNK_TRIES:
-                raise RayTrainError(
-                    f"{chunk.games()} were lost {tries} times, the last time with worker "
-                    f"{worker.index} ({_cause(e)}); giving up"
-                ) from None
-            self.log(f"worker {worker.index} died ({_cause(e)}); {chunk.games()} are played again")
-            self.replayed += 1
-            self.pending.appendleft(chunk)
-            self._ping(worker)
-            return
-        self.idle.append(worker)
-        self.events.put(("part", chunk, version, part, time.monotonic()))
-
-    def _ping(self, worker: WorkerInfo) -> None:
-        self.pings[worker.actor.info.remote()] = (worker, time.monotonic() + RESTART_TIMEOUT)
-
-    def _ping_done(self, ref: Any) -> None:
-        ray = self.ray
-        worker, deadline = self.pings.pop(ref)
-        try:
-            worker.pid, worker.node_id = ray.get(ref)
-        except ray.exceptions.ActorUnavailableError:  # still restarting
-            if time.monotonic() < deadline:
-                self.pings[worker.actor.info.remote()] = (worker, deadline)
-                return
-            self._gone(worker, "it did not come back")
-        except ray.exceptions.RayActorError as e:
-            self._gone(worker, _cause(e))
-        else:
-            self.idle.append(worker)
-
-    def _gone(self, worker: WorkerInfo, why: str) -> None:
-        worker.alive = False
-        if not any(w.alive for w in self.workers):
-            raise RayTrainError(f"every worker is gone, the last one worker {worker.index}: {why}")
-        self.log(f"worker {worker.index} is gone ({why}); the others play on")
+    def mean_staleness(self) -> float:
+        return self.stale_sum / self.stale_games if self.stale_games else 0.0
 
 
 class _Run:
@@ -325,15 +92,17 @@ class _Run:
         self.learner = learner
         self.a = args
         self.hooks = hooks
-        self.ray = _ray()
+        self.ray = import_ray()
         self.workers: list[WorkerInfo] = []
         self.evaluator: Any = None
         self.started_ray = False
+        self.asynchronous = args["mode"] == "async"
 
     def log(self, line: str) -> None:
         print(f"ray_train: {line}", file=sys.stderr, flush=True)
 
     def start(self) -> None:
+        """Joins or starts Ray and starts the workers (one line if they cannot start)."""
         ray, a = self.ray, self.a
         if not ray.is_initialized():
             logging.getLogger("ray").setLevel(logging.ERROR)  # after `import ray`, which sets it
@@ -349,10 +118,10 @@ class _Run:
                     **options,
                 )
             self.started_ray = True
-        _quiet_worker_deaths()
+        quiet_worker_deaths()
         cls = ray.remote(
             num_cpus=a["threads_per_worker"], max_restarts=MAX_RESTARTS, max_task_retries=0
-        )(_SelfPlayActor)
+        )(SelfPlayActor)
         config = self.learner.config_toml
         self.workers = [
             WorkerInfo(
@@ -360,73 +129,110 @@ class _Run:
             )
             for i in range(a["workers"])
         ]
+        self.wait_for_workers()
+
+    def wait_for_workers(self) -> None:
+        ray, a = self.ray, self.a
         refs = {w.actor.info.remote(): w for w in self.workers}
         ready, waiting = ray.wait(list(refs), num_returns=len(refs), timeout=START_TIMEOUT)
         for ref in ready:
             try:
                 refs[ref].pid, refs[ref].node_id = ray.get(ref)
             except ray.exceptions.RayError as e:
-                raise RayTrainError(
-                    f"worker {refs[ref].index} could not start: {_cause(e)}"
-                ) from None
+                raise RayTrainError(f"worker {refs[ref].index} could not start: {cause(e)}") from None
         if waiting:
             free = ray.available_resources().get("CPU", 0)
             raise RayTrainError(
-                f"{len(waiting)} of {len(refs)} workers ({a['threads_per_worker']} CPUs each) were not "
-                f"placed within {START_TIMEOUT:.0f} s; the cluster has {free:g} CPUs free"
+                f"{len(waiting)} of {len(refs)} workers ({a['threads_per_worker']} CPUs each) "
+                f"were not placed within {START_TIMEOUT:.0f} s; the cluster has {free:g} CPUs free"
             )
 
     def evaluate(self, iteration: int, weights_ref: Any) -> bytes:
+        """The evaluation of `iteration` on the evaluator actor, started again if it dies."""
         ray = self.ray
         if self.evaluator is None:
             cls = ray.remote(num_cpus=0, max_restarts=MAX_RESTARTS, max_task_retries=0)(
-                _EvaluatorActor
+                EvaluatorActor
             )
             self.evaluator = cls.remote(self.learner.config_toml, self.a["threads_per_worker"])
-        for tries in range(1, MAX_CHUNK_TRIES + 1):
+        for tries in range(1, MAX_EVAL_TRIES + 1):
             try:
                 return ray.get(self.evaluator.evaluate.remote(weights_ref, iteration))
             except ray.exceptions.RayTaskError as e:
                 raise RayTrainError(
-                    f"the evaluation of iteration {iteration} failed: {_cause(e)}"
+                    f"the evaluation of iteration {iteration} failed: {cause(e)}"
                 ) from None
             except ray.exceptions.RayActorError as e:
-                if tries == MAX_CHUNK_TRIES or (
-                    isinstance(e, ray.exceptions.ActorDiedError)
-                    and not isinstance(e, ray.exceptions.ActorUnavailableError)
-                    and getattr(e, "actor_init_failed", False)
-                ):
+                if tries == MAX_EVAL_TRIES or getattr(e, "actor_init_failed", False):
                     raise RayTrainError(
-                        f"the evaluation of iteration {iteration} failed: {_cause(e)}"
+                        f"the evaluation of iteration {iteration} failed: {cause(e)}"
                     ) from None
                 self.log(
-                    f"the evaluator died ({_cause(e)}); the evaluation of iteration {iteration} runs again"
+                    f"the evaluator died ({cause(e)}); "
+                    f"the evaluation of iteration {iteration} runs again"
                 )
         raise AssertionError("unreachable")
 
-    def publish(self, dispatcher: _Dispatcher, version: int, weights: bytes, allowed: int) -> Any:
+    def publish(self, dispatcher: Dispatcher, version: int, weights: bytes, allowed: int) -> Any:
         """Shares the weights of `version` (once) and opens the iterations up to `allowed`; returns
         the reference of the true weights (for the evaluator)."""
         ref = self.ray.put(weights)
-        hook = _hook(self.hooks, "weights")
+        hook = hook_of(self.hooks, "weights")
         shipped = self.ray.put(hook(version, weights)) if hook is not None else ref
         dispatcher.publish(version, shipped, allowed)
         return ref
 
-    def run(self) -> dict[str, Any]:
+    def collect(self, j: int, games: int, events: queue.Queue, collected: _Collected,
+                dispatcher: Dispatcher) -> None:  # fmt: skip
+        """Waits for the parts of iteration `j` (keeping those of later ones), with a progress bar."""
         from bao_zero._core import Progress
 
+        bar = Progress(games, f"iteration {j}", self.a["quiet"])
+        bar.set(collected.games[j])
+        while collected.games[j] < games:
+            try:
+                event = events.get(timeout=1.0)
+            except queue.Empty:
+                if not dispatcher.is_alive():
+                    raise RayTrainError("the dispatcher stopped") from None
+                continue
+            if event[0] == "error":
+                raise RayTrainError(event[1])
+            if event[0] == "start":
+                collected.began[event[1]] = event[2]
+                continue
+            collected.add(event)
+            bar.set(collected.games[j])
+        bar.finish()
+
+    def finish(self, j: int, collected: _Collected, dispatcher: Dispatcher, lag: int) -> dict:
+        """Trains iteration `j` on its games, evaluates it if due, commits it; shares the new
+        weights (before the evaluation in asynchronous mode, so that the workers play on)."""
+        learner = self.learner
+        learner.train(j, collected.parts.pop(j), collected.seconds(j))
+        weights = learner.weights()
+        if self.asynchronous:
+            ref = self.publish(dispatcher, j, weights, j + 1 + lag)
+        else:
+            ref = self.ray.put(weights)
+        evaluation = self.evaluate(j, ref) if learner.eval_due(j) else None
+        metrics = learner.commit(j, evaluation)
+        if not self.asynchronous:
+            self.publish(dispatcher, j, weights, j + 1)
+        hook = hook_of(self.hooks, "on_iteration")
+        if hook is not None:
+            hook(metrics)
+        return metrics
+
+    def run(self) -> dict[str, Any]:
         learner, a = self.learner, self.a
-        asynchronous = a["mode"] == "async"
-        lag = a["max_staleness"] if asynchronous else 0
+        lag = a["max_staleness"] if self.asynchronous else 0
         start = learner.iteration
-        end = (
-            learner.iterations
-            if a["iterations"] is None
-            else min(learner.iterations, start + a["iterations"])
-        )
+        end = learner.iterations
+        if a["iterations"] is not None:
+            end = min(end, start + a["iterations"])
         games = learner.games_per_iteration
-        chunk = a["chunk"] or max(1, math.ceil(games / (4 * a["workers"])))
+        chunk = a["chunk"] or max(1, math.ceil(games / (2 * a["workers"])))
         summary: dict[str, Any] = {
             "run_dir": str(learner.run_dir),
             "mode": a["mode"],
@@ -447,83 +253,41 @@ class _Run:
             return summary
         t0 = time.monotonic()
         self.start()
-        summary["worker_nodes"] = [w.node_id for w in self.workers]
         events: queue.Queue[tuple] = queue.Queue()
-        dispatcher = _Dispatcher(
-            self.workers, games, chunk, start, end, self.hooks, events, self.log
-        )
-        weights_ref = self.publish(dispatcher, start, learner.weights(), start + 1 + lag)
+        dispatcher = Dispatcher(self.workers, games, chunk, start, end, self.hooks, events, self.log)
+        self.publish(dispatcher, start, learner.weights(), start + 1 + lag)
         dispatcher.start()
-        parts: dict[int, list[bytes]] = collections.defaultdict(list)
-        done: dict[int, int] = collections.defaultdict(int)
-        began: dict[int, float] = {}
-        last: dict[int, float] = {}
-        stale_games = stale_sum = 0
+        collected = _Collected()
         try:
             for j in range(start + 1, end + 1):
-                bar = Progress(games, f"iteration {j}", a["quiet"])
-                bar.set(done[j])
-                while done[j] < games:
-                    try:
-                        event = events.get(timeout=1.0)
-                    except queue.Empty:
-                        if not dispatcher.is_alive():
-                            raise RayTrainError("the dispatcher stopped") from None
-                        continue
-                    if event[0] == "error":
-                        raise RayTrainError(event[1])
-                    if event[0] == "start":
-                        began[event[1]] = event[2]
-                        continue
-                    _, c, version, part, at = event
-                    parts[c.iteration].append(part)
-                    done[c.iteration] += c.count
-                    last[c.iteration] = at
-                    staleness = c.iteration - 1 - version
-                    stale_games += c.count
-                    stale_sum += staleness * c.count
-                    summary["max_staleness"] = max(summary["max_staleness"], staleness)
-                    if c.iteration == j:
-                        bar.set(done[j])
-                bar.finish()
-                seconds = last[j] - began.get(j, last[j])
-                learner.train(j, parts.pop(j), seconds)
-                weights = learner.weights()
-                if asynchronous:  # the workers play on with the new weights while this evaluates
-                    weights_ref = self.publish(dispatcher, j, weights, j + 1 + lag)
-                    evaluation = self.evaluate(j, weights_ref) if learner.eval_due(j) else None
-                else:
-                    ref = self.ray.put(weights)
-                    evaluation = self.evaluate(j, ref) if learner.eval_due(j) else None
-                metrics = learner.commit(j, evaluation)
-                if not asynchronous:
-                    weights_ref = self.publish(dispatcher, j, weights, j + 1)
+                self.collect(j, games, events, collected, dispatcher)
                 summary.update(
                     last_iteration=j,
                     iterations=j - start,
                     games=(j - start) * games,
-                    metrics=metrics,
+                    metrics=self.finish(j, collected, dispatcher, lag),
                 )
-                hook = _hook(self.hooks, "on_iteration")
-                if hook is not None:
-                    hook(metrics)
         finally:
             dispatcher.stop()
             dispatcher.join(timeout=10)
             summary["replayed_chunks"] = dispatcher.replayed
-        summary["mean_staleness"] = stale_sum / stale_games if stale_games else 0.0
+        summary["mean_staleness"] = collected.mean_staleness()
+        summary["max_staleness"] = collected.max_staleness
         summary["seconds"] = time.monotonic() - t0
         summary["worker_nodes"] = [w.node_id for w in self.workers]
         if not a["quiet"]:
-            nodes = len(set(summary["worker_nodes"]))
-            print(
-                f"ray_train: iterations {start + 1}..{summary['last_iteration']} of {learner.iterations} "
-                f"in {summary['seconds']:.1f} s ({summary['games']} games on {a['workers']} workers, "
-                f"{nodes} node{'s' if nodes != 1 else ''}, {a['mode']}); mean staleness "
-                f"{summary['mean_staleness']:.2f}; {summary['replayed_chunks']} chunk(s) played again; "
-                f"run in {learner.run_dir}"
-            )
+            self.print_summary(summary)
         return summary
+
+    def print_summary(self, s: dict[str, Any]) -> None:
+        nodes = len(set(s["worker_nodes"]))
+        print(
+            f"ray_train: iterations {s['first_iteration']}..{s['last_iteration']} of "
+            f"{self.learner.iterations} in {s['seconds']:.1f} s ({s['games']} games on "
+            f"{s['workers']} workers, {nodes} node{'s' if nodes != 1 else ''}, {s['mode']}); "
+            f"mean staleness {s['mean_staleness']:.2f}; {s['replayed_chunks']} chunk(s) played "
+            f"again; run in {s['run_dir']}"
+        )
 
     def close(self) -> None:
         ray = self.ray
@@ -627,7 +391,7 @@ def _parser() -> argparse.ArgumentParser:
         help="async: how many versions older than the previous iteration's a game's network may be (default 1)",
     )
     p.add_argument(
-        "--chunk", type=int, help="games per task (default: about 4 tasks per worker per iteration)"
+        "--chunk", type=int, help="games per task (default: two tasks per worker per iteration)"
     )
     p.add_argument(
         "--iterations", type=int, help="stop after this many iterations (the run can be resumed)"
@@ -660,7 +424,7 @@ def main(argv: Optional[list[str]] = None) -> int:
             quiet=a.quiet,
         )
     except (RayTrainError, ValueError, OSError) as e:
-        print(f"error: {_one_line(str(e), 1000)}", file=sys.stderr)
+        print(f"error: {one_line(str(e), 1000)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("interrupted; run the same command again to resume", file=sys.stderr)
