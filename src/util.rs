@@ -12,6 +12,7 @@ pub const TEMP_PREFIX: &str = ".bao-";
 /// that the rename itself survives a crash. A reader never sees a half-written file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     use std::io::Write;
+    check_output_path(path)?;
     let dir = parent_dir(path);
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let mut tmp = tempfile::Builder::new()
@@ -33,6 +34,83 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     tmp.persist(path)
         .with_context(|| format!("cannot replace {}", path.display()))?;
     sync_dir(dir)
+}
+
+/// Refuses to write over anything but a regular file (or nothing): a symlink, a folder, a FIFO or
+/// a device node at an output path is an error naming it, so that no write replaces one. Call it
+/// before the work whose result goes there, so that a bad path fails at once.
+pub fn check_output_path(path: &Path) -> anyhow::Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let dir = parent_dir(path);
+            match std::fs::metadata(dir) {
+                Ok(m) if m.is_dir() => Ok(()),
+                Ok(_) => anyhow::bail!("{}: {} is not a folder", path.display(), dir.display()),
+                // A missing folder is made by the write.
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+                Err(e) => Err(e).with_context(|| format!("cannot reach {}", dir.display())),
+            }
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotADirectory => anyhow::bail!(
+            "{}: {} is not a folder",
+            path.display(),
+            parent_dir(path).display()
+        ),
+        Err(e) => Err(e).with_context(|| format!("cannot reach {}", path.display())),
+        Ok(m) if m.is_file() => Ok(()),
+        Ok(m) => {
+            let kind = if m.is_symlink() {
+                "a symbolic link"
+            } else if m.is_dir() {
+                "a folder"
+            } else {
+                "not a regular file"
+            };
+            anyhow::bail!("{} is {kind}: refusing to write over it", path.display())
+        }
+    }
+}
+
+/// Size bounds of the files bao reads, by kind: far above any real one, low enough that a wrong
+/// path (`/dev/zero`, a log file) is refused at once instead of filling memory.
+pub mod limits {
+    /// Configs, rules, positions, move lists, game records.
+    pub const TEXT: u64 = 64 << 20;
+    /// Networks and player files.
+    pub const NETWORK: u64 = 2 << 30;
+    /// Replay buffers.
+    pub const REPLAY: u64 = 16 << 30;
+}
+
+/// Reads at most `limit` bytes of the file at `path` (`what` names it in errors): a larger file
+/// is a one-line error, read no further than the bound.
+pub fn read_bounded(path: &Path, limit: u64, what: &str) -> anyhow::Result<Vec<u8>> {
+    use std::io::Read;
+    let file = std::fs::File::open(path)
+        .with_context(|| format!("cannot read {what} {}", path.display()))?;
+    let mut bytes = Vec::new();
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("cannot read {what} {}", path.display()))?;
+    if bytes.len() as u64 > limit {
+        anyhow::bail!(
+            "{what} {} is larger than {} MiB: not a {what}",
+            path.display(),
+            limit >> 20
+        );
+    }
+    Ok(bytes)
+}
+
+/// [`read_bounded`] of a UTF-8 text file.
+pub fn read_text_bounded(path: &Path, limit: u64, what: &str) -> anyhow::Result<String> {
+    String::from_utf8(read_bounded(path, limit, what)?).map_err(|e| {
+        anyhow::anyhow!(
+            "{what} {} is not UTF-8 text: {}",
+            path.display(),
+            e.utf8_error()
+        )
+    })
 }
 
 /// The folder a path lives in (`.` for a bare file name).
@@ -107,6 +185,60 @@ pub fn elo_text(score: f64, elo: f64, elo_low: f64, elo_high: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn an_output_path_may_be_a_regular_file_or_nothing_but_never_a_link_folder_or_device() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("out.svg");
+        check_output_path(&file).unwrap();
+        check_output_path(&dir.path().join("new/folder/out.svg")).unwrap();
+        write_atomic(&file, b"x").unwrap();
+        check_output_path(&file).unwrap();
+        let link = dir.path().join("link.svg");
+        std::os::unix::fs::symlink(&file, &link).unwrap();
+        let err = |p: &Path| check_output_path(p).unwrap_err().to_string();
+        assert!(err(&link).ends_with("is a symbolic link: refusing to write over it"));
+        assert!(err(dir.path()).ends_with("is a folder: refusing to write over it"));
+        assert!(
+            err(Path::new("/dev/null"))
+                .ends_with("is not a regular file: refusing to write over it")
+        );
+        assert!(write_atomic(&link, b"y").is_err());
+        assert!(
+            std::fs::symlink_metadata(&link).unwrap().is_symlink(),
+            "the link is still there"
+        );
+        assert!(err(&file.join("below")).contains("is not a folder"));
+    }
+
+    #[test]
+    fn bounded_reads_stop_at_the_bound() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.toml");
+        std::fs::write(&path, vec![b'x'; 3 << 20]).unwrap();
+        assert_eq!(
+            read_bounded(&path, 3 << 20, "config").unwrap().len(),
+            3 << 20
+        );
+        let err = read_bounded(&path, 2 << 20, "config")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            err,
+            format!(
+                "config {} is larger than 2 MiB: not a config",
+                path.display()
+            )
+        );
+        #[cfg(unix)]
+        assert!(read_bounded(Path::new("/dev/zero"), limits::TEXT, "config").is_err());
+        std::fs::write(&path, b"\xff").unwrap();
+        let err = read_text_bounded(&path, 10, "rules file")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("is not UTF-8 text"), "{err}");
+    }
 
     #[cfg(unix)]
     #[test]

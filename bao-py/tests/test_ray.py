@@ -213,7 +213,15 @@ def test_smoke_run_on_a_local_ray_then_extended_by_bao_train(
     assert meta(run)["iteration"] == 2
     # Run again: complete, nothing to do.
     assert ray_train.train(str(SMOKE), run_dir=str(run), quiet=True)["iterations"] == 0
+    assert any((run / "tb").iterdir()), "TensorBoard's event files"
     bao = need_bao()
+    # The run directory is bao's: charts, a player file, and training on from where Ray stopped.
+    subprocess.run([bao, "plot", str(run)], check=True, timeout=120, capture_output=True)
+    assert (run / "plots" / "losses.png").is_file()
+    player = tmp_path / "player.bao"
+    subprocess.run([bao, "export", "--checkpoint", str(run), "--out", str(player)],
+                   check=True, timeout=120, capture_output=True)  # fmt: skip
+    assert bao_zero.Player.load(player).choose(bao_zero.Env("kiswahili")).move
     subprocess.run(
         [bao, "train", "--resume", str(run), "--extend-to", "3", "--quiet"], check=True, timeout=300
     )
