@@ -32,26 +32,8 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def toml_text(data: dict, prefix: str = "") -> str:
-    """A small TOML writer for run configs (scalars, arrays, nested tables)."""
-
-    def value(v):
-        if isinstance(v, bool):
-            return "true" if v else "false"
-        if isinstance(v, (int, float)):
-            return repr(v)
-        if isinstance(v, str):
-            return json.dumps(v)
-        return "[" + ", ".join(value(x) for x in v) + "]"
-
-    out = "".join(f"{k} = {value(v)}\n" for k, v in data.items() if not isinstance(v, dict))
-    for k, v in data.items():
-        if isinstance(v, dict):
-            name = f"{prefix}.{k}" if prefix else k
-            out += f"\n[{name}]\n" + toml_text(v, name)
-    return out
+sys.path.insert(0, str(ROOT / "bao-py" / "tests"))
+from toml_writer import to_toml as toml_text  # noqa: E402
 
 
 def bench_config(base: dict, games: int, threads: int, run_dir: Path) -> dict:

@@ -28,6 +28,7 @@ else:
     )
 
 import bao_zero  # noqa: E402
+from toml_writer import to_toml  # noqa: E402
 from bao_zero import ray_train  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,28 +43,6 @@ LOCAL_OPTIONS: dict[str, Any] = dict(
 
 
 # --- helpers ---------------------------------------------------------------------------------------
-
-
-def _toml_value(v: Any) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, (int, float)):
-        return repr(v)
-    if isinstance(v, str):
-        return json.dumps(v)  # a TOML basic string
-    if isinstance(v, list):
-        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
-    raise TypeError(f"no TOML for {v!r}")
-
-
-def to_toml(data: dict[str, Any], prefix: str = "") -> str:
-    """A tiny TOML writer: scalars, arrays and (nested) tables, enough for the run configs."""
-    out = "".join(f"{k} = {_toml_value(v)}\n" for k, v in data.items() if not isinstance(v, dict))
-    for k, v in data.items():
-        if isinstance(v, dict):
-            name = f"{prefix}.{k}" if prefix else k
-            out += f"\n[{name}]\n" + to_toml(v, name)
-    return out
 
 
 def write_config(path: Path, **changes: Any) -> Path:

@@ -182,6 +182,34 @@ impl ModuleMapper for Replace {
     }
 }
 
+/// A tensor of a network: its shape and its values as `f32`.
+pub type NamedTensor = (Vec<usize>, Vec<f32>);
+
+/// The tensors of a network in burnpack bytes, by name. Two networks compute the same exactly
+/// when these are equal; their files' bytes may differ, since they also hold parameter ids,
+/// which are random.
+pub fn network_tensors(
+    bytes: &[u8],
+) -> anyhow::Result<std::collections::BTreeMap<String, NamedTensor>> {
+    use burn::store::ModuleStore;
+    let mut store = BurnpackStore::from_bytes(Some(Bytes::from_bytes_vec(bytes.to_vec())));
+    let tensors = store
+        .get_all_tensors()
+        .map_err(|e| anyhow::anyhow!("not a network (burnpack) file: {e}"))?;
+    tensors
+        .iter()
+        .map(|(name, t)| {
+            let data = burn::store::bridge::to_data(t)
+                .map_err(|e| anyhow::anyhow!("tensor {name} is damaged: {e}"))?
+                .convert::<f32>();
+            let values = data
+                .try_to_vec::<f32>()
+                .map_err(|e| anyhow::anyhow!("tensor {name} is not made of floats: {e:?}"))?;
+            Ok((name.clone(), (data.shape().to_vec(), values)))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -287,32 +315,4 @@ mod tests {
         let err = average_weights::<Vec<u8>>(&cfg, &[], Precision::F32).unwrap_err();
         assert!(err.to_string().contains("no networks"), "{err}");
     }
-}
-
-/// A tensor of a network: its shape and its values as `f32`.
-pub type NamedTensor = (Vec<usize>, Vec<f32>);
-
-/// The tensors of a network in burnpack bytes, by name. Two networks compute the same exactly
-/// when these are equal; their files' bytes may differ, since they also hold parameter ids,
-/// which are random.
-pub fn network_tensors(
-    bytes: &[u8],
-) -> anyhow::Result<std::collections::BTreeMap<String, NamedTensor>> {
-    use burn::store::ModuleStore;
-    let mut store = BurnpackStore::from_bytes(Some(Bytes::from_bytes_vec(bytes.to_vec())));
-    let tensors = store
-        .get_all_tensors()
-        .map_err(|e| anyhow::anyhow!("not a network (burnpack) file: {e}"))?;
-    tensors
-        .iter()
-        .map(|(name, t)| {
-            let data = burn::store::bridge::to_data(t)
-                .map_err(|e| anyhow::anyhow!("tensor {name} is damaged: {e}"))?
-                .convert::<f32>();
-            let values = data
-                .try_to_vec::<f32>()
-                .map_err(|e| anyhow::anyhow!("tensor {name} is not made of floats: {e:?}"))?;
-            Ok((name.clone(), (data.shape().to_vec(), values)))
-        })
-        .collect()
 }
