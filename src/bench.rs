@@ -222,3 +222,94 @@ pub fn bench_play(seconds: f64, runs: usize) -> PlayBench {
         ratio: p / s,
     }
 }
+
+/// One network on one device: what `bao bench device` measures.
+#[cfg(feature = "ml")]
+#[derive(Clone, Debug)]
+pub struct DeviceRow {
+    /// The network, as `mlp 256x256` or `resnet 10x128`.
+    pub net: String,
+    /// The device.
+    pub device: crate::nn::Compute,
+    /// Training steps per second at each batch size: (batch, steps/s).
+    pub train: Vec<(usize, f64)>,
+    /// Forward positions per second at each batch size: (batch, positions/s).
+    pub forward: Vec<(usize, f64)>,
+    /// The loss of one step from fixed weights on a fixed batch (to compare devices).
+    pub first_loss: f32,
+}
+
+/// A batch of `n` positions of random play with made-up targets.
+#[cfg(feature = "ml")]
+fn synthetic_batch(n: usize) -> crate::nn::Batch {
+    use crate::rules::{MoveList, Position, Variant};
+    let rules = Variant::Kiswahili.rules();
+    let mut pos = Position::start(&rules);
+    let mut list = MoveList::new();
+    let mut samples = Vec::with_capacity(n);
+    let mut i = 0usize;
+    while samples.len() < n {
+        pos.legal_moves(&rules, &mut list);
+        if list.is_empty() {
+            pos = Position::start(&rules);
+            continue;
+        }
+        let visits: Vec<u32> = (0..list.len()).map(|k| 1 + (k == i % list.len()) as u32 * 9).collect();
+        let mut s = crate::selfplay::Sample::new(pos, &list, &visits, 0.0);
+        s.outcome = if i % 3 == 0 { 1 } else { -1 };
+        samples.push(s);
+        pos = list.children()[i % list.len()];
+        i += 1;
+    }
+    crate::nn::Batch::from_samples(&rules, &samples, 0.0)
+}
+
+/// Training steps and forward passes per second of `net` on `device` at each batch size (the
+/// median of `runs` runs of about `seconds` each), from the same seeded weights on every device.
+#[cfg(feature = "ml")]
+pub fn bench_device(
+    net: &crate::nn::NetConfig,
+    device: crate::nn::Compute,
+    batches: &[usize],
+    seconds: f64,
+    runs: usize,
+) -> anyhow::Result<DeviceRow> {
+    use crate::nn::{NetConfig, NetKind, NetWeights, Trainer};
+    let on = NetConfig {
+        device,
+        ..net.clone()
+    };
+    let start = Trainer::new(net, 1e-4, 1)?.weights(0)?;
+    let rate = |work: &mut dyn FnMut() -> anyhow::Result<usize>| -> anyhow::Result<f64> {
+        let mut rates = Vec::new();
+        for _ in 0..runs.max(1) {
+            work()?; // warm-up: shaders compile, buffers settle
+            let (t, mut done) = (Instant::now(), 0);
+            while t.elapsed().as_secs_f64() < seconds {
+                done += work()?;
+            }
+            rates.push(done as f64 / t.elapsed().as_secs_f64());
+        }
+        Ok(median(&rates))
+    };
+    let (mut train, mut forward) = (Vec::new(), Vec::new());
+    let mut first_loss = f32::NAN;
+    for &b in batches {
+        let data = synthetic_batch(b);
+        let mut trainer = Trainer::from_weights(&on, 1e-4, &start.bytes)?;
+        if first_loss.is_nan() {
+            first_loss = Trainer::from_weights(&on, 1e-4, &start.bytes)?.step(&data, 1e-3)?.total;
+        }
+        train.push((b, rate(&mut || trainer.step(&data, 1e-3).map(|_| 1))?));
+        let eval = NetWeights { net: on.clone(), ..start.clone() }.evaluator()?;
+        forward.push((b, rate(&mut || {
+            eval.infer(&data.obs, &data.masks, b);
+            Ok(b)
+        })?));
+    }
+    let name = match net.kind {
+        NetKind::Mlp => format!("mlp {}", net.hidden.iter().map(|h| h.to_string()).collect::<Vec<_>>().join("x")),
+        NetKind::Resnet => format!("resnet {}x{}", net.blocks, net.channels),
+    };
+    Ok(DeviceRow { net: name, device, train, forward, first_loss })
+}

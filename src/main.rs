@@ -51,7 +51,7 @@ enum Command {
 
 #[derive(clap::Args)]
 struct BenchArgs {
-    /// What to measure.
+    /// What to measure: rules, env, ab, mcts (or net), play, device.
     #[arg(default_value = "rules")]
     what: String,
     /// Seconds per run.
@@ -107,6 +107,8 @@ fn bench(args: BenchArgs) -> anyhow::Result<()> {
             );
             Ok(())
         }
+        #[cfg(feature = "ml")]
+        "device" => bench_devices(args.seconds, args.runs),
         "ab" => bao_zero::search::bench::run_bench_ab(bao_zero::search::bench::BenchAbArgs {
             positions: 20,
             depth: 12,
@@ -129,9 +131,69 @@ fn bench(args: BenchArgs) -> anyhow::Result<()> {
             Ok(())
         }
         other => {
-            anyhow::bail!("unknown benchmark `{other}`; known: rules, env, ab, mcts, net, play")
+            anyhow::bail!(
+                "unknown benchmark `{other}`; known: rules, env, ab, mcts, net, play, device"
+            )
         }
     }
+}
+
+/// `bao bench device`: training steps and forward passes per second of the default MLP and of a
+/// ResNet of 10 blocks of 128 channels on the CPU and, in a build with the `gpu` feature and a
+/// GPU, on the GPU; then self-play of the ResNet with its batches on each. A markdown table.
+#[cfg(feature = "ml")]
+fn bench_devices(seconds: f64, runs: usize) -> anyhow::Result<()> {
+    use bao_zero::nn::{Compute, NetConfig, NetKind};
+    let mut devices = vec![Compute::Cpu];
+    match Compute::Gpu.device() {
+        Ok(_) => devices.push(Compute::Gpu),
+        Err(e) => println!("(no GPU figures: {e})"),
+    }
+    let mlp = NetConfig {
+        hidden: vec![256, 256],
+        ..NetConfig::default()
+    };
+    let resnet = NetConfig {
+        kind: NetKind::Resnet,
+        blocks: 10,
+        channels: 128,
+        ..NetConfig::default()
+    };
+    println!("| net | device | train steps/s at 256, 1024 | forward positions/s at 32, 256, 1024 | first loss |");
+    println!("| --- | --- | --- | --- | --- |");
+    for net in [&mlp, &resnet] {
+        for &device in &devices {
+            let train = bao_zero::bench::bench_device(net, device, &[256, 1024], seconds, runs)?;
+            let fwd = bao_zero::bench::bench_device(net, device, &[32], seconds, runs)?;
+            let f = |v: &[(usize, f64)]| {
+                v.iter().map(|(_, r)| format!("{r:.1}")).collect::<Vec<_>>().join(", ")
+            };
+            let forward: Vec<(usize, f64)> = fwd.forward.into_iter().chain(train.forward).collect();
+            println!(
+                "| {} | {device} | {} | {} | {:.6} |",
+                train.net,
+                f(&train.train),
+                f(&forward),
+                train.first_loss
+            );
+        }
+    }
+    let base: bao_zero::train::TrainConfig = toml::from_str(bao_zero::train::config::DEFAULT_CONFIG)?;
+    for &device in &devices {
+        let mut cfg = base.clone();
+        cfg.net = NetConfig { device, ..resnet.clone() };
+        // A GPU wants large batches from one thread; the CPU its cores, each with its own.
+        (cfg.selfplay.concurrent_games, cfg.selfplay.threads) = match device {
+            Compute::Gpu => (512, 1),
+            Compute::Cpu => (32, std::thread::available_parallelism().map_or(1, |n| n.get())),
+        };
+        let r = bao_zero::bench::bench_mcts(&cfg, seconds, runs);
+        println!(
+            "self-play, resnet 10x128 on {device} ({} games a batch, {} threads): {:.0} simulations/s",
+            cfg.selfplay.concurrent_games, cfg.selfplay.threads, r.sims_per_sec
+        );
+    }
+    Ok(())
 }
 
 /// Rust's runtime ignores SIGPIPE, so printing into a closed pipe (`bao random | head -n 1`)

@@ -423,6 +423,7 @@ fn onnx_export_works_for_an_mlp_and_a_resnet() {
             hidden: vec![32],
             blocks: 1,
             channels: 8,
+            ..NetConfig::default()
         };
         let dir = tmp(&format!("onnx-net-{i}"));
         Trainer::new(&net, 0.0, 5).unwrap().save(&dir).unwrap();

@@ -22,6 +22,7 @@ fn bundle(kind: NetKind, variant: Variant, name: &str) -> Bundle {
         hidden: vec![32, 16],
         blocks: 1,
         channels: 8,
+        ..NetConfig::default()
     };
     let dir = tmp(name);
     Trainer::new(&net, 0.0, 11).unwrap().save(&dir).unwrap();

@@ -23,6 +23,10 @@ pub struct TrainArgs {
     /// Hide progress bars.
     #[arg(long)]
     pub quiet: bool,
+    /// Train on this device (`cpu` or `gpu`) instead of the config's `[net] device`; `gpu`
+    /// needs a build with the `gpu` feature.
+    #[arg(long)]
+    pub device: Option<crate::nn::Compute>,
     /// Stop after this many iterations (the run can be resumed later).
     #[arg(long)]
     pub iterations: Option<u32>,
@@ -40,6 +44,7 @@ pub fn run_train(args: TrainArgs, players: &crate::search::PlayerRegistry) -> an
         quiet: args.quiet,
         max_new_iterations: args.iterations,
         players: players.clone(),
+        device: args.device,
     };
     let meta = if let Some(dir) = &args.resume {
         if args.run_dir.is_some() || args.seed.is_some() {

@@ -63,7 +63,11 @@ pub fn from_run_averaged(
     let header = Header {
         variant: config.variant.clone(),
         rules: config.rules()?,
-        net: config.net.clone(),
+        // A player file is the same whatever device trained it.
+        net: crate::nn::NetConfig {
+            device: crate::nn::Compute::Cpu,
+            ..config.net.clone()
+        },
         search: crate::mcts::PlaySettings {
             c_puct: crate::mcts::PLAY_C_PUCT,
             ..config.selfplay.mcts.play.clone()

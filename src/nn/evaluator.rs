@@ -18,10 +18,11 @@ pub struct NetEvaluator {
 }
 
 impl NetEvaluator {
-    /// Wraps a network for inference on the CPU device.
+    /// Wraps a network for inference on the device it is on. An MLP's fast path runs on the CPU
+    /// whatever that device is.
     pub fn new(net: PolicyValueNet) -> NetEvaluator {
-        let dev = super::device();
         let net = net.valid();
+        let dev = net.devices().first().cloned().unwrap_or_else(super::device);
         let fast = net.mlp_weights().and_then(|w| FastMlp::new(&w));
         NetEvaluator { net, fast, dev }
     }

@@ -1,7 +1,9 @@
-//! The policy/value network (burn, on the `flex` CPU backend) and everything around it: the
-//! model, batched inference for the search, training steps, checkpoints, TensorBoard logs.
+//! The policy/value network (burn, on the `flex` CPU backend or a GPU: [`Compute`]) and
+//! everything around it: the model, batched inference for the search, training steps,
+//! checkpoints, TensorBoard logs.
 
 mod batch;
+mod device;
 mod evaluator;
 mod fast;
 mod model;
@@ -10,6 +12,7 @@ mod trainer;
 mod weights;
 
 pub use batch::Batch;
+pub use device::Compute;
 pub use evaluator::NetEvaluator;
 pub use fast::FastMlp;
 pub use model::{DenseWeights, MlpWeights, PolicyValueNet, forward_probabilities};
@@ -22,8 +25,9 @@ pub use weights::{
 
 use serde::{Deserialize, Serialize};
 
-/// The network's shape: a trunk, then a policy head and a value head.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// The network's shape: a trunk, then a policy head and a value head; and the device it computes
+/// on, which two configs may differ in and still be the same network (and the same run).
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(try_from = "NetConfigFile")]
 pub struct NetConfig {
     /// `mlp` or `resnet`.
@@ -37,7 +41,20 @@ pub struct NetConfig {
     /// Channels of the conv trunk (kind = "resnet").
     #[serde(default = "default_channels")]
     pub channels: usize,
+    /// Where it trains and evaluates (`cpu` or `gpu`); not a part of its shape: weights move
+    /// between devices, and a player file always loads on the CPU.
+    #[serde(default, skip_serializing_if = "Compute::is_cpu")]
+    pub device: Compute,
 }
+
+impl PartialEq for NetConfig {
+    fn eq(&self, o: &NetConfig) -> bool {
+        (self.kind, &self.hidden, self.blocks, self.channels)
+            == (o.kind, &o.hidden, o.blocks, o.channels)
+    }
+}
+
+impl Eq for NetConfig {}
 
 /// [`NetConfig`] as a file may hold it: configs of older runs name `margin_head`, which is read
 /// only to check that it is off (the network has no margin head).
@@ -51,6 +68,8 @@ struct NetConfigFile {
     blocks: usize,
     #[serde(default = "default_channels")]
     channels: usize,
+    #[serde(default)]
+    device: Compute,
     #[serde(default)]
     margin_head: bool,
 }
@@ -71,6 +90,7 @@ impl TryFrom<NetConfigFile> for NetConfig {
             hidden: f.hidden,
             blocks: f.blocks,
             channels: f.channels,
+            device: f.device,
         })
     }
 }
@@ -102,11 +122,12 @@ impl Default for NetConfig {
             hidden: default_hidden(),
             blocks: default_blocks(),
             channels: default_channels(),
+            device: Compute::Cpu,
         }
     }
 }
 
-/// The CPU device inference and training run on.
+/// The CPU device: where player files load, and where `[net] device = "cpu"` computes.
 pub fn device() -> burn::tensor::Device {
     burn::tensor::Device::flex()
 }

@@ -59,7 +59,7 @@ pub struct Trainer {
 impl Trainer {
     /// A fresh network initialised from `seed`.
     pub fn new(cfg: &NetConfig, weight_decay: f64, seed: u64) -> anyhow::Result<Trainer> {
-        let dev = super::device().autodiff();
+        let dev = cfg.device.device()?.autodiff();
         let net = PolicyValueNet::new_seeded(cfg, &dev, seed);
         let optim = AdamWConfig::new()
             .with_weight_decay(weight_decay as f32)

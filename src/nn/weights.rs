@@ -65,7 +65,7 @@ pub struct NetWeights {
 impl NetWeights {
     /// The network ready for inference; damaged or mismatched bytes are a one-line error.
     pub fn evaluator(&self) -> anyhow::Result<super::NetEvaluator> {
-        let net = load_net_bytes(&self.net, &super::device(), &self.bytes)?;
+        let net = load_net_bytes(&self.net, &self.net.device.device()?, &self.bytes)?;
         Ok(super::NetEvaluator::new(net))
     }
 }

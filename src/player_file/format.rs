@@ -62,7 +62,10 @@ fn parse_header(bytes: &[u8], version: u32) -> anyhow::Result<Header> {
     {
         search.retain(|field, _| !SELFPLAY_ONLY_FIELDS.contains(&field.as_str()));
     }
-    Ok(serde_json::from_value(header)?)
+    let mut header: Header = serde_json::from_value(header)?;
+    // A player plays on the CPU, wherever it was trained.
+    header.net.device = crate::nn::Compute::Cpu;
+    Ok(header)
 }
 
 /// A player file in memory.

@@ -58,8 +58,11 @@ impl Learner {
         config.rules()?;
         std::fs::create_dir_all(&dir.path)
             .with_context(|| format!("cannot create {}", dir.path.display()))?;
+        let given = toml::to_string_pretty(&config)?;
+        let config = opts.on_device(config);
         let trainer = fresh_trainer(&config)?;
-        crate::util::write_atomic(&dir.config(), toml::to_string_pretty(&config)?.as_bytes())?;
+        // The run's config as given: a device chosen for this invocation only is not part of it.
+        crate::util::write_atomic(&dir.config(), given.as_bytes())?;
         let meta = Meta {
             version: run_dir::VERSION,
             variant: config.variant.clone(),
@@ -73,7 +76,7 @@ impl Learner {
     pub fn resume(path: &Path, opts: &RunOptions) -> anyhow::Result<Learner> {
         let dir = RunDir::new(path);
         let meta = dir.read_meta()?;
-        let config = TrainConfig::load(&dir.config())?;
+        let config = opts.on_device(TrainConfig::load(&dir.config())?);
         if meta.variant != config.variant {
             bail!(
                 "{}: meta.json says variant {}, config.toml says {}",

@@ -35,6 +35,18 @@ pub struct RunOptions {
     pub max_new_iterations: Option<u32>,
     /// How the evaluation opponents' specs become players.
     pub players: crate::search::PlayerRegistry,
+    /// The device to train on in this invocation, instead of the config's `[net] device`.
+    pub device: Option<crate::nn::Compute>,
+}
+
+impl RunOptions {
+    /// `config` with this invocation's device, if one is chosen.
+    pub fn on_device(&self, mut config: TrainConfig) -> TrainConfig {
+        if let Some(device) = self.device {
+            config.net.device = device;
+        }
+        config
+    }
 }
 
 /// Starts a new run from `config` in its `run_dir` (which must not hold a run yet) and trains it.

@@ -1,0 +1,130 @@
+//! The GPU backend (feature `gpu`: burn's wgpu) against the CPU's `flex`: the same weights give
+//! the same losses, training steps and outputs, within float tolerance. CI runs it over Mesa's
+//! software Vulkan driver (lavapipe), so it needs no GPU:
+//! `cargo test --release --features gpu --test gpu`.
+#![cfg(feature = "gpu")]
+
+use bao_zero::nn::{Batch, Compute, NetConfig, NetKind, NetWeights, Trainer};
+use bao_zero::rules::{MoveList, Position, Variant};
+use bao_zero::selfplay::Sample;
+
+/// Relative tolerance between the two backends: their float sums run in other orders.
+const TOLERANCE: f32 = 2e-3;
+
+/// The GPU, or `None` (with a loud line) on a machine without one outside CI.
+fn gpu_or_skip() -> Option<()> {
+    match Compute::Gpu.device() {
+        Ok(_) => Some(()),
+        Err(e) if std::env::var_os("CI").is_none() => {
+            eprintln!("!!! SKIPPED: the GPU tests found no adapter ({e}); install mesa-vulkan-drivers");
+            None
+        }
+        Err(e) => panic!("CI needs a GPU adapter (mesa-vulkan-drivers gives lavapipe): {e}"),
+    }
+}
+
+/// Real positions with made-up targets.
+fn batch(n: usize) -> Batch {
+    let rules = Variant::Kiswahili.rules();
+    let mut pos = Position::start(&rules);
+    let mut list = MoveList::new();
+    let mut samples = Vec::new();
+    for i in 0..n {
+        pos.legal_moves(&rules, &mut list);
+        if list.is_empty() {
+            pos = Position::start(&rules);
+            continue;
+        }
+        let visits: Vec<u32> = (0..list.len())
+            .map(|k| if k == i % list.len() { 10 } else { 1 })
+            .collect();
+        let mut s = Sample::new(pos, &list, &visits, 0.0);
+        s.outcome = if i % 3 == 0 { 1 } else { -1 };
+        samples.push(s);
+        pos = list.children()[i % list.len()];
+    }
+    Batch::from_samples(&rules, &samples, 0.0)
+}
+
+fn nets() -> Vec<NetConfig> {
+    vec![
+        NetConfig {
+            hidden: vec![64, 32],
+            ..NetConfig::default()
+        },
+        NetConfig {
+            kind: NetKind::Resnet,
+            blocks: 2,
+            channels: 16,
+            ..NetConfig::default()
+        },
+    ]
+}
+
+fn on(net: &NetConfig, device: Compute) -> NetConfig {
+    NetConfig {
+        device,
+        ..net.clone()
+    }
+}
+
+fn close(a: f32, b: f32) -> bool {
+    (a - b).abs() <= TOLERANCE * (1.0 + a.abs().max(b.abs()))
+}
+
+#[test]
+fn training_steps_on_the_gpu_follow_the_cpus_from_the_same_weights() {
+    if gpu_or_skip().is_none() {
+        return;
+    }
+    let data = batch(64);
+    for net in nets() {
+        let start = Trainer::new(&net, 1e-4, 7).unwrap().weights(0).unwrap();
+        let mut cpu = Trainer::from_weights(&net, 1e-4, &start.bytes).unwrap();
+        let mut gpu = Trainer::from_weights(&on(&net, Compute::Gpu), 1e-4, &start.bytes).unwrap();
+        for step in 0..3 {
+            let (a, b) = (cpu.step(&data, 1e-3).unwrap(), gpu.step(&data, 1e-3).unwrap());
+            assert!(
+                close(a.total, b.total) && close(a.policy, b.policy) && close(a.value, b.value),
+                "{:?} step {step}: cpu {a:?}, gpu {b:?}",
+                net.kind
+            );
+        }
+        // The weights it trained are bytes like any others: they load on the CPU.
+        let trained = gpu.weights(3).unwrap();
+        let on_cpu = NetWeights {
+            net: net.clone(),
+            ..trained
+        };
+        on_cpu.evaluator().unwrap();
+    }
+}
+
+#[test]
+fn batched_evaluation_on_the_gpu_gives_the_cpus_outputs() {
+    if gpu_or_skip().is_none() {
+        return;
+    }
+    let data = batch(256);
+    for net in nets() {
+        let weights = Trainer::new(&net, 0.0, 11).unwrap().weights(0).unwrap();
+        let run = |device| {
+            NetWeights {
+                net: on(&net, device),
+                ..weights.clone()
+            }
+            .evaluator()
+            .unwrap()
+            .infer(&data.obs, &data.masks, data.size)
+        };
+        let ((pc, vc), (pg, vg)) = (run(Compute::Cpu), run(Compute::Gpu));
+        assert_eq!((pc.len(), vc.len()), (pg.len(), vg.len()));
+        let worst = pc
+            .iter()
+            .zip(&pg)
+            .chain(vc.iter().zip(&vg))
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0f32, f32::max);
+        assert!(worst <= TOLERANCE, "{:?}: largest difference {worst}", net.kind);
+    }
+}
