@@ -236,7 +236,7 @@ pub struct DeviceRow {
     /// Forward positions per second at each batch size: (batch, positions/s).
     pub forward: Vec<(usize, f64)>,
     /// The loss of one step from fixed weights on a fixed batch (to compare devices).
-    pub first_loss: f32,
+    pub first_loss: f64,
 }
 
 /// A batch of `n` positions of random play with made-up targets.
@@ -254,7 +254,9 @@ fn synthetic_batch(n: usize) -> crate::nn::Batch {
             pos = Position::start(&rules);
             continue;
         }
-        let visits: Vec<u32> = (0..list.len()).map(|k| 1 + (k == i % list.len()) as u32 * 9).collect();
+        let visits: Vec<u32> = (0..list.len())
+            .map(|k| 1 + (k == i % list.len()) as u32 * 9)
+            .collect();
         let mut s = crate::selfplay::Sample::new(pos, &list, &visits, 0.0);
         s.outcome = if i % 3 == 0 { 1 } else { -1 };
         samples.push(s);
@@ -293,23 +295,45 @@ pub fn bench_device(
         Ok(median(&rates))
     };
     let (mut train, mut forward) = (Vec::new(), Vec::new());
-    let mut first_loss = f32::NAN;
+    let mut first_loss = f64::NAN;
     for &b in batches {
         let data = synthetic_batch(b);
         let mut trainer = Trainer::from_weights(&on, 1e-4, &start.bytes)?;
         if first_loss.is_nan() {
-            first_loss = Trainer::from_weights(&on, 1e-4, &start.bytes)?.step(&data, 1e-3)?.total;
+            first_loss = Trainer::from_weights(&on, 1e-4, &start.bytes)?
+                .step(&data, 1e-3)?
+                .total;
         }
         train.push((b, rate(&mut || trainer.step(&data, 1e-3).map(|_| 1))?));
-        let eval = NetWeights { net: on.clone(), ..start.clone() }.evaluator()?;
-        forward.push((b, rate(&mut || {
-            eval.infer(&data.obs, &data.masks, b);
-            Ok(b)
-        })?));
+        let eval = NetWeights {
+            net: on.clone(),
+            ..start.clone()
+        }
+        .evaluator()?;
+        forward.push((
+            b,
+            rate(&mut || {
+                eval.infer(&data.obs, &data.masks, b);
+                Ok(b)
+            })?,
+        ));
     }
     let name = match net.kind {
-        NetKind::Mlp => format!("mlp {}", net.hidden.iter().map(|h| h.to_string()).collect::<Vec<_>>().join("x")),
+        NetKind::Mlp => format!(
+            "mlp {}",
+            net.hidden
+                .iter()
+                .map(|h| h.to_string())
+                .collect::<Vec<_>>()
+                .join("x")
+        ),
         NetKind::Resnet => format!("resnet {}x{}", net.blocks, net.channels),
     };
-    Ok(DeviceRow { net: name, device, train, forward, first_loss })
+    Ok(DeviceRow {
+        net: name,
+        device,
+        train,
+        forward,
+        first_loss,
+    })
 }

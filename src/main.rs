@@ -159,14 +159,19 @@ fn bench_devices(seconds: f64, runs: usize) -> anyhow::Result<()> {
         channels: 128,
         ..NetConfig::default()
     };
-    println!("| net | device | train steps/s at 256, 1024 | forward positions/s at 32, 256, 1024 | first loss |");
+    println!(
+        "| net | device | train steps/s at 256, 1024 | forward positions/s at 32, 256, 1024 | first loss |"
+    );
     println!("| --- | --- | --- | --- | --- |");
     for net in [&mlp, &resnet] {
         for &device in &devices {
             let train = bao_zero::bench::bench_device(net, device, &[256, 1024], seconds, runs)?;
             let fwd = bao_zero::bench::bench_device(net, device, &[32], seconds, runs)?;
             let f = |v: &[(usize, f64)]| {
-                v.iter().map(|(_, r)| format!("{r:.1}")).collect::<Vec<_>>().join(", ")
+                v.iter()
+                    .map(|(_, r)| format!("{r:.1}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             };
             let forward: Vec<(usize, f64)> = fwd.forward.into_iter().chain(train.forward).collect();
             println!(
@@ -178,14 +183,21 @@ fn bench_devices(seconds: f64, runs: usize) -> anyhow::Result<()> {
             );
         }
     }
-    let base: bao_zero::train::TrainConfig = toml::from_str(bao_zero::train::config::DEFAULT_CONFIG)?;
+    let base: bao_zero::train::TrainConfig =
+        toml::from_str(bao_zero::train::config::DEFAULT_CONFIG)?;
     for &device in &devices {
         let mut cfg = base.clone();
-        cfg.net = NetConfig { device, ..resnet.clone() };
+        cfg.net = NetConfig {
+            device,
+            ..resnet.clone()
+        };
         // A GPU wants large batches from one thread; the CPU its cores, each with its own.
         (cfg.selfplay.concurrent_games, cfg.selfplay.threads) = match device {
             Compute::Gpu => (512, 1),
-            Compute::Cpu => (32, std::thread::available_parallelism().map_or(1, |n| n.get())),
+            Compute::Cpu => (
+                32,
+                std::thread::available_parallelism().map_or(1, |n| n.get()),
+            ),
         };
         let r = bao_zero::bench::bench_mcts(&cfg, seconds, runs);
         println!(

@@ -28,9 +28,18 @@ fn the_device_is_read_from_the_net_table_and_is_not_part_of_the_networks_shape()
     )
     .unwrap();
     assert_eq!(cfg.net.device, Compute::Gpu);
-    assert_eq!(cfg.net, NetConfig { device: Compute::Cpu, ..cfg.net.clone() });
+    assert_eq!(
+        cfg.net,
+        NetConfig {
+            device: Compute::Cpu,
+            ..cfg.net.clone()
+        }
+    );
     let text = toml::to_string(&NetConfig::default()).unwrap();
-    assert!(!text.contains("device"), "the CPU, the default, is not written: {text}");
+    assert!(
+        !text.contains("device"),
+        "the CPU, the default, is not written: {text}"
+    );
     let err = toml::from_str::<TrainConfig>(
         &include_str!("../configs/smoke.toml").replace("[net]\n", "[net]\ndevice = \"tpu\"\n"),
     )
@@ -66,8 +75,17 @@ fn training_on_the_gpu_in_a_build_without_it_is_one_line_naming_the_feature() {
         device: Some(Compute::Gpu),
         ..on_cpu()
     };
-    let err = format!("{:#}", train::start(smoke(&dir.path().join("run")), &opts).unwrap_err());
-    assert!(err.contains("needs a build with the `gpu` feature"), "{err}");
+    let err = format!(
+        "{:#}",
+        train::start(smoke(&dir.path().join("run")), &opts).unwrap_err()
+    );
+    assert!(
+        err.contains("needs a build with the `gpu` feature"),
+        "{err}"
+    );
     assert!(!err.contains('\n'));
-    assert!(!dir.path().join("run/meta.json").exists(), "nothing of a run is left");
+    assert!(
+        !dir.path().join("run/meta.json").exists(),
+        "nothing of a run is left"
+    );
 }

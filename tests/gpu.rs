@@ -16,7 +16,9 @@ fn gpu_or_skip() -> Option<()> {
     match Compute::Gpu.device() {
         Ok(_) => Some(()),
         Err(e) if std::env::var_os("CI").is_none() => {
-            eprintln!("!!! SKIPPED: the GPU tests found no adapter ({e}); install mesa-vulkan-drivers");
+            eprintln!(
+                "!!! SKIPPED: the GPU tests found no adapter ({e}); install mesa-vulkan-drivers"
+            );
             None
         }
         Err(e) => panic!("CI needs a GPU adapter (mesa-vulkan-drivers gives lavapipe): {e}"),
@@ -68,8 +70,8 @@ fn on(net: &NetConfig, device: Compute) -> NetConfig {
     }
 }
 
-fn close(a: f32, b: f32) -> bool {
-    (a - b).abs() <= TOLERANCE * (1.0 + a.abs().max(b.abs()))
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= f64::from(TOLERANCE) * (1.0 + a.abs().max(b.abs()))
 }
 
 #[test]
@@ -83,7 +85,10 @@ fn training_steps_on_the_gpu_follow_the_cpus_from_the_same_weights() {
         let mut cpu = Trainer::from_weights(&net, 1e-4, &start.bytes).unwrap();
         let mut gpu = Trainer::from_weights(&on(&net, Compute::Gpu), 1e-4, &start.bytes).unwrap();
         for step in 0..3 {
-            let (a, b) = (cpu.step(&data, 1e-3).unwrap(), gpu.step(&data, 1e-3).unwrap());
+            let (a, b) = (
+                cpu.step(&data, 1e-3).unwrap(),
+                gpu.step(&data, 1e-3).unwrap(),
+            );
             assert!(
                 close(a.total, b.total) && close(a.policy, b.policy) && close(a.value, b.value),
                 "{:?} step {step}: cpu {a:?}, gpu {b:?}",
@@ -125,6 +130,10 @@ fn batched_evaluation_on_the_gpu_gives_the_cpus_outputs() {
             .chain(vc.iter().zip(&vg))
             .map(|(a, b)| (a - b).abs())
             .fold(0.0f32, f32::max);
-        assert!(worst <= TOLERANCE, "{:?}: largest difference {worst}", net.kind);
+        assert!(
+            worst <= TOLERANCE,
+            "{:?}: largest difference {worst}",
+            net.kind
+        );
     }
 }

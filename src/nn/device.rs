@@ -89,9 +89,7 @@ fn gpu() -> anyhow::Result<Device> {
 
 #[cfg(not(feature = "gpu"))]
 fn gpu() -> anyhow::Result<Device> {
-    bail!(
-        "device `gpu` needs a build with the `gpu` feature: cargo build --release --features gpu"
-    )
+    bail!("device `gpu` needs a build with the `gpu` feature: cargo build --release --features gpu")
 }
 
 #[cfg(test)]
