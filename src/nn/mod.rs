@@ -111,13 +111,14 @@ impl Default for NetConfig {
 
 /// The most hidden layers of an MLP trunk.
 pub const MAX_LAYERS: usize = 8;
-/// The widest hidden layer of an MLP trunk: 4096 x 4096 weights are 64 MiB in f32, so the
-/// largest trunk, its gradients and its optimiser state stay within a few GiB.
-pub const MAX_WIDTH: usize = 4096;
+/// The widest hidden layer of an MLP trunk (eight times the shipped players'): 2048 x 2048
+/// weights are 16 MiB in f32, so the largest trunk, its gradients and its optimiser state stay
+/// within a GiB.
+pub const MAX_WIDTH: usize = 2048;
 /// The most residual blocks of a conv trunk.
-pub const MAX_BLOCKS: usize = 64;
-/// The most channels of a conv trunk.
-pub const MAX_CHANNELS: usize = 512;
+pub const MAX_BLOCKS: usize = 32;
+/// The most channels of a conv trunk: 32 blocks of 256 channels hold 38 million weights.
+pub const MAX_CHANNELS: usize = 256;
 
 impl NetConfig {
     /// Checks the shape before anything is built from it: an empty layer or trunk cannot be

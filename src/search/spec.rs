@@ -419,4 +419,27 @@ mod tests {
         let spec: PlayerSpec = "AB: nodes=100k , time=1.5s".parse().unwrap();
         assert_eq!(spec.to_string(), "ab:nodes=100000,time=1500ms");
     }
+
+    #[test]
+    fn a_transposition_table_too_large_to_allocate_is_refused_where_the_spec_is_read() {
+        for bad in ["ab:tt=30", "ab:tt=27", "ab:depth=2,tt=64", "ab:tt=9"] {
+            let err = bad.parse::<PlayerSpec>().unwrap_err().to_string();
+            assert!(err.contains("tt `") && err.contains("10..=26"), "{err}");
+            assert!(!err.contains('\n'), "{err}");
+        }
+        for good in ["ab:tt=10", "ab:tt=26"] {
+            assert!(good.parse::<PlayerSpec>().is_ok(), "{good}");
+        }
+    }
+
+    #[test]
+    fn the_registry_knows_the_kinds_it_can_build() {
+        let players = PlayerRegistry::classical();
+        for known in ["random", "greedy", "ab:depth=2", "engine:bao"] {
+            assert!(players.knows(&known.parse().unwrap()), "{known}");
+        }
+        for unknown in ["nonsense:x", "mcts:sims=2", "player:x.bao"] {
+            assert!(!players.knows(&unknown.parse().unwrap()), "{unknown}");
+        }
+    }
 }
