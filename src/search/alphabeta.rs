@@ -33,6 +33,12 @@ const MAX_PLY: usize = MAX_DEPTH as usize + 2;
 /// Slots in the history table: 3 kinds x 16 pits x 2 directions x 2 house choices.
 const HISTORY_SLOTS: usize = 192;
 
+/// The smallest transposition table a spec may ask for (`tt=`), log2 of its entries.
+pub const MIN_TT_BITS: u32 = 10;
+/// The largest transposition table a spec may ask for (`tt=`): 2^26 entries of 16 bytes are
+/// 1 GiB; 2^30 (16 GiB) ends most machines' process on allocation.
+pub const MAX_TT_BITS: u32 = 26;
+
 /// Settings of the alpha-beta player.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
