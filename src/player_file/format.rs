@@ -180,8 +180,7 @@ impl Bundle {
 
     /// Reads a player file.
     pub fn read(path: &Path) -> anyhow::Result<Bundle> {
-        let bytes = std::fs::read(path)
-            .with_context(|| format!("cannot read player file {}", path.display()))?;
+        let bytes = crate::util::read_bounded(path, crate::util::limits::NETWORK, "player file")?;
         Bundle::from_bytes(&bytes).with_context(|| format!("bad player file {}", path.display()))
     }
 

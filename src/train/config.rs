@@ -237,8 +237,7 @@ pub fn read_config_table(path: &Path) -> anyhow::Result<toml::Table> {
 
 /// [`read_config_table`] for a file reached through `chain` (the extending files, canonical).
 fn read_chain(path: &Path, chain: &mut Vec<PathBuf>) -> anyhow::Result<toml::Table> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read config {}", path.display()))?;
+    let text = crate::util::read_text_bounded(path, crate::util::limits::TEXT, "config")?;
     let mut table: toml::Table =
         toml::from_str(&text).with_context(|| format!("bad config {}", path.display()))?;
     let Some(parent) = table.remove(EXTENDS) else {
