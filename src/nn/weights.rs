@@ -95,7 +95,10 @@ pub const MAX_WEIGHT: f32 = 1e9;
 /// network would answer `NaN` for every position.
 fn check_weights(net: &PolicyValueNet) -> anyhow::Result<()> {
     for (k, values) in FloatParams::of(net).iter().enumerate() {
-        if let Some(w) = values.iter().find(|w| !(w.abs() <= MAX_WEIGHT)) {
+        if let Some(w) = values
+            .iter()
+            .find(|w| !w.is_finite() || w.abs() > MAX_WEIGHT)
+        {
             bail!(
                 "the network is damaged: parameter {k} holds the weight {w} (weights must be finite numbers within {MAX_WEIGHT:e})"
             );
@@ -197,6 +200,34 @@ impl ModuleMapper for Replace {
         let dev = self.dev.clone();
         param.map(|t| Tensor::from_data(TensorData::new(values, t.shape()), &dev))
     }
+}
+
+/// A tensor of a network: its shape and its values as `f32`.
+pub type NamedTensor = (Vec<usize>, Vec<f32>);
+
+/// The tensors of a network in burnpack bytes, by name. Two networks compute the same exactly
+/// when these are equal; their files' bytes may differ, since they also hold parameter ids,
+/// which are random.
+pub fn network_tensors(
+    bytes: &[u8],
+) -> anyhow::Result<std::collections::BTreeMap<String, NamedTensor>> {
+    use burn::store::ModuleStore;
+    let mut store = BurnpackStore::from_bytes(Some(Bytes::from_bytes_vec(bytes.to_vec())));
+    let tensors = store
+        .get_all_tensors()
+        .map_err(|e| anyhow::anyhow!("not a network (burnpack) file: {e}"))?;
+    tensors
+        .iter()
+        .map(|(name, t)| {
+            let data = burn::store::bridge::to_data(t)
+                .map_err(|e| anyhow::anyhow!("tensor {name} is damaged: {e}"))?
+                .convert::<f32>();
+            let values = data
+                .try_to_vec::<f32>()
+                .map_err(|e| anyhow::anyhow!("tensor {name} is not made of floats: {e:?}"))?;
+            Ok((name.clone(), (data.shape().to_vec(), values)))
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -304,32 +335,4 @@ mod tests {
         let err = average_weights::<Vec<u8>>(&cfg, &[], Precision::F32).unwrap_err();
         assert!(err.to_string().contains("no networks"), "{err}");
     }
-}
-
-/// A tensor of a network: its shape and its values as `f32`.
-pub type NamedTensor = (Vec<usize>, Vec<f32>);
-
-/// The tensors of a network in burnpack bytes, by name. Two networks compute the same exactly
-/// when these are equal; their files' bytes may differ, since they also hold parameter ids,
-/// which are random.
-pub fn network_tensors(
-    bytes: &[u8],
-) -> anyhow::Result<std::collections::BTreeMap<String, NamedTensor>> {
-    use burn::store::ModuleStore;
-    let mut store = BurnpackStore::from_bytes(Some(Bytes::from_bytes_vec(bytes.to_vec())));
-    let tensors = store
-        .get_all_tensors()
-        .map_err(|e| anyhow::anyhow!("not a network (burnpack) file: {e}"))?;
-    tensors
-        .iter()
-        .map(|(name, t)| {
-            let data = burn::store::bridge::to_data(t)
-                .map_err(|e| anyhow::anyhow!("tensor {name} is damaged: {e}"))?
-                .convert::<f32>();
-            let values = data
-                .try_to_vec::<f32>()
-                .map_err(|e| anyhow::anyhow!("tensor {name} is not made of floats: {e:?}"))?;
-            Ok((name.clone(), (data.shape().to_vec(), values)))
-        })
-        .collect()
 }
