@@ -179,8 +179,8 @@ fn read_match_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PairedMatch>> {
     paths
         .iter()
         .map(|path| {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read match file {}", path.display()))?;
+            let text =
+                crate::util::read_text_bounded(path, crate::util::limits::TEXT, "match file")?;
             let file: MatchFile = serde_json::from_str(&text).map_err(|e| {
                 anyhow!(
                     "{} is not a match file of `bao eval --json`: {e}",

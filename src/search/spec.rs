@@ -202,8 +202,11 @@ impl PlayerSpec {
         let weights = match &ab.weights {
             None => EvalWeights::default(),
             Some(path) => {
-                let text = std::fs::read_to_string(path)
-                    .with_context(|| format!("cannot read weights file {}", path.display()))?;
+                let text = crate::util::read_text_bounded(
+                    path,
+                    crate::util::limits::TEXT,
+                    "weights file",
+                )?;
                 serde_json::from_str(&text)
                     .with_context(|| format!("bad weights file {}", path.display()))?
             }
