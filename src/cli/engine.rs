@@ -128,7 +128,9 @@ impl Engine {
         };
         anyhow::ensure!(!value.is_empty(), "usage: option NAME VALUE");
         let mut overrides = self.overrides.clone();
-        overrides.push(format!("{name} = {}", value.join(" ")));
+        // The same option again replaces its value.
+        overrides.retain(|o| o.split(" = ").next() != Some(*name));
+        overrides.push(format!("{name} = {}", toml_value(&value.join(" "))));
         self.set_rules(self.variant, overrides)?;
         Ok("ok".into())
     }
@@ -253,6 +255,15 @@ fn search_reply(
         c.depth,
         line_text(rules, pos, &c.pv).join(" ")
     ))
+}
+
+/// `value` as TOML: as written when it is a TOML value (a number, `true`, a quoted string),
+/// else as a string, so that `option takasia none` means the word `none`.
+fn toml_value(value: &str) -> String {
+    match format!("v = {value}").parse::<toml::Table>() {
+        Ok(_) => value.to_string(),
+        Err(_) => toml::Value::String(value.to_string()).to_string(),
+    }
 }
 
 /// The default player of `variant`: its shipped player when the program can load player files
