@@ -20,7 +20,8 @@ fn run_with(args: &[&str], input: &[u8], env: &[(&str, &str)]) -> (bool, String,
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(input).unwrap();
+    // bao may end before it reads all (a refused argument): a closed pipe is no failure here.
+    let _ = child.stdin.take().unwrap().write_all(input);
     let out = wait_at_most(child, Duration::from_secs(60));
     (
         out.status.success(),
@@ -79,7 +80,7 @@ fn eval_refuses_a_game_count_or_move_time_out_of_range_in_one_line() {
         "18446744073709551615",
     ]);
     assert!(!ok);
-    assert_one_line_error(&err, "1 to 10000000 games");
+    assert_one_line_error(&err, "at most 10000000");
     let (ok, _, err) = run(&[
         "eval",
         "--a",
@@ -372,10 +373,11 @@ fn engine_option_takes_a_word_as_its_value_and_a_repeated_option_replaces_it() {
 
 #[test]
 fn position_errors_say_a_number_is_out_of_range_rather_than_not_a_number() {
-    let input = b"position text 2222222/2222222/2222222/2222222 S 0,0 - - - 65536\n";
-    let (_, out, _) = run_with(&["engine", "--player", "ab"], input, &[]);
-    assert!(!out.contains("is not a number\n"), "{out}");
-    let input = b"position text 256,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 S 0,0 - - - 0\n";
-    let (_, out, _) = run_with(&["engine", "--player", "ab"], input, &[]);
-    assert!(!out.contains("is not a seed count\n"), "{out}");
+    let board = "0,0,0,0,0,0,0,0/0,2,2,6,0,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0";
+    let input = format!("position text {board} S 22,22 Hh - - 65536\n");
+    let (_, out, _) = run_with(&["engine", "--player", "ab"], input.as_bytes(), &[]);
+    assert!(out.contains("from 0 to 65535"), "{out}");
+    let input = format!("position text 256{} S 22,22 Hh - - 0\n", &board[1..]);
+    let (_, out, _) = run_with(&["engine", "--player", "ab"], input.as_bytes(), &[]);
+    assert!(out.contains("seed count (0 to 255)"), "{out}");
 }

@@ -348,7 +348,10 @@ pub const MAX_OPENING_PLIES: u32 = 200;
 /// Plays a match (see the module docs).
 pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchResult> {
     if !(1..=MAX_GAMES).contains(&cfg.games) {
-        bail!("a match has 1 to {MAX_GAMES} games, not {}", cfg.games);
+        bail!(
+            "a match needs at least one game and at most {MAX_GAMES}, not {}",
+            cfg.games
+        );
     }
     if cfg.opening_plies > MAX_OPENING_PLIES || cfg.opening_plies as usize >= cfg.max_plies {
         bail!(
