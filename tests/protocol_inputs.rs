@@ -381,3 +381,11 @@ fn position_errors_say_a_number_is_out_of_range_rather_than_not_a_number() {
     let (_, out, _) = run_with(&["engine", "--player", "ab"], input.as_bytes(), &[]);
     assert!(out.contains("seed count (0 to 255)"), "{out}");
 }
+
+#[test]
+fn moves_names_the_line_that_is_not_utf8() {
+    let (ok, out, err) = run_with(&["moves"], b"A6<\n\xff\n", &[]);
+    assert!(!ok);
+    assert_eq!(out.lines().count(), 1, "{out}");
+    assert_one_line_error(&err, "line 2 of the input is not UTF-8 text");
+}
