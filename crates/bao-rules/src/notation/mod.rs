@@ -147,12 +147,17 @@ impl MoveSpec {
 
     /// Whether `mv` fits what was written.
     pub fn matches(&self, mv: Move) -> bool {
+        if mv.kind != self.kind {
+            return false;
+        }
+        // An opening capture is written as the hole it takes, facing the mover's pit; only a
+        // front-row pit faces anything, so the row is checked before the opposite pit is taken.
         let pit = match self.kind {
+            MoveKind::OpeningCapture if !mv.pit.is_front() => return false,
             MoveKind::OpeningCapture => mv.pit.opposite(),
             _ => mv.pit,
         };
-        mv.kind == self.kind
-            && pit.number() == self.number
+        pit.number() == self.number
             && self.row.is_none_or(|r| r == pit.row())
             && self.dir.is_none_or(|d| d == mv.dir)
             && mv.house == self.house
@@ -264,4 +269,25 @@ pub(crate) fn parse_pit(text: &str) -> Option<(Side, Pit)> {
         return None;
     }
     Some((side, Pit::at(row, n)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Text naming an opening capture is compared with every listed move, back-row sowings too:
+    /// that must answer "no" rather than take the opposite of a pit that faces nothing.
+    #[test]
+    fn opening_capture_text_never_takes_the_opposite_of_a_back_row_pit() {
+        let spec = MoveSpec::parse("xa4", Side::South).unwrap();
+        for n in 1..=8 {
+            let back = Pit::at(Row::Back, n).unwrap();
+            assert!(!spec.matches(Move::sow(back, Dir::Left)));
+            assert!(!spec.matches(Move::opening_capture(back)));
+        }
+        let facing = Pit::at(Row::Front, 5).unwrap();
+        assert_eq!(facing.opposite().number(), 4);
+        assert!(spec.matches(Move::opening_capture(facing)));
+        assert!(!spec.matches(Move::sow(facing, Dir::Left)));
+    }
 }
