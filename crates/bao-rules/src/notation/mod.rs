@@ -270,24 +270,3 @@ pub(crate) fn parse_pit(text: &str) -> Option<(Side, Pit)> {
     }
     Some((side, Pit::at(row, n)?))
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Text naming an opening capture is compared with every listed move, back-row sowings too:
-    /// that must answer "no" rather than take the opposite of a pit that faces nothing.
-    #[test]
-    fn opening_capture_text_never_takes_the_opposite_of_a_back_row_pit() {
-        let spec = MoveSpec::parse("xa4", Side::South).unwrap();
-        for n in 1..=8 {
-            let back = Pit::at(Row::Back, n).unwrap();
-            assert!(!spec.matches(Move::sow(back, Dir::Left)));
-            assert!(!spec.matches(Move::opening_capture(back)));
-        }
-        let facing = Pit::at(Row::Front, 5).unwrap();
-        assert_eq!(facing.opposite().number(), 4);
-        assert!(spec.matches(Move::opening_capture(facing)));
-        assert!(!spec.matches(Move::sow(facing, Dir::Left)));
-    }
-}
