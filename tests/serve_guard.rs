@@ -4,89 +4,32 @@
 //! A port in use or an address that cannot be listened on gives a one-line error naming it.
 #![cfg(feature = "ml")]
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// A `bao serve` on a free loopback port, stopped when dropped.
-struct Server {
-    child: Child,
-    addr: String,
-    _stdout: BufReader<std::process::ChildStdout>,
+mod serve_common;
+use serve_common::Server;
+
+/// A `bao serve` with alpha-beta as its player.
+fn serve(extra: &[&str]) -> Server {
+    Server::start(&[&["--player", "ab"], extra].concat())
 }
 
 impl Server {
-    fn start(extra: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_bao"))
-            .args([
-                "serve",
-                "--port",
-                "0",
-                "--host",
-                "127.0.0.1",
-                "--player",
-                "ab",
-            ])
-            .args(extra)
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("bao serve starts");
-        let mut line = String::new();
-        let mut stdout = BufReader::new(child.stdout.take().unwrap());
-        stdout.read_line(&mut line).unwrap();
-        let addr = line
-            .trim()
-            .strip_prefix("bao serve: http://")
-            .and_then(|a| a.strip_suffix('/'))
-            .unwrap_or_else(|| panic!("unexpected first line: {line}"))
-            .to_string();
-        Server {
-            child,
-            addr,
-            _stdout: stdout,
-        }
-    }
-
     fn port(&self) -> &str {
         self.addr.rsplit_once(':').unwrap().1
     }
 
-    /// One request with these extra header lines; the status and the body.
-    fn request(&self, method: &str, path: &str, headers: &str, body: &str) -> (u16, String) {
-        let mut s = TcpStream::connect(&self.addr).unwrap();
-        write!(
-            s,
-            "{method} {path} HTTP/1.1\r\n{headers}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            body.len()
-        )
-        .unwrap();
-        let mut answer = String::new();
-        let _ = s.read_to_string(&mut answer);
-        let status = answer
-            .split_whitespace()
-            .nth(1)
-            .and_then(|c| c.parse().ok())
-            .unwrap_or(0);
-        let body = answer.split_once("\r\n\r\n").map(|x| x.1).unwrap_or("");
-        (status, body.to_string())
-    }
-
     /// A request naming the server by its own address.
     fn own(&self, method: &str, path: &str, extra: &str, body: &str) -> (u16, String) {
-        self.request(
+        self.raw(
             method,
             path,
             &format!("Host: {}\r\n{extra}", self.addr),
             body,
         )
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
@@ -100,7 +43,7 @@ fn error_of(body: &str) -> String {
 
 #[test]
 fn requests_naming_a_foreign_host_are_refused() {
-    let server = Server::start(&[]);
+    let server = serve(&[]);
     let port = server.port().to_string();
     for host in [
         format!("evil.example:{port}"),
@@ -108,7 +51,7 @@ fn requests_naming_a_foreign_host_are_refused() {
         "127.0.0.1:1".to_string(),
     ] {
         for (method, path) in [("GET", "/"), ("GET", "/api/state"), ("POST", "/api/new")] {
-            let (status, body) = server.request(method, path, &format!("Host: {host}\r\n"), "{}");
+            let (status, body) = server.raw(method, path, &format!("Host: {host}\r\n"), "{}");
             assert_eq!(status, 403, "{host} {path}: {body}");
             assert!(error_of(&body).contains("Host"), "{body}");
         }
@@ -118,14 +61,14 @@ fn requests_naming_a_foreign_host_are_refused() {
         format!("localhost:{port}"),
         format!("[::1]:{port}"),
     ] {
-        let (status, body) = server.request("GET", "/api/state", &format!("Host: {host}\r\n"), "");
+        let (status, body) = server.raw("GET", "/api/state", &format!("Host: {host}\r\n"), "");
         assert_eq!(status, 200, "{host}: {body}");
     }
 }
 
 #[test]
 fn writes_from_another_page_are_refused() {
-    let server = Server::start(&[]);
+    let server = serve(&[]);
     let own = format!("http://{}", server.addr);
     for origin in [
         "http://evil.example",
@@ -149,7 +92,7 @@ fn writes_from_another_page_are_refused() {
 
 #[test]
 fn analyses_past_the_bound_are_refused_with_503() {
-    let server = Server::start(&["--max-analyses", "1"]);
+    let server = serve(&["--max-analyses", "1"]);
     let slow = {
         let addr = server.addr.clone();
         std::thread::spawn(move || {
@@ -191,7 +134,7 @@ fn exits_within(child: &mut Child, limit: Duration) -> bool {
 
 #[test]
 fn ctrl_c_stops_the_server_while_a_client_has_sent_half_a_request() {
-    let mut server = Server::start(&[]);
+    let mut server = serve(&[]);
     let mut half = TcpStream::connect(&server.addr).unwrap();
     write!(
         half,
@@ -240,7 +183,7 @@ fn serve_fails(args: &[&str]) -> String {
 
 #[test]
 fn a_port_in_use_or_a_bad_host_names_the_address() {
-    let server = Server::start(&[]);
+    let server = serve(&[]);
     let err = serve_fails(&["--host", "127.0.0.1", "--port", server.port()]);
     assert!(
         err.contains(&server.addr) && err.contains("--port"),
