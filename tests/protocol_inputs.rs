@@ -68,45 +68,23 @@ fn assert_one_line_error(err: &str, needle: &str) {
     assert!(!err.contains("panicked"), "{err}");
 }
 
+/// `bao eval` of two random players with `extra` arguments fails with one line holding `what`.
+fn eval_of_randoms_is_refused(extra: &[&str], what: &str) {
+    let args = [&["eval", "--a", "random", "--b", "random"], extra].concat();
+    let (ok, _, err) = run(&args);
+    assert!(!ok);
+    assert_one_line_error(&err, what);
+}
+
 #[test]
 fn eval_refuses_a_game_count_or_move_time_out_of_range_in_one_line() {
-    let (ok, _, err) = run(&[
-        "eval",
-        "--a",
-        "random",
-        "--b",
-        "random",
-        "-n",
-        "18446744073709551615",
-    ]);
-    assert!(!ok);
-    assert_one_line_error(&err, "at most 10000000");
-    let (ok, _, err) = run(&[
-        "eval",
-        "--a",
-        "random",
-        "--b",
-        "random",
-        "--move-time",
-        "1e300",
-    ]);
-    assert!(!ok);
-    assert_one_line_error(&err, "--move-time");
+    eval_of_randoms_is_refused(&["-n", "18446744073709551615"], "at most 10000000");
+    eval_of_randoms_is_refused(&["--move-time", "1e300"], "--move-time");
 }
 
 #[test]
 fn eval_refuses_an_opening_longer_than_its_bound_instead_of_running_for_ever() {
-    let (ok, _, err) = run(&[
-        "eval",
-        "--a",
-        "random",
-        "--b",
-        "random",
-        "--opening-plies",
-        "100000",
-    ]);
-    assert!(!ok);
-    assert_one_line_error(&err, "at most 200 plies");
+    eval_of_randoms_is_refused(&["--opening-plies", "100000"], "at most 200 plies");
 }
 
 #[test]
