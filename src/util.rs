@@ -88,6 +88,26 @@ pub fn read_bounded(path: &Path, limit: u64, what: &str) -> anyhow::Result<Vec<u
     use std::io::Read;
     let file = std::fs::File::open(path)
         .with_context(|| format!("cannot read {what} {}", path.display()))?;
+    let meta = file
+        .metadata()
+        .with_context(|| format!("cannot read {what} {}", path.display()))?;
+    // Refused before reading: a file known to be too large, and a device (`/dev/zero` never
+    // ends, and no file of bao's is one). Pipes are read, up to the bound.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let kind = meta.file_type();
+        if kind.is_char_device() || kind.is_block_device() {
+            anyhow::bail!("{what} {} is a device, not a {what}", path.display());
+        }
+    }
+    if meta.is_file() && meta.len() > limit {
+        anyhow::bail!(
+            "{what} {} is larger than {} MiB: not a {what}",
+            path.display(),
+            limit >> 20
+        );
+    }
     let mut bytes = Vec::new();
     file.take(limit.saturating_add(1))
         .read_to_end(&mut bytes)
@@ -232,7 +252,12 @@ mod tests {
             )
         );
         #[cfg(unix)]
-        assert!(read_bounded(Path::new("/dev/zero"), limits::TEXT, "config").is_err());
+        assert_eq!(
+            read_bounded(Path::new("/dev/zero"), limits::NETWORK, "player file")
+                .unwrap_err()
+                .to_string(),
+            "player file /dev/zero is a device, not a player file"
+        );
         std::fs::write(&path, b"\xff").unwrap();
         let err = read_text_bounded(&path, 10, "rules file")
             .unwrap_err()

@@ -87,6 +87,9 @@ fn training_killed_at_random_moments_resumes_to_the_same_run() {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2026);
     let mut kills = 0;
     let mut last_iteration = 0;
+    // Whether the last kill left the run's lock behind (it names the killed process).
+    let mut stale_lock = false;
+    let mut killed_pids = Vec::new();
     for attempt in 0.. {
         assert!(attempt < 60, "the run never finished");
         let mut child = train_command(&killed_config).spawn().unwrap();
@@ -104,13 +107,40 @@ fn training_killed_at_random_moments_resumes_to_the_same_run() {
         };
         match finished {
             Some(status) => {
-                assert!(status.success(), "bao train failed after {kills} kills");
+                let mut err = String::new();
+                use std::io::Read;
+                child
+                    .stderr
+                    .take()
+                    .unwrap()
+                    .read_to_string(&mut err)
+                    .unwrap();
+                assert!(
+                    status.success(),
+                    "bao train failed after {kills} kills: {err}"
+                );
+                // The lock the kill left behind was taken over, and said so.
+                assert_eq!(
+                    stale_lock,
+                    err.contains("taking over the stale lock"),
+                    "{err}"
+                );
                 break;
             }
             None => {
                 child.kill().unwrap(); // SIGKILL
                 child.wait().unwrap();
                 kills += 1;
+                let lock = std::fs::read_to_string(killed_run.join("lock")).ok();
+                stale_lock = lock.is_some();
+                killed_pids.push(child.id().to_string());
+                if let Some(pid) = lock {
+                    // Its own, or one it was killed before taking over.
+                    assert!(
+                        killed_pids.contains(&pid.trim().to_string()),
+                        "lock of {pid}"
+                    );
+                }
                 // Whatever the moment, the run directory is readable and loses at most the
                 // iteration under way.
                 if RunDir::exists(&killed_run) {
@@ -138,6 +168,10 @@ fn training_killed_at_random_moments_resumes_to_the_same_run() {
         }
     }
     assert!(!names.iter().any(|n| n.ends_with(".tmp")), "{names:?}");
+    assert!(
+        !names.iter().any(|n| n == "lock"),
+        "the finished run left its lock: {names:?}"
+    );
     let replays: Vec<_> = names.iter().filter(|n| n.starts_with("replay")).collect();
     assert_eq!(replays, [&format!("replay-{ITERATIONS:04}.bin")]);
     std::fs::remove_dir_all(whole).ok();

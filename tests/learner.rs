@@ -167,3 +167,27 @@ fn opening_a_run_resumes_the_same_config_and_refuses_another() {
     );
     std::fs::remove_dir_all(dir).ok();
 }
+
+#[test]
+fn a_second_learner_on_a_run_in_use_is_refused_until_the_first_is_dropped() {
+    let dir = tmp("locked");
+    let config = smoke(&dir);
+    let first = Learner::open(config.clone(), &quiet()).unwrap();
+    let lock = dir.join(train::LOCK_FILE);
+    assert_eq!(
+        std::fs::read_to_string(&lock).unwrap().trim(),
+        std::process::id().to_string()
+    );
+    let in_use = format!("in use by process {}", std::process::id());
+    let err = Learner::open(config.clone(), &quiet())
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(err.contains(&in_use), "{err}");
+    drop(first);
+    assert!(!lock.exists(), "dropping the learner removes its lock");
+    let again = Learner::open(config, &quiet()).unwrap();
+    assert_eq!(again.next_iteration(), 1);
+    drop(again);
+    std::fs::remove_dir_all(dir).ok();
+}

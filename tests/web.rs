@@ -6,70 +6,16 @@
 //! is skipped with a loud message, except under CI (the `CI` variable set), where it fails.
 #![cfg(feature = "ml")]
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 
-/// A `bao serve` on a free loopback port, stopped when dropped.
-struct Server {
-    child: Child,
-    addr: String,
-    /// Kept open: the server may print more.
-    _stdout: BufReader<std::process::ChildStdout>,
-}
+mod serve_common;
+use serve_common::Server;
 
 impl Server {
-    fn start(extra: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_bao"))
-            .args(["serve", "--port", "0", "--host", "127.0.0.1"])
-            .args(extra)
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("bao serve starts");
-        let mut line = String::new();
-        let mut stdout = BufReader::new(child.stdout.take().unwrap());
-        stdout.read_line(&mut line).unwrap();
-        let addr = line
-            .trim()
-            .strip_prefix("bao serve: http://")
-            .and_then(|a| a.strip_suffix('/'))
-            .unwrap_or_else(|| panic!("unexpected first line: {line}"))
-            .to_string();
-        Server {
-            child,
-            addr,
-            _stdout: stdout,
-        }
-    }
-
-    /// One request; the status and the body.
+    /// One request naming the server by its own address; the status and the body.
     fn request(&self, method: &str, path: &str, body: &str) -> (u16, String) {
-        let mut s = TcpStream::connect(&self.addr).unwrap();
-        write!(
-            s,
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            self.addr,
-            body.len()
-        )
-        .unwrap();
-        let mut answer = String::new();
-        let _ = s.read_to_string(&mut answer);
-        let status = answer
-            .split_whitespace()
-            .nth(1)
-            .and_then(|c| c.parse().ok())
-            .unwrap_or(0);
-        let body = answer.split_once("\r\n\r\n").map(|x| x.1).unwrap_or("");
-        (status, body.to_string())
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.raw(method, path, &format!("Host: {}\r\n", self.addr), body)
     }
 }
 

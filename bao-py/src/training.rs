@@ -392,8 +392,8 @@ pub fn network_tensors<'py>(
                 path
             };
             crate::errors::require_file(&file, "network file")?;
-            std::fs::read(&file)
-                .map_err(|e| value_error(format!("cannot read {}: {e}", file.display())))?
+            bao_zero::util::read_bounded(&file, bao_zero::util::limits::NETWORK, "network file")
+                .map_err(|e| chain_value_error(&e))?
         }
     };
     let tensors = py

@@ -7,7 +7,9 @@ use bao_zero::search::{PlayerRegistry, PlayerSpec};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     // Player specs: a spec that parses prints as text that parses back to it.
     if let Ok(spec) = text.parse::<PlayerSpec>() {
         let again: PlayerSpec = spec.to_string().parse().expect("a printed spec parses");
@@ -17,9 +19,13 @@ fuzz_target!(|data: &[u8]| {
     // The engine, with the classical players but no `engine:` kind: a fuzzer must not start
     // programs.
     let mut players = PlayerRegistry::classical();
-    players.register("engine", |_, _| anyhow::bail!("no engine: players while fuzzing"));
+    players.register("engine", |_, _| {
+        anyhow::bail!("no engine: players while fuzzing")
+    });
     // A player with nothing to allocate: most inputs never search.
-    let Ok(mut engine) = Engine::new("random", &players) else { return };
+    let Ok(mut engine) = Engine::new("random", &players) else {
+        return;
+    };
     for line in text.lines().take(32) {
         let words: Vec<&str> = line.split_whitespace().collect();
         // `go` searches (a fuzzed `player` could search without limits): its grammar only.

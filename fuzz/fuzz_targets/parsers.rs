@@ -6,7 +6,9 @@ use bao_zero::rules::{Position, Setup, Side, Variant, variant::rules_with_overri
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     let rules = Variant::Kiswahili.rules();
     let start = Position::start(&rules);
     let _ = MoveSpec::parse(text, Side::South);

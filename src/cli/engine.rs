@@ -3,9 +3,12 @@
 
 use crate::notation::{Diagram, legal_strings, line_text, move_text, parse_and_play};
 use crate::rules::{MoveList, Position, Rules, Variant};
-use crate::search::{Limits, Player, PlayerRegistry};
+use crate::search::{Limits, Player, PlayerRegistry, excerpt};
 use anyhow::{Context, bail};
 use std::io::{BufRead, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, Sender};
 
 /// `bao engine`: a line protocol on stdin/stdout (see the README).
 #[derive(clap::Args, Debug)]
@@ -36,7 +39,7 @@ pub const DEFAULT_PLAYER: &str = "default";
 
 const ENGINE_COMMANDS: &str = "variant NAME, option NAME VALUE, player SPEC|default, threads N, \
 position startpos|text POSITION [moves M...], legal, show, \
-go [nodes N] [depth N] [movetime MS] [time MS [inc MS]], quit";
+go [nodes N] [depth N] [movetime MS] [time MS [inc MS]], stop, quit";
 
 impl Engine {
     /// An engine at the Bao la Kiswahili start, searching with the player `spec` names.
@@ -97,7 +100,11 @@ impl Engine {
             ),
             "threads" => self.threads_cmd(rest)?,
             "go" => self.go_cmd(rest)?,
-            other => bail!("unknown command `{other}`; commands: {ENGINE_COMMANDS}"),
+            "stop" => bail!("no search is running"),
+            other => bail!(
+                "unknown command `{}`; commands: {ENGINE_COMMANDS}",
+                excerpt(other, 40)
+            ),
         }))
     }
 
@@ -121,7 +128,9 @@ impl Engine {
         };
         anyhow::ensure!(!value.is_empty(), "usage: option NAME VALUE");
         let mut overrides = self.overrides.clone();
-        overrides.push(format!("{name} = {}", value.join(" ")));
+        // The same option again replaces its value.
+        overrides.retain(|o| o.split(" = ").next() != Some(*name));
+        overrides.push(format!("{name} = {}", toml_value(&value.join(" "))));
         self.set_rules(self.variant, overrides)?;
         Ok("ok".into())
     }
@@ -192,19 +201,68 @@ impl Engine {
 
     /// `go [limits]`: the player's move, value, effort and principal variation.
     fn go_cmd(&mut self, rest: &[&str]) -> anyhow::Result<String> {
+        let limits = self.go_limits(rest)?;
+        search_reply(self.player.as_mut(), &self.rules, &self.pos, &limits)
+    }
+
+    /// The limits of `go`, refused where the game is over.
+    fn go_limits(&self, rest: &[&str]) -> anyhow::Result<Limits> {
         let limits = go_limits(rest)?;
         if let Some(o) = self.pos.outcome(&self.rules) {
-            bail!("the game is over: {o:?}");
+            let end = match o.winner {
+                Some(w) => format!("{w} won ({})", o.reason),
+                None => format!("the game is void ({})", o.reason),
+            };
+            bail!("the game is over: {end}");
         }
-        let c = self.player.choose(&self.rules, &self.pos, &limits)?;
-        let value = c.eval.map_or("none".to_string(), |v| format!("{v:+.3}"));
-        Ok(format!(
-            "bestmove {} value {value} nodes {} depth {} pv {}",
-            move_text(c.mv, self.pos.side_to_move()),
-            c.nodes,
-            c.depth,
-            line_text(&self.rules, &self.pos, &c.pv).join(" ")
-        ))
+        Ok(limits)
+    }
+
+    /// Starts `go` on a thread of its own, which sends its reply (and the player back) to
+    /// `done`; the returned flag stops it early.
+    fn start_go(&mut self, rest: &[&str], done: Sender<Event>) -> anyhow::Result<Search> {
+        let limits = self.go_limits(rest)?;
+        let stop = Arc::new(AtomicBool::new(false));
+        // The player searches on the thread; a stand-in holds its place until it is back.
+        let stand_in = Box::new(crate::search::RandomPlayer::new(0));
+        let mut player = std::mem::replace(&mut self.player, stand_in);
+        let stoppable = player.set_stop(stop.clone());
+        let (rules, pos) = (self.rules.clone(), self.pos);
+        std::thread::Builder::new()
+            .name("engine-search".into())
+            .spawn(move || {
+                let reply = search_reply(player.as_mut(), &rules, &pos, &limits);
+                let _ = done.send(Event::Done(player, reply));
+            })
+            .context("cannot start the search thread")?;
+        Ok(Search { stop, stoppable })
+    }
+}
+
+/// The reply to `go`: the player's move, value, effort and principal variation.
+fn search_reply(
+    player: &mut dyn Player,
+    rules: &Rules,
+    pos: &Position,
+    limits: &Limits,
+) -> anyhow::Result<String> {
+    let c = player.choose(rules, pos, limits)?;
+    let value = c.eval.map_or("none".to_string(), |v| format!("{v:+.3}"));
+    Ok(format!(
+        "bestmove {} value {value} nodes {} depth {} pv {}",
+        move_text(c.mv, pos.side_to_move()),
+        c.nodes,
+        c.depth,
+        line_text(rules, pos, &c.pv).join(" ")
+    ))
+}
+
+/// `value` as TOML: as written when it is a TOML value (a number, `true`, a quoted string),
+/// else as a string, so that `option takasia none` means the word `none`.
+fn toml_value(value: &str) -> String {
+    match format!("v = {value}").parse::<toml::Table>() {
+        Ok(_) => value.to_string(),
+        Err(_) => toml::Value::String(value.to_string()).to_string(),
     }
 }
 
@@ -233,16 +291,26 @@ pub fn go_limits(words: &[&str]) -> anyhow::Result<Limits> {
     for pair in words.chunks(2) {
         let [key, value] = pair else { bail!("{usage}") };
         let n: u64 = crate::search::spec::parse_count(value).with_context(|| {
-            format!("`{key}` takes a positive number (such as 400, 100k or 2m), not `{value}`")
+            format!(
+                "`{}` takes a positive number (such as 400, 100k or 2m), not `{}`",
+                excerpt(key, 20),
+                excerpt(value, 40)
+            )
         })?;
+        if *key != "nodes" && *key != "sims" && *key != "depth" && n > MAX_MS {
+            bail!("`{key}` takes at most {MAX_MS} ms (a week), not {n}");
+        }
         let ms = std::time::Duration::from_millis(n);
         match *key {
             "nodes" | "sims" => limits.nodes = Some(n),
-            "depth" => limits.depth = Some(n.min(u64::from(u32::MAX)) as u32),
+            "depth" if n > u64::from(MAX_DEPTH) => {
+                bail!("`depth` takes 1 to {MAX_DEPTH}, not {n}")
+            }
+            "depth" => limits.depth = Some(n as u32),
             "movetime" => limits.time = Some(ms),
             "time" => clock = Some(ms),
             "inc" => inc = ms,
-            other => bail!("unknown limit `{other}`; {usage}"),
+            other => bail!("unknown limit `{}`; {usage}", excerpt(other, 20)),
         }
     }
     if let Some(remaining) = clock {
@@ -251,27 +319,185 @@ pub fn go_limits(words: &[&str]) -> anyhow::Result<Limits> {
     Ok(limits)
 }
 
+/// The deepest search `go depth` asks for (alpha-beta's own bound).
+const MAX_DEPTH: u32 = crate::search::alphabeta::MAX_DEPTH;
+
+/// The longest time `go` takes: a week, in milliseconds.
+const MAX_MS: u64 = 7 * 24 * 3600 * 1000;
+
+/// The longest command line; a longer one is an error answered like any other.
+const MAX_LINE: u64 = 1 << 20;
+
+/// The longest reply line of an error: a message that echoes a huge input is cut.
+const MAX_ERROR: usize = 500;
+
 /// Folds a message onto one line.
 fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// What the engine's loop waits for: a command line (numbered from 1; an error for a line that
+/// cannot be read as text), the end of input, or the end of a search with its reply.
+pub enum Event {
+    /// A command line, or why line N is not one.
+    Line(usize, Result<String, String>),
+    /// The end of standard input.
+    Eof,
+    /// A search ended: the player, back from its thread, and the reply.
+    Done(Box<dyn Player>, anyhow::Result<String>),
+}
+
+/// Reads `input` line by line as bytes on a thread of its own, so that the engine reads `stop`
+/// while it searches; a line that is not UTF-8 text, or too long, is an error for that line.
+pub fn spawn_line_reader(
+    mut input: impl BufRead + Send + 'static,
+    events: Sender<Event>,
+) -> std::io::Result<()> {
+    std::thread::Builder::new()
+        .name("engine-stdin".into())
+        .spawn(move || {
+            for n in 1.. {
+                let event = match read_line_bytes(&mut input) {
+                    Ok(None) | Err(_) => Event::Eof,
+                    Ok(Some(Ok(bytes))) => Event::Line(
+                        n,
+                        String::from_utf8(bytes).map_err(|_| format!("line {n} is not UTF-8 text")),
+                    ),
+                    Ok(Some(Err(()))) => {
+                        Event::Line(n, Err(format!("line {n} is longer than {MAX_LINE} bytes")))
+                    }
+                };
+                let end = matches!(event, Event::Eof);
+                if events.send(event).is_err() || end {
+                    return;
+                }
+            }
+        })
+        .map(drop)
+}
+
+/// One line of `input` without its line end; `Err(())` for a line over [`MAX_LINE`] bytes (read
+/// to its end and dropped); `None` at the end of input.
+fn read_line_bytes(input: &mut impl BufRead) -> std::io::Result<Option<Result<Vec<u8>, ()>>> {
+    let mut line = Vec::new();
+    let n = std::io::Read::take(&mut *input, MAX_LINE).read_until(b'\n', &mut line)?;
+    if n == 0 {
+        return Ok(None);
+    }
+    if line.last() != Some(&b'\n') && n as u64 == MAX_LINE {
+        let mut rest = Vec::new();
+        while std::io::Read::take(&mut *input, MAX_LINE).read_until(b'\n', &mut rest)? > 0
+            && rest.last() != Some(&b'\n')
+        {
+            rest.clear();
+        }
+        return Ok(Some(Err(())));
+    }
+    while matches!(line.last(), Some(b'\n' | b'\r')) {
+        line.pop();
+    }
+    Ok(Some(Ok(line)))
+}
+
+/// The reply line of an error: on one line, and short whatever the input it echoes.
+fn error_line(e: &anyhow::Error) -> String {
+    format!("error {}", excerpt(&one_line(&format!("{e:#}")), MAX_ERROR))
+}
+
 /// Runs `bao engine` until `quit` or the end of input: one reply line (or block, for `show`)
-/// per command; errors are replies starting with `error`, and the engine goes on.
+/// per command; errors are replies starting with `error`, and the engine goes on. `go` searches
+/// on a thread while input is read: `stop` ends the search (its reply is the best move so far),
+/// other commands wait for the reply and follow in order, and the end of input with nothing left
+/// to do stops the search too.
 pub fn run_engine(args: EngineArgs, players: &PlayerRegistry) -> anyhow::Result<()> {
     let mut engine = Engine::new(&args.player, players)?;
-    let stdin = std::io::stdin();
+    let (tx, rx) = std::sync::mpsc::channel();
+    spawn_line_reader(std::io::BufReader::new(std::io::stdin()), tx.clone())
+        .context("cannot start the input thread")?;
     let mut out = std::io::stdout().lock();
     writeln!(out, "bao-zero engine ready")?;
     out.flush()?;
-    for line in stdin.lock().lines() {
-        match engine.command(&line?) {
-            Ok(Some(reply)) => writeln!(out, "{reply}")?,
-            Ok(None) => break,
-            // One line per reply, whatever the error's own text holds.
-            Err(e) => writeln!(out, "error {}", one_line(&format!("{e:#}")))?,
+    engine_loop(&mut engine, &rx, &tx, &mut out)
+}
+
+/// A search under way: its stop flag, and whether the player heeds it.
+struct Search {
+    stop: Arc<AtomicBool>,
+    stoppable: bool,
+}
+
+/// The engine's loop over `events` (see [`run_engine`]), replying on `out`.
+pub fn engine_loop(
+    engine: &mut Engine,
+    events: &Receiver<Event>,
+    sender: &Sender<Event>,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let mut search: Option<Search> = None;
+    let mut queue: std::collections::VecDeque<Event> = Default::default();
+    loop {
+        let next = match search {
+            None => queue.pop_front(),
+            Some(_) => None,
+        };
+        let Some(event) = next.or_else(|| events.recv().ok()) else {
+            return Ok(());
+        };
+        if let Some(s) = &search {
+            match event {
+                Event::Done(player, reply) => {
+                    engine.player = player;
+                    search = None;
+                    write_reply(out, reply)?;
+                }
+                Event::Line(_, Ok(line)) if line.trim() == "stop" => {
+                    s.stop.store(true, Ordering::Relaxed);
+                }
+                Event::Eof if queue.is_empty() => {
+                    // Nothing more will be asked: the search ends now, its reply still given.
+                    s.stop.store(true, Ordering::Relaxed);
+                    if !s.stoppable {
+                        return Ok(());
+                    }
+                    queue.push_back(Event::Eof);
+                }
+                other => queue.push_back(other),
+            }
+            continue;
         }
-        out.flush()?;
+        let reply = match event {
+            Event::Done(..) => continue,
+            Event::Eof => return Ok(()),
+            Event::Line(_, Err(why)) => Err(anyhow::anyhow!(why)),
+            Event::Line(_, Ok(line)) => {
+                let words: Vec<&str> = line.split_whitespace().collect();
+                if let ["go", rest @ ..] = words.as_slice() {
+                    match engine.start_go(rest, sender.clone()) {
+                        Ok(s) => {
+                            search = Some(s);
+                            continue;
+                        }
+                        Err(e) => Err(e),
+                    }
+                } else {
+                    match engine.command(&line) {
+                        Ok(None) => return Ok(()),
+                        Ok(Some(reply)) => Ok(reply),
+                        Err(e) => Err(e),
+                    }
+                }
+            }
+        };
+        write_reply(out, reply)?;
     }
+}
+
+/// Writes one reply (an error as a line starting with `error`).
+fn write_reply(out: &mut dyn Write, reply: anyhow::Result<String>) -> anyhow::Result<()> {
+    match reply {
+        Ok(text) => writeln!(out, "{text}")?,
+        Err(e) => writeln!(out, "{}", error_line(&e))?,
+    }
+    out.flush()?;
     Ok(())
 }

@@ -26,13 +26,18 @@ pub struct LimitArgs {
     pub move_time: Option<f64>,
 }
 
+/// The longest time per move a command takes: a day.
+const MAX_MOVE_SECONDS: f64 = 86_400.0;
+
 impl LimitArgs {
     /// The limits.
     pub fn limits(&self) -> anyhow::Result<Limits> {
         let time = match self.move_time {
             None => None,
-            Some(t) if t > 0.0 && t.is_finite() => Some(Duration::from_secs_f64(t)),
-            Some(t) => bail!("--move-time must be a positive number of seconds, not {t}"),
+            Some(t) if t > 0.0 && t <= MAX_MOVE_SECONDS => Duration::try_from_secs_f64(t).ok(),
+            Some(t) => bail!(
+                "--move-time must be a number of seconds above 0 and at most {MAX_MOVE_SECONDS} (a day), not {t}"
+            ),
         };
         if self.depth == Some(0) || self.nodes == Some(0) {
             bail!("--depth and --nodes must be at least 1");
@@ -56,12 +61,81 @@ pub(super) fn variant_name(game: &GameArgs) -> String {
         .map_or_else(|_| game.variant.clone(), |v| v.name().to_string())
 }
 
+/// The game of a match: like [`GameArgs`], but without `--variant` (and `--rules`) the game is
+/// the one the players' files were trained for (Bao la Kiswahili when no player brings one).
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct MatchGameArgs {
+    /// Variant preset (default: the game of the player files, else kiswahili): kiswahili,
+    /// kujifunza, malawi-basic, malawi-intermediate, malawi-advanced, kimasai, hus,
+    /// katra-fandatsaka, or a ladder-* step.
+    #[arg(long, short = 'v')]
+    pub variant: Option<String>,
+    /// A TOML file of rule options overriding the preset (see docs/RULES.md).
+    #[arg(long)]
+    pub rules: Option<PathBuf>,
+    /// Start from this position (one-line format) instead of the variant's start.
+    #[arg(long)]
+    pub position: Option<String>,
+}
+
+/// The rules, variant name and start of a match between `specs`: the game named on the command
+/// line, else the one the players' files bring. Players bound to different games, or to another
+/// game than the one named, are refused before any game is played.
+pub fn match_game(
+    game: &MatchGameArgs,
+    specs: &[&PlayerSpec],
+    players: &PlayerRegistry,
+) -> anyhow::Result<(crate::rules::Rules, String, crate::rules::Position)> {
+    let mut own: Vec<(String, crate::rules::Rules)> = Vec::new();
+    for s in specs {
+        let p = players.build(s, 0)?;
+        if let Some(r) = p.rules() {
+            own.push((p.name(), r));
+        }
+    }
+    if let Some(((a, ra), (b, _))) = own
+        .first()
+        .and_then(|first| own.iter().find(|(_, r)| r != &first.1).map(|o| (first, o)))
+    {
+        let game = crate::rules::Variant::ALL
+            .into_iter()
+            .find(|v| v.rules() == *ra)
+            .map_or("its own rules", |v| v.name());
+        bail!("{a} plays {game} and {b} another game: a match needs players of one game");
+    }
+    let named = game.variant.is_some() || game.rules.is_some();
+    let args = GameArgs {
+        variant: game.variant.clone().unwrap_or_else(|| "kiswahili".into()),
+        rules: game.rules.clone(),
+        position: game.position.clone(),
+    };
+    let (rules, variant) = match own.first() {
+        Some((_, r)) if !named => {
+            let preset = crate::rules::Variant::ALL
+                .into_iter()
+                .find(|v| v.rules() == *r);
+            (
+                r.clone(),
+                preset.map_or("custom".to_string(), |v| v.name().to_string()),
+            )
+        }
+        _ => (args.rules()?, variant_name(&args)),
+    };
+    if let Some((name, _)) = own.iter().find(|(_, r)| *r != rules) {
+        bail!(
+            "{name} plays other rules than {variant} (leave out --variant and --rules to play its game)"
+        );
+    }
+    let start = args.start(&rules)?;
+    Ok((rules, variant, start))
+}
+
 /// `bao eval`: a match between two players.
 #[derive(clap::Args, Debug)]
 pub struct EvalArgs {
-    /// The variant, an optional rules file and start position.
+    /// The variant (default: the game of the player files), an optional rules file and start.
     #[command(flatten)]
-    pub game: GameArgs,
+    pub game: MatchGameArgs,
     /// Player A (results are A's): random, greedy, ab, ab:depth=N, ab:nodes=N, ab:time=500ms...
     #[arg(long)]
     pub a: String,
@@ -109,6 +183,15 @@ pub struct MatchRunArgs {
 }
 
 impl MatchRunArgs {
+    /// Refuses a --records path that could not be written, before the match is played.
+    fn check_records(&self) -> anyhow::Result<()> {
+        match &self.records {
+            Some(path) => crate::util::check_output_path(path)
+                .with_context(|| format!("cannot write records to {}", path.display())),
+            None => Ok(()),
+        }
+    }
+
     /// Writes the KIBA records `text` to the --records file, if one is named.
     fn write_records(&self, text: &str) -> anyhow::Result<()> {
         if let Some(path) = &self.records {
@@ -121,17 +204,18 @@ impl MatchRunArgs {
 
 /// Runs `bao eval`.
 pub fn run_eval(args: EvalArgs, players: &PlayerRegistry) -> anyhow::Result<()> {
-    let rules = args.game.rules()?;
-    let start = args.game.start(&rules)?;
+    let (a, b) = (spec(&args.a)?, spec(&args.b)?);
+    let (rules, variant, start) = match_game(&args.game, &[&a, &b], players)?;
     let sprt = match &args.sprt {
         None => None,
         Some(s) => Some(s.parse::<SprtConfig>().map_err(|e| anyhow!(e))?),
     };
+    args.run.check_records()?;
     let cfg = MatchConfig {
-        a: spec(&args.a)?,
-        b: spec(&args.b)?,
+        a,
+        b,
         rules,
-        variant: variant_name(&args.game),
+        variant,
         start: Some(start),
         games: args.games,
         seed: args.seed,
@@ -144,7 +228,8 @@ pub fn run_eval(args: EvalArgs, players: &PlayerRegistry) -> anyhow::Result<()> 
         players: players.clone(),
     };
     let mut result = crate::eval::arena::run_match(&cfg)?;
-    args.run.write_records(&result.records())?;
+    let records = result.records();
+    // The result is printed first, so that a failed write loses no more than the records.
     if args.run.json {
         for g in &mut result.game_list {
             g.record.clear();
@@ -152,9 +237,10 @@ pub fn run_eval(args: EvalArgs, players: &PlayerRegistry) -> anyhow::Result<()> 
         println!("{}", serde_json::to_string_pretty(&result)?);
     } else {
         println!("{}", result.summary());
-        if let Some(path) = &args.run.records {
-            println!("records written to {}", path.display());
-        }
+    }
+    args.run.write_records(&records)?;
+    if let (Some(path), false) = (&args.run.records, args.run.json) {
+        println!("records written to {}", path.display());
     }
     Ok(())
 }
@@ -179,8 +265,8 @@ fn read_match_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PairedMatch>> {
     paths
         .iter()
         .map(|path| {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read match file {}", path.display()))?;
+            let text =
+                crate::util::read_text_bounded(path, crate::util::limits::TEXT, "match file")?;
             let file: MatchFile = serde_json::from_str(&text).map_err(|e| {
                 anyhow!(
                     "{} is not a match file of `bao eval --json`: {e}",
@@ -273,6 +359,7 @@ pub struct GauntletArgs {
 pub fn run_gauntlet_cmd(args: GauntletArgs, registry: &PlayerRegistry) -> anyhow::Result<()> {
     let rules = args.game.rules()?;
     let start = args.game.start(&rules)?;
+    args.run.check_records()?;
     let players: Vec<PlayerSpec> = args
         .players
         .iter()
@@ -300,7 +387,6 @@ pub fn run_gauntlet_cmd(args: GauntletArgs, registry: &PlayerRegistry) -> anyhow
     };
     let mut result = run_gauntlet(&cfg)?;
     let records: Vec<String> = result.matches.iter().map(|m| m.records()).collect();
-    args.run.write_records(&records.join("\n"))?;
     if args.run.json {
         for m in &mut result.matches {
             m.game_list.clear();
@@ -309,7 +395,7 @@ pub fn run_gauntlet_cmd(args: GauntletArgs, registry: &PlayerRegistry) -> anyhow
     } else {
         print_gauntlet(&result);
     }
-    Ok(())
+    args.run.write_records(&records.join("\n"))
 }
 
 /// The rating anchor (the first --anchor, else `random` if it plays, else the first player) and

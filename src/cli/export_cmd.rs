@@ -53,6 +53,11 @@ pub fn run_export(args: ExportArgs) -> anyhow::Result<()> {
             args.format
         );
     }
+    // Before the work: a path that cannot be written is refused at once.
+    crate::util::check_output_path(&args.out)?;
+    if args.format == "onnx" {
+        crate::util::check_output_path(&args.out.with_extension("samples.json"))?;
+    }
     let mut bundle = match (&args.checkpoint, args.player.as_slice()) {
         (Some(run), _) => {
             crate::export::from_run_averaged(run, args.iteration, args.sims, args.average)?

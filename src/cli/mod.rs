@@ -37,8 +37,8 @@ impl GameArgs {
         let rules = match &self.rules {
             None => variant.rules(),
             Some(path) => {
-                let text = std::fs::read_to_string(path)
-                    .with_context(|| format!("cannot read rules file {}", path.display()))?;
+                let text =
+                    crate::util::read_text_bounded(path, crate::util::limits::TEXT, "rules file")?;
                 crate::rules::variant::rules_with_overrides(variant, &text)
                     .map_err(|e| anyhow::anyhow!("bad rules file {}: {e}", path.display()))?
             }

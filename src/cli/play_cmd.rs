@@ -2,6 +2,7 @@
 //! the variant), or two players watched move by move.
 
 use super::GameArgs;
+use super::engine::{Event, spawn_line_reader};
 use super::eval_cmds::{LimitArgs, spec, variant_name};
 use crate::eval::arena::{mix, play_game, result_tag};
 use crate::notation::{Diagram, Record, legal_strings, line_text, move_text, parse_and_play};
@@ -10,6 +11,10 @@ use crate::search::{Choice, Limits, Player, PlayerRegistry};
 use anyhow::{Context, anyhow, bail};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::Duration;
 
 /// `bao play`: you against a player in the terminal (by default the shipped player), or with
 /// `--south SPEC --north SPEC` a game between two players shown move by move.
@@ -97,16 +102,11 @@ pub fn run_play(args: PlayArgs, players: &PlayerRegistry) -> anyhow::Result<()> 
     let record = args
         .record
         .unwrap_or_else(|| default_record_path(&args.game.variant));
-    let stdin = std::io::stdin();
-    play_human(
-        &rules,
-        start,
-        me,
-        ai.as_mut(),
-        &limits,
-        &mut stdin.lock(),
-        &record,
-    )
+    crate::util::check_output_path(&record)
+        .with_context(|| format!("cannot write the record to {}", record.display()))?;
+    interrupt::install();
+    let input = std::io::BufReader::new(std::io::stdin());
+    play_human(&rules, start, me, ai.as_mut(), &limits, input, &record)
 }
 
 /// The spec of the player you play against: `--against`, `--player`, or the variant's shipped
@@ -145,6 +145,10 @@ fn watch_game(
 ) -> anyhow::Result<()> {
     let rules = args.game.rules()?;
     let start = args.game.start(&rules)?;
+    if let Some(path) = &args.record {
+        crate::util::check_output_path(path)
+            .with_context(|| format!("cannot write the record to {}", path.display()))?;
+    }
     let (south_spec, north_spec) = (spec(south)?, spec(north)?);
     let seeds = (mix(args.seed, 1), mix(args.seed, 2));
     let mut south = players.build(&south_spec, seeds.0)?;
@@ -249,65 +253,148 @@ pub fn default_record_path(variant: &str) -> PathBuf {
         .expect("some numbered name is free")
 }
 
-/// You (reading `input`) against `ai`; the record is written to `record` at the end.
+/// You (reading `input`) against `ai`; the record of the game so far is written to `record`
+/// when it ends: at its end, at `quit` or the end of input, on Ctrl-C (see [`interrupt`]), or
+/// when the player fails.
 pub fn play_human(
     rules: &Rules,
     start: Position,
     me: Side,
     ai: &mut dyn Player,
     limits: &Limits,
-    input: &mut dyn BufRead,
+    input: impl BufRead + Send + 'static,
     record: &std::path::Path,
 ) -> anyhow::Result<()> {
     let mut history: Vec<(Move, Position)> = Vec::new();
-    let mut out = std::io::stdout();
+    let (tx, lines) = std::sync::mpsc::channel();
+    spawn_line_reader(input, tx).context("cannot start the input thread")?;
+    let stop = Arc::new(AtomicBool::new(false));
+    ai.set_stop(stop.clone());
     println!("bao-zero: you play {me} against {}.\n{HELP}", ai.name());
+    let played = game_loop(rules, start, me, ai, limits, &lines, &stop, &mut history);
+    if let Err(e) = &played {
+        println!("the game stopped: {e:#}");
+    }
+    let moves: Vec<Move> = history.iter().map(|h| h.0).collect();
+    save_record(rules, &start, &moves, me, &ai.name(), record)?;
+    played
+}
+
+/// What the prompt read.
+enum Input {
+    Line(String),
+    /// The end of input, or Ctrl-C.
+    End(&'static str),
+}
+
+/// The next line you type, waiting for it while watching for Ctrl-C.
+fn next_line(lines: &Receiver<Event>) -> Input {
+    loop {
+        if interrupt::happened() {
+            return Input::End("interrupted");
+        }
+        match lines.recv_timeout(Duration::from_millis(50)) {
+            Ok(Event::Line(_, Ok(line))) => return Input::Line(line),
+            Ok(Event::Line(_, Err(why))) => println!("{why}"),
+            Ok(Event::Eof | Event::Done(..)) | Err(RecvTimeoutError::Disconnected) => {
+                return Input::End("end of input");
+            }
+            Err(RecvTimeoutError::Timeout) => {}
+        }
+    }
+}
+
+/// The player's move in `pos`, stopped early on Ctrl-C; `None` when interrupted.
+fn ai_move(
+    rules: &Rules,
+    pos: &Position,
+    ai: &mut dyn Player,
+    limits: &Limits,
+    stop: &Arc<AtomicBool>,
+) -> anyhow::Result<Option<Choice>> {
+    let thinking = AtomicBool::new(true);
+    let choice = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while thinking.load(Ordering::Relaxed) {
+                if interrupt::happened() {
+                    stop.store(true, Ordering::Relaxed);
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        });
+        let choice = ai.choose(rules, pos, limits);
+        thinking.store(false, Ordering::Relaxed);
+        choice
+    });
+    match interrupt::happened() {
+        true => Ok(None),
+        false => choice.map(Some),
+    }
+}
+
+/// The moves of a game you play, until it ends or you leave; `history` holds them.
+#[allow(clippy::too_many_arguments)]
+fn game_loop(
+    rules: &Rules,
+    start: Position,
+    me: Side,
+    ai: &mut dyn Player,
+    limits: &Limits,
+    lines: &Receiver<Event>,
+    stop: &Arc<AtomicBool>,
+    history: &mut Vec<(Move, Position)>,
+) -> anyhow::Result<()> {
     let mut list = MoveList::new();
-    let mut line = String::new();
     loop {
         let pos = history.last().map_or(start, |h| h.1);
         pos.legal_moves(rules, &mut list);
         if let Some(o) = pos.outcome_given(&list) {
             println!("{}", Diagram { pos: &pos, rules });
             match o.winner {
-                Some(w) if w == me => println!("You win ({:?}).", o.reason),
-                Some(_) => println!("{} wins ({:?}).", ai.name(), o.reason),
-                None => println!("The game is void ({:?}).", o.reason),
+                Some(w) if w == me => println!("You win ({}).", o.reason),
+                Some(_) => println!("{} wins ({}).", ai.name(), o.reason),
+                None => println!("The game is void ({}).", o.reason),
             }
-            break;
+            return Ok(());
         }
         if pos.side_to_move() != me {
-            let c = ai.choose(rules, &pos, limits)?;
+            let Some(c) = ai_move(rules, &pos, ai, limits, stop)? else {
+                println!("\n(interrupted)");
+                return Ok(());
+            };
             let next = *list
                 .find(c.mv)
                 .with_context(|| format!("{} chose an illegal move", ai.name()))?;
+            let mv = move_text(c.mv, pos.side_to_move());
             match c.eval {
-                Some(v) => println!(
-                    "{}: {} (value {v:+.2})",
-                    ai.name(),
-                    move_text(c.mv, pos.side_to_move())
-                ),
-                None => println!("{}: {}", ai.name(), move_text(c.mv, pos.side_to_move())),
+                Some(v) => println!("{}: {mv} (value {v:+.2})", ai.name()),
+                None => println!("{}: {mv}", ai.name()),
             }
             history.push((c.mv, next));
             continue;
         }
         println!("{}", Diagram { pos: &pos, rules });
         print!("your move> ");
-        out.flush()?;
-        line.clear();
-        if input.read_line(&mut line)? == 0 {
-            println!("\n(end of input)");
-            break;
-        }
+        std::io::stdout().flush()?;
+        let line = match next_line(lines) {
+            Input::Line(line) => line,
+            Input::End(why) => {
+                println!("\n({why})");
+                return Ok(());
+            }
+        };
         match line.trim() {
             "" | "board" => {}
-            "quit" | "exit" => break,
+            "quit" | "exit" => return Ok(()),
             "help" | "?" => println!("{HELP}"),
             "moves" | "legal" => println!("legal: {}", legal_strings(&list, me).join(" ")),
-            "undo" => undo(&mut history, me),
+            "undo" => undo(history, me),
             "eval" | "hint" => {
-                let c = ai.choose(rules, &pos, limits)?;
+                let Some(c) = ai_move(rules, &pos, ai, limits, stop)? else {
+                    println!("\n(interrupted)");
+                    return Ok(());
+                };
                 let value = c.eval.map_or("?".to_string(), |v| format!("{v:+.2}"));
                 println!(
                     "{}'s view of your position: value {value}, best line {}",
@@ -317,12 +404,42 @@ pub fn play_human(
             }
             text => match parse_and_play(rules, &pos, text) {
                 Ok((mv, next)) => history.push((mv, next)),
-                Err(e) => println!("{e}"),
+                Err(e) => println!("{}", crate::search::excerpt(&e.to_string(), 200)),
             },
         }
     }
-    let moves: Vec<Move> = history.iter().map(|h| h.0).collect();
-    save_record(rules, &start, &moves, me, &ai.name(), record)
+}
+
+/// Ctrl-C during a game you play: the first one ends the game (its record is saved), a second
+/// one ends the program at once.
+pub mod interrupt {
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+    #[cfg(unix)]
+    extern "C" fn on_sigint(_: libc::c_int) {
+        INTERRUPTED.store(true, Ordering::SeqCst);
+    }
+
+    /// Catches the next SIGINT (the one after it has its default action).
+    pub fn install() {
+        #[cfg(unix)]
+        // SAFETY: the handler only stores to an atomic, which is async-signal-safe; the
+        // sigaction struct is zeroed, then its mask emptied, before use.
+        unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = on_sigint as extern "C" fn(libc::c_int) as libc::sighandler_t;
+            action.sa_flags = libc::SA_RESETHAND;
+            libc::sigemptyset(&mut action.sa_mask);
+            libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut());
+        }
+    }
+
+    /// Whether Ctrl-C was pressed.
+    pub fn happened() -> bool {
+        INTERRUPTED.load(Ordering::SeqCst)
+    }
 }
 
 /// Takes back the player's replies and your last move.

@@ -67,8 +67,10 @@ pub fn run_moves(args: MovesArgs) -> anyhow::Result<()> {
     let stdin = std::io::stdin();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut errors = 0usize;
-    for line in stdin.lock().lines() {
-        let (value, failed) = moves_line(&rules, &start, &line?);
+    for (i, line) in stdin.lock().split(b'\n').enumerate() {
+        let line = String::from_utf8(line?)
+            .map_err(|_| anyhow::anyhow!("line {} of the input is not UTF-8 text", i + 1))?;
+        let (value, failed) = moves_line(&rules, &start, line.trim_end_matches('\r'));
         errors += failed as usize;
         writeln!(out, "{value}")?;
     }

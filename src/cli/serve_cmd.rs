@@ -23,6 +23,9 @@ pub struct ServeArgs {
     /// Seed of the players' randomness.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// The most analyses that run at once (default: the number of cores); more are refused.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub max_analyses: Option<u16>,
 }
 
 /// Runs `bao serve` until interrupted.
@@ -44,6 +47,10 @@ pub fn run_serve(args: ServeArgs, players: &PlayerRegistry) -> anyhow::Result<()
             player,
             run: args.run,
             seed: args.seed,
+            max_analyses: match args.max_analyses {
+                Some(n) => n as usize,
+                None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            },
         },
         players.clone(),
     )

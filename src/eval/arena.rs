@@ -338,10 +338,28 @@ pub fn progress_bar(len: u64, show: bool) -> ProgressBar {
     bar
 }
 
+/// The most games one match plays.
+pub const MAX_GAMES: usize = 10_000_000;
+
+/// The longest random opening: a few plies spread the games, a long one would only be slow (each
+/// opening is drawn ply by ply, again when it ends the game).
+pub const MAX_OPENING_PLIES: u32 = 200;
+
 /// Plays a match (see the module docs).
 pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchResult> {
-    if cfg.games == 0 {
-        bail!("a match needs at least one game");
+    if !(1..=MAX_GAMES).contains(&cfg.games) {
+        bail!(
+            "a match needs at least one game and at most {MAX_GAMES}, not {}",
+            cfg.games
+        );
+    }
+    if cfg.opening_plies > MAX_OPENING_PLIES || cfg.opening_plies as usize >= cfg.max_plies {
+        bail!(
+            "the random opening has at most {MAX_OPENING_PLIES} plies, and fewer than the ply cap \
+             ({}), not {}",
+            cfg.max_plies,
+            cfg.opening_plies
+        );
     }
     if let Some(s) = &cfg.sprt {
         s.validate().map_err(|e| anyhow!("bad SPRT: {e}"))?;

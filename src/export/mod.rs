@@ -50,10 +50,7 @@ pub fn from_run_averaged(
     }
     let first = it + 1 - average;
     let nets = (first..=it)
-        .map(|i| {
-            let model = dir.iteration(i).join("model.bpk");
-            std::fs::read(&model).with_context(|| format!("cannot read {}", model.display()))
-        })
+        .map(|i| crate::nn::Trainer::read_model(&dir.iteration(i)))
         .collect::<anyhow::Result<Vec<_>>>()?;
     // One iteration keeps its bytes as stored; a mean is stored in f32 (export rounds it).
     let weights = match average {

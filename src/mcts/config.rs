@@ -1,7 +1,7 @@
 //! The search settings of self-play, and how they are read: stored configs may still carry the
 //! keys of options that no longer exist, which are accepted at their off values only.
 
-use super::PlaySettings;
+use super::{MAX_SIMS, PlaySettings, check_above, check_range};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// How self-play searches: what a player searches with at play ([`PlaySettings`]) and what
@@ -50,6 +50,34 @@ impl Default for SelfPlaySearch {
             reuse_tree: true,
             forced_playouts: 0.0,
         }
+    }
+}
+
+impl SelfPlaySearch {
+    /// Checks every number against its range, naming the keys under `prefix`
+    /// (`selfplay.mcts`): simulations 1 to [`MAX_SIMS`], noise, temperature and forced playouts
+    /// finite and not negative (NaN noise would hang the Gamma sampler), a full search's chance
+    /// above 0 and at most 1.
+    pub fn validate(&self, prefix: &str) -> anyhow::Result<()> {
+        let key = |name: &str| format!("{prefix}.{name}");
+        self.play.validate(prefix)?;
+        check_range(&key("sims"), self.sims, 1..=MAX_SIMS)?;
+        check_range(&key("fast_sims"), self.fast_sims, 1..=MAX_SIMS)?;
+        check_range(&key("dirichlet_alpha"), self.dirichlet_alpha, 0.0..=100.0)?;
+        check_range(&key("dirichlet_epsilon"), self.dirichlet_epsilon, 0.0..=1.0)?;
+        check_range(
+            &key("temperature_plies"),
+            self.temperature_plies,
+            0..=10_000,
+        )?;
+        check_range(&key("temperature"), self.temperature, 0.0..=10.0)?;
+        check_above(
+            &key("full_search_prob"),
+            f64::from(self.full_search_prob),
+            0.0,
+            1.0,
+        )?;
+        check_range(&key("forced_playouts"), self.forced_playouts, 0.0..=100.0)
     }
 }
 
@@ -144,6 +172,13 @@ impl<'de> Deserialize<'de> for SelfPlaySearch {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         use serde::de::Error;
         let mut map = serde_json::Map::<String, serde_json::Value>::deserialize(d)?;
+        // A JSON value cannot hold NaN or an infinity, so such a number arrives as null (which
+        // no config can write otherwise): name the key rather than report a null.
+        if let Some((key, _)) = map.iter().find(|(_, v)| v.is_null()) {
+            return Err(D::Error::custom(format!(
+                "{key} must be a finite number, not NaN or infinite"
+            )));
+        }
         for (key, is_off) in REMOVED {
             match map.remove(key) {
                 Some(v) if is_off.is_some_and(|off| !off(&v)) => {

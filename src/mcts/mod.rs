@@ -16,7 +16,7 @@ pub use batch::LeafBatch;
 pub use cache::EvalCache;
 pub use config::SelfPlaySearch;
 pub use player::{MAX_BATCH, MAX_BATCH_OPTION, MctsPlayer};
-pub use settings::{PLAY_C_PUCT, PlaySettings};
+pub use settings::{MAX_C_PUCT, MAX_SIMS, PLAY_C_PUCT, PlaySettings, check_above, check_range};
 pub use split::SplitEvaluator;
 pub use tree::{Leaf, Tree};
 
@@ -96,19 +96,22 @@ pub fn search(
 }
 
 /// One round of a batched search on a single tree: gathers up to `batch` leaves under virtual
-/// loss, answers those in `cache` from it and the rest with one call to `eval`, and backs them
-/// all up. Returns the number of positions the evaluator saw.
+/// loss (and at most `max_sims` simulations with the terminal ones: the node budget left),
+/// answers those in `cache` from it and the rest with one call to `eval`, and backs them all
+/// up. Returns the number of positions the evaluator saw.
+#[allow(clippy::too_many_arguments)]
 pub fn search_round(
     tree: &mut Tree,
     rules: &Rules,
     eval: &dyn Evaluator,
     cfg: &PlaySettings,
     batch: usize,
+    max_sims: usize,
     cache: &mut EvalCache,
     leaves: &mut LeafBatch,
 ) -> usize {
     let batch = batch.max(1);
-    tree.gather(rules, cfg, batch, batch);
+    tree.gather(rules, cfg, batch, batch, max_sims.max(1));
     leaves.clear();
     for &leaf in tree.gathered() {
         leaves.push(tree, leaf);
@@ -296,6 +299,7 @@ mod tests {
                     &UniformEvaluator,
                     &cfg,
                     16,
+                    usize::MAX,
                     &mut cache,
                     &mut buf,
                 );
@@ -337,6 +341,7 @@ mod tests {
                 &UniformEvaluator,
                 &cfg,
                 8,
+                usize::MAX,
                 &mut cache,
                 &mut buf,
             );
@@ -398,6 +403,7 @@ mod tests {
                 &UniformEvaluator,
                 &cfg,
                 1,
+                usize::MAX,
                 &mut cache,
                 &mut buf,
             );
@@ -428,7 +434,14 @@ mod tests {
         for _ in 0..20 {
             while tree.root_visits() < 300 && !tree.root_is_terminal() {
                 search_round(
-                    &mut tree, &rules, &Stamped, &cfg.play, 16, &mut cache, &mut buf,
+                    &mut tree,
+                    &rules,
+                    &Stamped,
+                    &cfg.play,
+                    16,
+                    usize::MAX,
+                    &mut cache,
+                    &mut buf,
                 );
             }
             tree.assert_consistent(false);
@@ -479,7 +492,16 @@ mod tests {
                     };
                     let (mut cache, mut buf) = (EvalCache::new(0), LeafBatch::default());
                     while tree.root_visits() < 400 && !tree.root_is_decided() {
-                        search_round(&mut tree, &rules, &Stamped, &cfg, 8, &mut cache, &mut buf);
+                        search_round(
+                            &mut tree,
+                            &rules,
+                            &Stamped,
+                            &cfg,
+                            8,
+                            usize::MAX,
+                            &mut cache,
+                            &mut buf,
+                        );
                     }
                     tree.assert_consistent(false);
                     proven += tree.assert_proofs();

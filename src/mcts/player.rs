@@ -156,13 +156,14 @@ impl MctsPlayer {
             {
                 break;
             }
-            let want = batch.min((budget - done) as usize);
+            let left = (budget - done) as usize;
             search_round(
                 &mut tree,
                 rules,
                 &split,
                 &self.settings,
-                want,
+                batch.min(left),
+                left,
                 &mut self.cache,
                 &mut self.leaves,
             );

@@ -1,12 +1,48 @@
 //! The search settings a player plays with: all that a player file stores of a search.
 
 use serde::{Deserialize, Serialize};
+use std::fmt::Display;
+use std::ops::RangeInclusive;
 
 /// The exploration constant of a trained player at play time, unless its file says otherwise:
 /// self-play explores with 1.5, but with the long searches of play the tree does better trusting
 /// its values more (docs/STRENGTH.md: 1.0 against 1.5, 800 simulations a move, Elo +63 [+24, +102];
 /// 0.7 and 2.5 are worse).
 pub const PLAY_C_PUCT: f32 = 1.0;
+
+/// The most simulations a move may ask for (a config, a player file): far above any useful
+/// search, and low enough that a typo such as 4294967295 is refused rather than run for days.
+pub const MAX_SIMS: u32 = 1_000_000;
+
+/// The largest exploration constant a player or a config may name: PUCT's useful values lie
+/// around 1, and far above it the priors alone pick the moves.
+pub const MAX_C_PUCT: f32 = 100.0;
+
+/// Checks that the config value `key` lies in `range` (NaN never does), with one line naming the
+/// key, the range and the value: the check every numeric field of a config goes through.
+pub fn check_range<T: PartialOrd + Display>(
+    key: &str,
+    value: T,
+    range: RangeInclusive<T>,
+) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        range.contains(&value),
+        "{key} must be in {}..={}, not {value}",
+        range.start(),
+        range.end()
+    );
+    Ok(())
+}
+
+/// Checks that the config value `key` lies above `low` and at most `high` (NaN never does), with
+/// one line naming the key, the bounds and the value.
+pub fn check_above(key: &str, value: f64, low: f64, high: f64) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        value > low && value <= high,
+        "{key} must be above {low} and at most {high}, not {value}"
+    );
+    Ok(())
+}
 
 /// What a player searches with at play: the tree's selection, backup and proofs read only these.
 /// Self-play adds its root noise, temperature, playout cap and forced playouts
@@ -28,6 +64,30 @@ pub struct PlaySettings {
     /// in Bao la Kiswahili 0.3 measured level with 0 on a quiet machine and inside the noise
     /// under load (docs/STRENGTH.md), so it is off by default.
     pub minimax_weight: f32,
+}
+
+impl PlaySettings {
+    /// Checks every number against its range, naming the keys under `prefix` (`search`, or
+    /// `selfplay.mcts`): exploration above 0, first-play urgency 0 to 2 (values lie in [-1, 1],
+    /// so more only repeats 2) and the minimax weight 0 to 1, none NaN.
+    pub fn validate(&self, prefix: &str) -> anyhow::Result<()> {
+        check_above(
+            &format!("{prefix}.c_puct"),
+            f64::from(self.c_puct),
+            0.0,
+            f64::from(MAX_C_PUCT),
+        )?;
+        check_range(
+            &format!("{prefix}.fpu_reduction"),
+            self.fpu_reduction,
+            0.0..=2.0,
+        )?;
+        check_range(
+            &format!("{prefix}.minimax_weight"),
+            self.minimax_weight,
+            0.0..=1.0,
+        )
+    }
 }
 
 impl Default for PlaySettings {

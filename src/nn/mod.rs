@@ -85,13 +85,16 @@ impl TryFrom<NetConfigFile> for NetConfig {
                     .into(),
             );
         }
-        Ok(NetConfig {
+        let cfg = NetConfig {
             kind: f.kind,
             hidden: f.hidden,
             blocks: f.blocks,
             channels: f.channels,
             device: f.device,
-        })
+        };
+        // Checked as it is read, so no config or player file holds a shape that cannot be built.
+        cfg.validate().map_err(|e| e.to_string())?;
+        Ok(cfg)
     }
 }
 
@@ -123,6 +126,43 @@ impl Default for NetConfig {
             blocks: default_blocks(),
             channels: default_channels(),
             device: Compute::Cpu,
+        }
+    }
+}
+
+/// The most hidden layers of an MLP trunk.
+pub const MAX_LAYERS: usize = 8;
+/// The widest hidden layer of an MLP trunk (eight times the shipped players'): 2048 x 2048
+/// weights are 16 MiB in f32, so the largest trunk, its gradients and its optimiser state stay
+/// within a GiB.
+pub const MAX_WIDTH: usize = 2048;
+/// The most residual blocks of a conv trunk.
+pub const MAX_BLOCKS: usize = 32;
+/// The most channels of a conv trunk: 32 blocks of 256 channels hold 38 million weights.
+pub const MAX_CHANNELS: usize = 256;
+
+impl NetConfig {
+    /// Checks the shape before anything is built from it: an empty layer or trunk cannot be
+    /// built, and a huge one would end the process by exhausting memory. Only the fields of the
+    /// config's kind are read, so the other kind's defaults never matter. One line names the key.
+    pub fn validate(&self) -> anyhow::Result<()> {
+        use crate::mcts::check_range;
+        match self.kind {
+            NetKind::Mlp => {
+                let layers = self.hidden.len();
+                anyhow::ensure!(
+                    (1..=MAX_LAYERS).contains(&layers),
+                    "net.hidden must list 1 to {MAX_LAYERS} layer widths, not {layers}"
+                );
+                for (k, &width) in self.hidden.iter().enumerate() {
+                    check_range(&format!("net.hidden[{k}]"), width, 1..=MAX_WIDTH)?;
+                }
+                Ok(())
+            }
+            NetKind::Resnet => {
+                check_range("net.blocks", self.blocks, 1..=MAX_BLOCKS)?;
+                check_range("net.channels", self.channels, 1..=MAX_CHANNELS)
+            }
         }
     }
 }

@@ -83,18 +83,32 @@ impl Trainer {
         Ok(t)
     }
 
-    /// The network and optimizer saved in `dir` by [`Trainer::save`].
+    /// The network and optimizer saved in `dir` by [`Trainer::save`]; a file that does not match
+    /// the folder's checksums, or a network with a weight that is not a finite number, is a
+    /// one-line error.
     pub fn load(cfg: &NetConfig, weight_decay: f64, dir: &Path) -> anyhow::Result<Trainer> {
         let mut t = Trainer::new(cfg, weight_decay, 0)?;
-        t.net = super::load_net(cfg, &t.dev, &dir.join("model.bpk"))?;
-        let optim_path = dir.join("optim.bpk");
-        t.optim = t.optim.load(&optim_path).map_err(|e| {
-            anyhow::anyhow!(
-                "cannot load optimizer state {}: {e:?}",
-                optim_path.display()
-            )
-        })?;
+        let model = Trainer::read_model(dir)?;
+        t.net = super::load_net_bytes(cfg, &t.dev, &model)
+            .with_context(|| format!("network file {}", dir.join(MODEL).display()))?;
+        let optim_path = dir.join(OPTIM);
+        let optim = read_checked(dir, OPTIM)?;
+        t.optim = t
+            .optim
+            .from_bytes(burn::tensor::Bytes::from_bytes_vec(optim))
+            .map_err(|e| {
+                anyhow::anyhow!(
+                    "cannot load optimizer state {}: {e:?}",
+                    optim_path.display()
+                )
+            })?;
         Ok(t)
+    }
+
+    /// The network bytes (`model.bpk`) of a checkpoint folder written by [`Trainer::save`],
+    /// checked against the folder's checksums (folders written before checksums have none).
+    pub fn read_model(dir: &Path) -> anyhow::Result<Vec<u8>> {
+        read_checked(dir, MODEL)
     }
 
     /// The network config.
@@ -171,8 +185,8 @@ impl Trainer {
         Ok(losses)
     }
 
-    /// Saves the network (`model.bpk`) and optimizer (`optim.bpk`) into `dir`, atomically: a
-    /// temporary folder is filled, then renamed to `dir`.
+    /// Saves the network (`model.bpk`), the optimizer (`optim.bpk`) and their checksums
+    /// (`checksums`) into `dir`, atomically: a temporary folder is filled, then renamed to `dir`.
     pub fn save(&self, dir: &Path) -> anyhow::Result<()> {
         let parent = crate::util::parent_dir(dir);
         std::fs::create_dir_all(parent)
@@ -183,18 +197,30 @@ impl Trainer {
             .prefix(&format!("{}iter-", crate::util::TEMP_PREFIX))
             .tempdir_in(parent)
             .with_context(|| format!("cannot create a temporary folder in {}", parent.display()))?;
-        let (model, optim) = (tmp.path().join("model.bpk"), tmp.path().join("optim.bpk"));
-        self.net
+        let model = self
+            .net
             .valid()
-            .save_file(&model)
+            .into_record()
+            .into_bytes()
             .map_err(|e| anyhow::anyhow!("cannot save the network: {e:?}"))?;
-        self.optim
-            .save(&optim)
+        let optim = self
+            .optim
+            .into_bytes()
             .map_err(|e| anyhow::anyhow!("cannot save the optimizer: {e:?}"))?;
-        for file in [&model, &optim] {
-            std::fs::File::open(file)
-                .and_then(|f| f.sync_all())
-                .with_context(|| format!("cannot sync {}", file.display()))?;
+        let sums = format!(
+            "{:016x}  {MODEL}\n{:016x}  {OPTIM}\n",
+            crate::util::fnv1a(&model),
+            crate::util::fnv1a(&optim)
+        );
+        for (name, bytes) in [
+            (MODEL, &model[..]),
+            (OPTIM, &optim[..]),
+            (CHECKSUMS, sums.as_bytes()),
+        ] {
+            let file = tmp.path().join(name);
+            std::fs::write(&file, bytes)
+                .and_then(|_| std::fs::File::open(&file)?.sync_all())
+                .with_context(|| format!("cannot write {}", file.display()))?;
         }
         crate::util::sync_dir(tmp.path())?;
         if dir.exists() {
@@ -205,5 +231,46 @@ impl Trainer {
         std::fs::rename(&tmp, dir)
             .with_context(|| format!("cannot rename {} to {}", tmp.display(), dir.display()))?;
         crate::util::sync_dir(parent)
+    }
+}
+
+/// A checkpoint's network file.
+const MODEL: &str = "model.bpk";
+/// A checkpoint's optimizer file.
+const OPTIM: &str = "optim.bpk";
+/// A checkpoint's checksums: a line `FNV-1a (16 hex digits)  file name` per file.
+pub const CHECKSUMS: &str = "checksums";
+
+/// The file `name` of the checkpoint folder `dir`, read within the network bound and checked
+/// against the folder's `checksums` if it has that file.
+fn read_checked(dir: &Path, name: &str) -> anyhow::Result<Vec<u8>> {
+    use crate::util::{limits, read_bounded};
+    let path = dir.join(name);
+    if !path.is_file() {
+        bail!("checkpoint file {} does not exist", path.display());
+    }
+    let bytes = read_bounded(&path, limits::NETWORK, "checkpoint file")?;
+    let sums_path = dir.join(CHECKSUMS);
+    if !sums_path.exists() {
+        return Ok(bytes);
+    }
+    let sums = crate::util::read_text_bounded(&sums_path, 1 << 16, "checksums file")?;
+    let Some(want) = sums.lines().find_map(|line| {
+        let (sum, file) = line.split_once("  ")?;
+        (file == name).then(|| u64::from_str_radix(sum, 16).ok())
+    }) else {
+        bail!("{} names no checksum of {name}", sums_path.display());
+    };
+    match want {
+        Some(want) if want == crate::util::fnv1a(&bytes) => Ok(bytes),
+        Some(_) => bail!(
+            "checkpoint file {} is damaged: it does not match its checksum in {}",
+            path.display(),
+            sums_path.display()
+        ),
+        None => bail!(
+            "{} is damaged: a checksum is not hexadecimal",
+            sums_path.display()
+        ),
     }
 }

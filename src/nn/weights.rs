@@ -83,7 +83,28 @@ pub fn load_net_bytes(
     net.load_from(&mut store).map_err(|e| {
         anyhow::anyhow!("the network is damaged or does not match the config ({cfg:?}): {e}")
     })?;
+    check_weights(&net)?;
     Ok(net)
+}
+
+/// The largest weight a network may hold: trained weights stay far below it, and a network with
+/// larger ones (damaged, or diverged) computes nothing but infinities and NaN.
+pub const MAX_WEIGHT: f32 = 1e9;
+
+/// Refuses a network holding a weight that is NaN, infinite or beyond [`MAX_WEIGHT`]: such a
+/// network would answer `NaN` for every position.
+fn check_weights(net: &PolicyValueNet) -> anyhow::Result<()> {
+    for (k, values) in FloatParams::of(net).iter().enumerate() {
+        if let Some(w) = values
+            .iter()
+            .find(|w| !w.is_finite() || w.abs() > MAX_WEIGHT)
+        {
+            bail!(
+                "the network is damaged: parameter {k} holds the weight {w} (weights must be finite numbers within {MAX_WEIGHT:e})"
+            );
+        }
+    }
+    Ok(())
 }
 
 /// A network of shape `cfg` from a burnpack file, with a clear error for a missing, damaged or
@@ -92,8 +113,7 @@ pub fn load_net(cfg: &NetConfig, dev: &Device, path: &Path) -> anyhow::Result<Po
     if !path.is_file() {
         bail!("network file {} does not exist", path.display());
     }
-    let bytes = std::fs::read(path)
-        .map_err(|e| anyhow::anyhow!("cannot read network file {}: {e}", path.display()))?;
+    let bytes = crate::util::read_bounded(path, crate::util::limits::NETWORK, "network file")?;
     load_net_bytes(cfg, dev, &bytes)
         .map_err(|e| anyhow::anyhow!("network file {}: {e}", path.display()))
 }

@@ -1,7 +1,7 @@
 //! The `.bao` format: header, weights and checksum, written and read with every part checked.
 
 use super::Meta;
-use crate::mcts::PlaySettings;
+use crate::mcts::{MAX_SIMS, PlaySettings, check_range};
 use crate::nn::{NetConfig, NetEvaluator};
 use crate::rules::Rules;
 use anyhow::{Context, bail};
@@ -50,6 +50,24 @@ pub struct Header {
     pub source: String,
     /// Training games, positions, steps and evaluation results at export time.
     pub training: Meta,
+}
+
+impl Header {
+    /// Checks what the header says before anything is built from it: a variant this build knows,
+    /// consistent rules, a network shape that can be built (checked as it is read, see
+    /// [`NetConfig::validate`]), search settings in range and 1 to [`MAX_SIMS`] simulations. A
+    /// file with a correct checksum can still say any of these wrong; one line names the key.
+    pub fn validate(&self) -> anyhow::Result<()> {
+        self.variant
+            .parse::<crate::rules::Variant>()
+            .map_err(|e| anyhow::anyhow!("the header's variant: {e}"))?;
+        self.rules
+            .validate()
+            .map_err(|e| anyhow::anyhow!("the header's rules are inconsistent: {e}"))?;
+        self.net.validate()?;
+        self.search.validate("search")?;
+        check_range("sims", self.sims, 1..=MAX_SIMS)
+    }
 }
 
 /// A header of format `version`. Versions 1 and 2 stored the whole self-play search config; of
@@ -169,10 +187,7 @@ impl Bundle {
             bail!("the file is damaged (checksum mismatch)");
         }
         let header = parse_header(&header_bytes, version).context("the header is not valid")?;
-        header
-            .rules
-            .validate()
-            .map_err(|e| anyhow::anyhow!("the header's rules are inconsistent: {e}"))?;
+        header.validate()?;
         Ok(Bundle { header, weights })
     }
 
@@ -183,8 +198,7 @@ impl Bundle {
 
     /// Reads a player file.
     pub fn read(path: &Path) -> anyhow::Result<Bundle> {
-        let bytes = std::fs::read(path)
-            .with_context(|| format!("cannot read player file {}", path.display()))?;
+        let bytes = crate::util::read_bounded(path, crate::util::limits::NETWORK, "player file")?;
         Bundle::from_bytes(&bytes).with_context(|| format!("bad player file {}", path.display()))
     }
 

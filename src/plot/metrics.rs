@@ -49,8 +49,7 @@ pub fn score_of_elo(elo: f64) -> f64 {
 impl RunMetrics {
     /// Reads `metrics.jsonl`.
     pub fn read(path: &Path) -> anyhow::Result<RunMetrics> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+        let text = crate::util::read_text_bounded(path, crate::util::limits::TEXT, "metrics file")?;
         Ok(RunMetrics::parse(&text))
     }
 

@@ -33,6 +33,12 @@ const MAX_PLY: usize = MAX_DEPTH as usize + 2;
 /// Slots in the history table: 3 kinds x 16 pits x 2 directions x 2 house choices.
 const HISTORY_SLOTS: usize = 192;
 
+/// The smallest transposition table a spec may ask for (`tt=`), log2 of its entries.
+pub const MIN_TT_BITS: u32 = 10;
+/// The largest transposition table a spec may ask for (`tt=`): 2^26 entries of 16 bytes are
+/// 1 GiB; 2^30 (16 GiB) ends most machines' process on allocation.
+pub const MAX_TT_BITS: u32 = 26;
+
 /// Settings of the alpha-beta player.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -123,6 +129,8 @@ pub struct AlphaBeta {
     nodes: u64,
     node_limit: u64,
     deadline: Option<Instant>,
+    /// Set from outside to end the search now (`stop` in `bao engine`).
+    stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     /// Limits are only enforced from depth 2 on, so there is always a move.
     armed: bool,
     aborted: bool,
@@ -144,6 +152,7 @@ impl AlphaBeta {
             nodes: 0,
             node_limit: u64::MAX,
             deadline: None,
+            stop: None,
             armed: false,
             aborted: false,
             leaf_moves,
@@ -363,7 +372,10 @@ impl AlphaBeta {
     fn out_of_budget(&mut self) -> bool {
         if self.armed
             && (self.nodes >= self.node_limit
-                || (self.nodes & 3 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d)))
+                || (self.nodes & 3 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d))
+                || (self.nodes & 3 == 0
+                    && (self.stop.as_ref())
+                        .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))))
         {
             self.aborted = true;
         }
@@ -522,6 +534,11 @@ impl Player for AlphaBeta {
 
     fn choose(&mut self, rules: &Rules, pos: &Position, limits: &Limits) -> anyhow::Result<Choice> {
         Ok(self.analyse(rules, pos, limits)?.choice)
+    }
+
+    fn set_stop(&mut self, stop: std::sync::Arc<std::sync::atomic::AtomicBool>) -> bool {
+        self.stop = Some(stop);
+        true
     }
 
     fn new_game(&mut self, _seed: u64) {

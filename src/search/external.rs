@@ -9,69 +9,274 @@ use crate::rules::{MoveList, Position, Rules, Variant};
 use anyhow::{Context, bail};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
+use std::time::{Duration, Instant};
 
-/// A `bao engine` process playing as a [`Player`].
+/// How long an engine may take to answer a command, and a move beyond its time limit (a move
+/// without one may take [`MOVE_WITHOUT_TIME`]). `BAO_ENGINE_TIMEOUT_S` sets it, and then also
+/// the wait for a move without a time limit.
+const REPLY_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How long a move without a time limit may take.
+const MOVE_WITHOUT_TIME: Duration = Duration::from_secs(3600);
+
+/// The longest a reply line may be: an engine that sends more without a newline is broken.
+const MAX_LINE: u64 = 1 << 20;
+
+/// A line the engine wrote, or how its output ended.
+enum Output {
+    Line(String),
+    End(Option<std::io::Error>),
+}
+
+/// A `bao engine` process playing as a [`Player`]. Every wait for it is bounded; an engine that
+/// does not answer in time is killed, and one that exits is reported with its status. The
+/// process dies with this value (and, on Linux, with this program).
 pub struct ExternalEngine {
     name: String,
     program: PathBuf,
     child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
+    /// Lines to the engine's stdin, written by a thread of their own (see [`writer`]).
+    to_engine: Option<Sender<String>>,
+    from_engine: Receiver<Output>,
+    /// Why the engine can no longer be used, once it cannot.
+    dead: Option<String>,
     /// The variant the engine was last told.
     variant: Option<Variant>,
+    /// Set by whoever wants the current move now: the engine is told `stop`.
+    stop: Option<Arc<AtomicBool>>,
+    reply_timeout: Duration,
+    move_without_time: Duration,
+}
+
+/// Starts `program engine` with piped stdin and stdout. Called on the thread that reads its
+/// output: on Linux the child is killed when the thread that started it ends, and that thread
+/// lives as long as the child's output.
+fn spawn(program: &Path) -> std::io::Result<Child> {
+    let mut cmd = Command::new(program);
+    cmd.arg("engine")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit());
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: prctl is async-signal-safe and touches nothing of the parent's.
+        unsafe {
+            cmd.pre_exec(|| {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                Ok(())
+            });
+        }
+    }
+    cmd.spawn()
+}
+
+/// Writes the lines it receives to the engine's stdin until one fails. SIGPIPE is blocked on
+/// this thread, so that writing to an engine that exited is an error here rather than the end
+/// of the whole program (which restores SIGPIPE's default action for its own output).
+fn writer(mut stdin: ChildStdin, lines: Receiver<String>) {
+    #[cfg(unix)]
+    // SAFETY: the set is initialized by sigemptyset before use; the mask is this thread's own.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGPIPE);
+        libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+    }
+    for line in lines {
+        if writeln!(stdin, "{line}")
+            .and_then(|_| stdin.flush())
+            .is_err()
+        {
+            return;
+        }
+    }
+}
+
+/// Starts the engine on a reader thread, which then sends its output lines to `out`.
+fn start_reader(program: PathBuf, out: Sender<Output>) -> anyhow::Result<Child> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::Builder::new()
+        .name("engine-reader".into())
+        .spawn(move || {
+            let mut child = match spawn(&program) {
+                Ok(c) => c,
+                Err(e) => return drop(tx.send(Err(e))),
+            };
+            let Some(stdout) = child.stdout.take() else {
+                return;
+            };
+            if tx.send(Ok(child)).is_err() {
+                return;
+            }
+            let mut stdout = BufReader::new(stdout);
+            loop {
+                let mut line = Vec::new();
+                let end =
+                    match std::io::Read::take(&mut stdout, MAX_LINE).read_until(b'\n', &mut line) {
+                        Ok(0) => Some(None),
+                        Ok(_) if !line.ends_with(b"\n") && line.len() as u64 >= MAX_LINE => {
+                            Some(Some(std::io::Error::other("a line longer than 1 MiB")))
+                        }
+                        Ok(_) => None,
+                        Err(e) => Some(Some(e)),
+                    };
+                let msg = match end {
+                    Some(e) => Output::End(e),
+                    None => Output::Line(String::from_utf8_lossy(&line).trim_end().to_string()),
+                };
+                let last = matches!(msg, Output::End(_));
+                if out.send(msg).is_err() || last {
+                    return;
+                }
+            }
+        })
+        .context("cannot start a thread")?;
+    Ok(rx.recv().context("the engine's reader thread ended")??)
+}
+
+/// The wait for a reply, from `BAO_ENGINE_TIMEOUT_S` or the default.
+fn reply_timeouts() -> (Duration, Duration) {
+    match std::env::var("BAO_ENGINE_TIMEOUT_S")
+        .ok()
+        .and_then(|s| s.trim().parse::<f64>().ok())
+        .and_then(|s| Duration::try_from_secs_f64(s).ok())
+    {
+        Some(t) => (t, t),
+        None => (REPLY_TIMEOUT, MOVE_WITHOUT_TIME),
+    }
 }
 
 impl ExternalEngine {
     /// Starts `program engine`, then `player SPEC` if a player spec is given.
     pub fn start(program: &Path, player: Option<&str>, name: String) -> anyhow::Result<Self> {
-        let mut child = Command::new(program)
-            .arg("engine")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
+        let (out_tx, from_engine) = std::sync::mpsc::channel();
+        let mut child = start_reader(program.to_path_buf(), out_tx)
             .with_context(|| format!("cannot start the engine {}", program.display()))?;
         let stdin = child.stdin.take().context("engine stdin")?;
-        let stdout = BufReader::new(child.stdout.take().context("engine stdout")?);
+        let (to_engine, lines) = std::sync::mpsc::channel();
+        std::thread::Builder::new()
+            .name("engine-writer".into())
+            .spawn(move || writer(stdin, lines))
+            .context("cannot start a thread")?;
+        let (reply_timeout, move_without_time) = reply_timeouts();
         let mut engine = ExternalEngine {
             name,
             program: program.to_path_buf(),
             child,
-            stdin,
-            stdout,
+            to_engine: Some(to_engine),
+            from_engine,
+            dead: None,
             variant: None,
+            stop: None,
+            reply_timeout,
+            move_without_time,
         };
-        let hello = engine.read_line()?;
-        anyhow::ensure!(
-            hello.contains("engine ready"),
-            "{} is not a bao engine: it said `{hello}`",
-            program.display()
-        );
+        let hello = engine.read_line("its greeting", reply_timeout)?;
+        if !hello.contains("engine ready") {
+            let said = super::excerpt(&hello, 80);
+            bail!(
+                "{} is not a bao engine: it said `{said}`",
+                program.display()
+            );
+        }
         if let Some(spec) = player {
             engine.ask(&format!("player {spec}"))?;
         }
         Ok(engine)
     }
 
-    fn read_line(&mut self) -> anyhow::Result<String> {
-        let mut line = String::new();
-        let n = self
-            .stdout
-            .read_line(&mut line)
-            .with_context(|| format!("reading from the engine {}", self.program.display()))?;
-        anyhow::ensure!(n > 0, "the engine {} stopped", self.program.display());
-        Ok(line.trim_end().to_string())
+    /// The next line the engine writes, waiting at most `timeout` for it; `doing` names what
+    /// was asked, for the messages.
+    fn read_line(&mut self, doing: &str, timeout: Duration) -> anyhow::Result<String> {
+        if let Some(why) = &self.dead {
+            bail!("{why}");
+        }
+        let deadline = Instant::now() + timeout;
+        let mut stop_sent = false;
+        loop {
+            let now = Instant::now();
+            if now >= deadline {
+                return Err(self.kill(format!(
+                    "gave no answer to {doing} in {:.1} s: stopped it",
+                    timeout.as_secs_f64()
+                )));
+            }
+            let slice = (deadline - now).min(Duration::from_millis(50));
+            match self.from_engine.recv_timeout(slice) {
+                Ok(Output::Line(line)) => return Ok(line),
+                Ok(Output::End(error)) => return Err(self.ended(doing, error)),
+                Err(RecvTimeoutError::Disconnected) => return Err(self.ended(doing, None)),
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+            if !stop_sent
+                && self
+                    .stop
+                    .as_ref()
+                    .is_some_and(|s| s.load(Ordering::Relaxed))
+            {
+                stop_sent = true;
+                self.send("stop");
+            }
+        }
+    }
+
+    /// Hands a line to the writer thread (a failed write shows as the end of the output).
+    fn send(&mut self, line: &str) {
+        if let Some(tx) = &self.to_engine {
+            let _ = tx.send(line.to_string());
+        }
+    }
+
+    /// The error for an engine whose output ended: it exited (with its status) or closed it.
+    fn ended(&mut self, doing: &str, error: Option<std::io::Error>) -> anyhow::Error {
+        let deadline = Instant::now() + Duration::from_secs(1);
+        let status = loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => break Some(status),
+                Ok(None) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(5))
+                }
+                _ => break None,
+            }
+        };
+        let why = match (status, error) {
+            (Some(s), _) => format!("exited ({s}) before answering {doing}"),
+            (None, Some(e)) => format!("could not be read ({e}) before answering {doing}"),
+            (None, None) => format!("closed its output before answering {doing}"),
+        };
+        self.kill(why)
+    }
+
+    /// Kills the engine and remembers why it is gone; the error says so.
+    fn kill(&mut self, why: String) -> anyhow::Error {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        self.to_engine = None;
+        let text = format!("the engine {} {why}", self.program.display());
+        self.dead = Some(text.clone());
+        anyhow::anyhow!(text)
     }
 
     /// Sends one command and returns its one-line reply; an `error` reply is an error.
     fn ask(&mut self, command: &str) -> anyhow::Result<String> {
-        writeln!(self.stdin, "{command}")
-            .and_then(|_| self.stdin.flush())
-            .with_context(|| format!("writing to the engine {}", self.program.display()))?;
-        let reply = self.read_line()?;
+        let timeout = self.reply_timeout;
+        self.ask_within(command, timeout)
+    }
+
+    fn ask_within(&mut self, command: &str, timeout: Duration) -> anyhow::Result<String> {
+        if let Some(why) = &self.dead {
+            bail!("{why}");
+        }
+        self.send(command);
+        let what = super::excerpt(command, 80);
+        let reply = self.read_line(&format!("`{what}`"), timeout)?;
         if let Some(why) = reply.strip_prefix("error") {
-            bail!("the engine refused `{command}`:{why}");
+            bail!("the engine refused `{what}`:{why}");
         }
         Ok(reply)
     }
@@ -102,20 +307,33 @@ impl Player for ExternalEngine {
         if let Some(t) = limits.time {
             go += &format!(" movetime {}", t.as_millis().max(1));
         }
-        let reply = self.ask(&go)?;
-        parse_bestmove(rules, pos, &reply).with_context(|| format!("the engine answered `{reply}`"))
+        let timeout = match limits.time {
+            Some(t) => t.saturating_add(self.reply_timeout),
+            None => self.move_without_time,
+        };
+        let reply = self.ask_within(&go, timeout)?;
+        parse_bestmove(rules, pos, &reply)
+            .with_context(|| format!("the engine answered `{}`", super::excerpt(&reply, 80)))
+    }
+
+    fn set_stop(&mut self, stop: Arc<AtomicBool>) -> bool {
+        self.stop = Some(stop);
+        true
     }
 }
 
 impl Drop for ExternalEngine {
     fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.stdin.flush();
-        if !matches!(self.child.try_wait(), Ok(Some(_))) {
+        if self.dead.is_none() {
+            self.send("quit");
             // Give it a moment to quit by itself, then make sure it is gone.
-            std::thread::sleep(std::time::Duration::from_millis(5));
-            let _ = self.child.kill();
+            let deadline = Instant::now() + Duration::from_millis(100);
+            while matches!(self.child.try_wait(), Ok(None)) && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(2));
+            }
         }
+        self.to_engine = None;
+        let _ = self.child.kill();
         let _ = self.child.wait();
     }
 }

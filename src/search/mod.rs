@@ -21,3 +21,12 @@ pub use external::ExternalEngine;
 pub use player::{Candidate, Choice, Limits, Player};
 pub use random::{GreedyPlayer, RandomPlayer};
 pub use spec::{PlayerRegistry, PlayerSpec, SpecError};
+
+/// At most `max` characters of `text` (a user's input echoed in a message), with `…` where it
+/// was cut, so that a huge input makes a short message.
+pub fn excerpt(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_string(),
+    }
+}

@@ -152,6 +152,14 @@ pub trait Player: Send {
         threads == 1
     }
 
+    /// Gives the player a flag that, once set, asks it to end the current search and answer
+    /// with the best move found so far; false if it cannot stop early (it then ends its search
+    /// within its limits).
+    fn set_stop(&mut self, stop: std::sync::Arc<std::sync::atomic::AtomicBool>) -> bool {
+        let _ = stop;
+        false
+    }
+
     /// Forget everything from the previous game and reseed the player's randomness.
     fn new_game(&mut self, seed: u64) {
         let _ = seed;

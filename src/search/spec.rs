@@ -19,7 +19,7 @@
 //! A spec names a kind; a [`PlayerRegistry`] turns it into a player. Kinds this parser does not
 //! know are kept as [`PlayerSpec::Other`] for the registry to build.
 
-use super::alphabeta::{AlphaBeta, AlphaBetaConfig, MAX_DEPTH};
+use super::alphabeta::{AlphaBeta, AlphaBetaConfig, MAX_DEPTH, MAX_TT_BITS, MIN_TT_BITS};
 use super::eval_fn::EvalWeights;
 use super::player::{Limits, Player};
 use super::random::{GreedyPlayer, RandomPlayer};
@@ -33,7 +33,7 @@ use std::time::Duration;
 /// The forms a player spec may take, for error messages.
 pub const ACCEPTED: &str = "accepted forms: random, greedy, ab (depth 4), ab:depth=N, \
 ab:nodes=N (100000, 100k, 2m), ab:time=T (500ms, 1s, 1.5s), several limits joined by commas \
-(ab:depth=6,time=1s), with tt=BITS (2^BITS table entries, 10..=30) and weights=FILE.json; \
+(ab:depth=6,time=1s), with tt=BITS (2^BITS table entries, 10..=26) and weights=FILE.json; \
 mcts:OPTIONS and player:PATH (these need the ml feature), engine:PROGRAM[,player=SPEC]";
 
 /// Alpha-beta options of a spec.
@@ -152,6 +152,12 @@ impl PlayerRegistry {
         self.kinds.iter().map(|(k, _)| k.as_str()).collect()
     }
 
+    /// Whether a builder of `spec`'s kind is registered.
+    pub fn knows(&self, spec: &PlayerSpec) -> bool {
+        let kind = spec.kind();
+        self.kinds.iter().any(|(k, _)| k == kind)
+    }
+
     /// A fresh player from `spec`, seeded (the seed drives any randomness it has).
     pub fn build(&self, spec: &PlayerSpec, seed: u64) -> anyhow::Result<Box<dyn Player>> {
         let kind = spec.kind();
@@ -196,8 +202,11 @@ impl PlayerSpec {
         let weights = match &ab.weights {
             None => EvalWeights::default(),
             Some(path) => {
-                let text = std::fs::read_to_string(path)
-                    .with_context(|| format!("cannot read weights file {}", path.display()))?;
+                let text = crate::util::read_text_bounded(
+                    path,
+                    crate::util::limits::TEXT,
+                    "weights file",
+                )?;
                 serde_json::from_str(&text)
                     .with_context(|| format!("bad weights file {}", path.display()))?
             }
@@ -333,8 +342,13 @@ fn set_ab_option(ab: &mut AbSpec, key: &str, value: &str) -> Result<(), String> 
                 value
                     .parse()
                     .ok()
-                    .filter(|b| (10..=30).contains(b))
-                    .ok_or_else(|| format!("tt `{value}` must be 10..=30 (log2 entries)"))?,
+                    .filter(|b| (MIN_TT_BITS..=MAX_TT_BITS).contains(b))
+                    .ok_or_else(|| {
+                        format!(
+                            "tt `{value}` must be {MIN_TT_BITS}..={MAX_TT_BITS} (log2 of the \
+                             table's entries; 2^{MAX_TT_BITS} entries take 1 GiB)"
+                        )
+                    })?,
             )
         }
         "weights" if !value.is_empty() => ab.weights = Some(PathBuf::from(value)),
@@ -407,5 +421,28 @@ mod tests {
         }
         let spec: PlayerSpec = "AB: nodes=100k , time=1.5s".parse().unwrap();
         assert_eq!(spec.to_string(), "ab:nodes=100000,time=1500ms");
+    }
+
+    #[test]
+    fn a_transposition_table_too_large_to_allocate_is_refused_where_the_spec_is_read() {
+        for bad in ["ab:tt=30", "ab:tt=27", "ab:depth=2,tt=64", "ab:tt=9"] {
+            let err = bad.parse::<PlayerSpec>().unwrap_err().to_string();
+            assert!(err.contains("tt `") && err.contains("10..=26"), "{err}");
+            assert!(!err.contains('\n'), "{err}");
+        }
+        for good in ["ab:tt=10", "ab:tt=26"] {
+            assert!(good.parse::<PlayerSpec>().is_ok(), "{good}");
+        }
+    }
+
+    #[test]
+    fn the_registry_knows_the_kinds_it_can_build() {
+        let players = PlayerRegistry::classical();
+        for known in ["random", "greedy", "ab:depth=2", "engine:bao"] {
+            assert!(players.knows(&known.parse().unwrap()), "{known}");
+        }
+        for unknown in ["nonsense:x", "mcts:sims=2", "player:x.bao"] {
+            assert!(!players.knows(&unknown.parse().unwrap()), "{unknown}");
+        }
     }
 }

@@ -63,6 +63,54 @@ impl Default for AlphaBetaOpponent {
     }
 }
 
+/// The most random plies a self-play game may open with (`selfplay.random_opening_plies`).
+pub const MAX_RANDOM_OPENING_PLIES: u32 = 32;
+/// The most worker threads: far more than any machine's cores, and few enough to start.
+pub const MAX_THREADS: usize = 1024;
+/// The most games an iteration may play.
+pub const MAX_GAMES: usize = 1_000_000;
+/// The most games in flight per worker (the batch of an evaluation).
+pub const MAX_CONCURRENT_GAMES: usize = 4096;
+/// The longest game, in plies, before it is stopped as a draw.
+pub const MAX_PLIES: u32 = 100_000;
+/// The most positions alpha-beta may visit per move in self-play.
+pub const MAX_ALPHABETA_NODES: u64 = 100_000_000;
+
+impl SelfPlayConfig {
+    /// Checks every number against its range, with one line naming the key (`selfplay.*`): the
+    /// counts at least 1 and bounded (a huge one would exhaust memory or threads), the shares in
+    /// 0..=1 and the search's settings.
+    pub fn validate(&self) -> anyhow::Result<()> {
+        use crate::mcts::check_range;
+        let games = self.games_per_iteration;
+        check_range("selfplay.games_per_iteration", games, 1..=MAX_GAMES)?;
+        let concurrent = self.concurrent_games;
+        check_range(
+            "selfplay.concurrent_games",
+            concurrent,
+            1..=MAX_CONCURRENT_GAMES,
+        )?;
+        check_range("selfplay.threads", self.threads, 1..=MAX_THREADS)?;
+        check_range("selfplay.max_plies", self.max_plies, 1..=MAX_PLIES)?;
+        let share = self.random_opening_share;
+        check_range("selfplay.random_opening_share", share, 0.0..=1.0)?;
+        let plies = self.random_opening_plies;
+        check_range(
+            "selfplay.random_opening_plies",
+            plies,
+            0..=MAX_RANDOM_OPENING_PLIES,
+        )?;
+        let ab = &self.alphabeta;
+        check_range("selfplay.alphabeta.share", ab.share, 0.0..=1.0)?;
+        check_range(
+            "selfplay.alphabeta.nodes",
+            ab.nodes,
+            1..=MAX_ALPHABETA_NODES,
+        )?;
+        self.mcts.validate("selfplay.mcts")
+    }
+}
+
 /// Transposition table of the self-play alpha-beta player: 2^16 entries, 1 MiB per game
 /// against it.
 const OPPONENT_TT_BITS: u32 = 16;

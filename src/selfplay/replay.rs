@@ -93,8 +93,7 @@ impl ReplayBuffer {
 
     /// Reads a buffer written by [`ReplayBuffer::save`]; a truncated or damaged file is an error.
     pub fn load(path: &Path) -> anyhow::Result<ReplayBuffer> {
-        let bytes = std::fs::read(path)
-            .with_context(|| format!("cannot read replay buffer {}", path.display()))?;
+        let bytes = crate::util::read_bounded(path, crate::util::limits::REPLAY, "replay buffer")?;
         ReplayBuffer::from_bytes(&bytes)
             .with_context(|| format!("replay buffer {} is damaged", path.display()))
     }

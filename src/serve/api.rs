@@ -255,6 +255,16 @@ pub(super) async fn analyse(State(app): State<Arc<App>>, Body(req): Body<Analyse
     if pos.outcome(&rules).is_some() {
         return Err(Refusal("the game is over: nothing to analyse".into()).into());
     }
+    // The permit goes with the search: a client that hangs up does not free it early.
+    let Ok(permit) = app.analyses.clone().try_acquire_owned() else {
+        return Err(ApiError(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "{} analyses are running, the most this server runs at once; try again when one ends",
+                app.max_analyses
+            ),
+        ));
+    };
     let taken = app.analyst.lock().unwrap_or_else(|e| e.into_inner()).take();
     let (name, mut player) = match taken {
         Some((name, p)) if p.rules().is_none_or(|r| r == rules) => (name, p),
@@ -269,6 +279,7 @@ pub(super) async fn analyse(State(app): State<Arc<App>>, Body(req): Body<Analyse
     let (player, choice, mut candidates) = tokio::task::spawn_blocking(move || {
         let choice = player.choose(&rules2, &pos, &limits);
         let candidates = player.candidates();
+        drop(permit);
         (player, choice, candidates)
     })
     .await

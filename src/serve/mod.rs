@@ -17,9 +17,12 @@
 //!
 //! Malformed requests get a 4xx answer with a message (bodies over [`BODY_LIMIT`] 413); the
 //! handlers return errors instead of panicking, and a poisoned lock is taken over, so one bad
-//! request never stops the server. Player specs from the page are limited ([`seats`]).
+//! request never stops the server. Player specs from the page are limited ([`seats`]). Requests
+//! that name the server by a foreign `Host`, and writes from another page (`Origin`), are
+//! refused with 403 ([`guard`]); analyses beyond [`ServeConfig::max_analyses`] at once get 503.
 
 mod api;
+mod guard;
 pub mod load;
 pub mod run;
 mod seats;
@@ -58,6 +61,8 @@ pub struct ServeConfig {
     pub run: Option<PathBuf>,
     /// Seed of the players' randomness.
     pub seed: u64,
+    /// The most analyses (`/api/analyse`) that run at once; more are refused with 503.
+    pub max_analyses: usize,
 }
 
 /// The server's state.
@@ -72,6 +77,9 @@ struct App {
     run: Option<run::RunInfo>,
     /// The analysis player, built on first use (taken out while it thinks).
     analyst: Mutex<Option<(String, Box<dyn Player>)>>,
+    /// One permit per analysis that may run; held until its search ends.
+    analyses: Arc<tokio::sync::Semaphore>,
+    max_analyses: usize,
     seed: u64,
 }
 
@@ -129,8 +137,8 @@ fn asset(content_type: &'static str, body: &'static str) -> Response {
     ([(header::CONTENT_TYPE, content_type)], body).into_response()
 }
 
-/// The page's routes.
-fn router(app: Arc<App>) -> Router {
+/// The page's routes, behind the guard.
+fn router(app: Arc<App>, guard: guard::Guard) -> Router {
     Router::new()
         .route("/", get(|| async { Html(PAGE) }))
         .route(
@@ -153,6 +161,10 @@ fn router(app: Arc<App>) -> Router {
         .route("/api/run/load", post(api::run_load))
         .fallback(|| async { ApiError(StatusCode::NOT_FOUND, "no such page".into()) })
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::new(guard),
+            guard::check,
+        ))
         .with_state(app)
 }
 
@@ -190,6 +202,8 @@ fn app(config: &ServeConfig, players: PlayerRegistry) -> anyhow::Result<App> {
         offered,
         run,
         analyst: Mutex::new(None),
+        analyses: Arc::new(tokio::sync::Semaphore::new(config.max_analyses)),
+        max_analyses: config.max_analyses,
         seed: config.seed,
     })
 }
@@ -201,15 +215,36 @@ pub fn serve(config: ServeConfig, players: PlayerRegistry) -> anyhow::Result<()>
         .worker_threads(2)
         .enable_all()
         .build()?;
-    runtime.block_on(async move {
-        let listener = tokio::net::TcpListener::bind((config.host.as_str(), config.port)).await?;
+    let served = runtime.block_on(async move {
+        let listener = bind(&config.host, config.port).await?;
         let addr = listener.local_addr()?;
         println!("bao serve: http://{addr}/");
-        axum::serve(listener, router(app))
-            .with_graceful_shutdown(async {
-                let _ = tokio::signal::ctrl_c().await;
-            })
-            .await?;
+        let guard = guard::Guard::new(&config.host, addr.port());
+        guard::serve(listener, router(app, guard)).await;
         anyhow::Ok(())
-    })
+    });
+    // A search under way does not hold the process after Ctrl-C.
+    runtime.shutdown_timeout(guard::SHUTDOWN_GRACE);
+    served
+}
+
+/// Listens on `host`:`port`; the error names the address.
+async fn bind(host: &str, port: u16) -> anyhow::Result<tokio::net::TcpListener> {
+    let shown = if host.contains(':') {
+        format!("[{host}]:{port}")
+    } else {
+        format!("{host}:{port}")
+    };
+    tokio::net::TcpListener::bind((host, port))
+        .await
+        .map_err(|e| {
+            let hint = match e.kind() {
+                std::io::ErrorKind::AddrInUse => {
+                    "; another program listens there: choose another --port"
+                }
+                std::io::ErrorKind::AddrNotAvailable => "; not an address of this machine",
+                _ => "",
+            };
+            anyhow::anyhow!("cannot listen on {shown}: {e}{hint}")
+        })
 }

@@ -74,7 +74,11 @@ impl RunInfo {
         files.reverse();
         let mut out = Vec::new();
         for (iteration, file) in files {
-            let Ok(text) = std::fs::read_to_string(self.games.join(&file)) else {
+            let Ok(text) = crate::util::read_text_bounded(
+                &self.games.join(&file),
+                crate::util::limits::TEXT,
+                "records",
+            ) else {
                 continue;
             };
             for (game, rec) in split_records(&text).iter().enumerate() {
@@ -105,7 +109,12 @@ impl RunInfo {
         if !ok {
             return None;
         }
-        let text = std::fs::read_to_string(self.games.join(file)).ok()?;
+        let text = crate::util::read_text_bounded(
+            &self.games.join(file),
+            crate::util::limits::TEXT,
+            "records",
+        )
+        .ok()?;
         split_records(&text).into_iter().nth(game)
     }
 }

@@ -99,7 +99,11 @@ mod tests {
         let no = |s: &str| refused(&s.parse().unwrap());
         assert_eq!(no("random"), None);
         assert_eq!(no("ab:depth=6,time=1s"), None);
-        assert!(no("ab:tt=30").unwrap().contains("table"));
+        assert!(no("ab:tt=24").unwrap().contains("table"));
+        assert!(
+            "ab:tt=30".parse::<PlayerSpec>().is_err(),
+            "no spec asks for 16 GiB"
+        );
         assert!(no("ab:weights=/etc/passwd").unwrap().contains("weights"));
         assert!(no("engine:/bin/sh").unwrap().contains("program"));
         assert!(no("player:/etc/passwd").unwrap().contains("file"));

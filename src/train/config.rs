@@ -3,6 +3,8 @@
 //! another (`extends = "base.toml"` plus the keys it changes); the run directory stores the
 //! resolved, complete config, so a run never depends on the file it came from.
 
+use crate::mcts::{MAX_SIMS, check_above, check_range};
+use crate::search::{PlayerRegistry, PlayerSpec};
 use crate::selfplay::SelfPlayConfig;
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
@@ -13,7 +15,20 @@ use std::path::{Path, PathBuf};
 pub const DEFAULT_CONFIG: &str = include_str!("../../configs/default.toml");
 
 /// The most random plies a self-play game may open with (`selfplay.random_opening_plies`).
-pub const MAX_RANDOM_OPENING_PLIES: u32 = 32;
+pub const MAX_RANDOM_OPENING_PLIES: u32 = crate::selfplay::MAX_RANDOM_OPENING_PLIES;
+
+/// The most iterations a run may have (`iterations`, `optim.warmup_iterations`, `eval.every`).
+pub const MAX_ITERATIONS: u32 = 1_000_000;
+/// The largest training batch (`optim.batch_size`): its tensors stay within tens of MiB.
+pub const MAX_BATCH_SIZE: usize = 65_536;
+/// The most training steps an iteration may take.
+pub const MAX_STEPS: usize = 1_000_000;
+/// The largest replay window, in samples (about 2 GiB of replay file).
+pub const MAX_REPLAY_WINDOW: usize = 10_000_000;
+/// The most evaluation games against each opponent.
+pub const MAX_EVAL_GAMES: usize = 100_000;
+/// The most evaluation opponents.
+pub const MAX_OPPONENTS: usize = 64;
 
 /// Everything a training run needs. Unknown fields are rejected, so a typo is an error.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -96,6 +111,26 @@ impl Default for OptimConfig {
     }
 }
 
+impl OptimConfig {
+    /// Checks every number against its range (`optim.*`): a positive learning rate, fractions
+    /// and weights in 0..=1, counts bounded, and a replay window that can reach `min_replay`.
+    pub fn validate(&self) -> anyhow::Result<()> {
+        check_range("optim.batch_size", self.batch_size, 1..=MAX_BATCH_SIZE)?;
+        let steps = self.steps_per_iteration;
+        check_range("optim.steps_per_iteration", steps, 0..=MAX_STEPS)?;
+        check_above("optim.learning_rate", self.learning_rate, 0.0, 10.0)?;
+        check_range("optim.final_lr_fraction", self.final_lr_fraction, 0.0..=1.0)?;
+        let warmup = self.warmup_iterations;
+        check_range("optim.warmup_iterations", warmup, 0..=MAX_ITERATIONS)?;
+        check_range("optim.weight_decay", self.weight_decay, 0.0..=1.0)?;
+        let window = self.replay_window;
+        check_range("optim.replay_window", window, 1..=MAX_REPLAY_WINDOW)?;
+        // A buffer that never holds min_replay samples would never train.
+        check_range("optim.min_replay", self.min_replay, 0..=window)?;
+        check_range("optim.value_q_weight", self.value_q_weight, 0.0..=1.0)
+    }
+}
+
 /// Evaluation during training.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -121,6 +156,35 @@ impl Default for EvalConfig {
             sims: 100,
             opening_plies: 2,
         }
+    }
+}
+
+impl EvalConfig {
+    /// Checks every number against its range (`eval.*`) and every opponent: a spec that parses,
+    /// of a kind a training run can build (the classical kinds, `mcts:` and `player:`), so that
+    /// a typo is refused at load rather than after the first iteration.
+    pub fn validate(&self) -> anyhow::Result<()> {
+        check_range("eval.every", self.every, 0..=MAX_ITERATIONS)?;
+        check_range("eval.games", self.games, 1..=MAX_EVAL_GAMES)?;
+        check_range("eval.sims", self.sims, 1..=MAX_SIMS)?;
+        let plies = self.opening_plies;
+        check_range("eval.opening_plies", plies, 0..=MAX_RANDOM_OPENING_PLIES)?;
+        let count = self.opponents.len();
+        check_range("the number of eval.opponents", count, 0..=MAX_OPPONENTS)?;
+        let classical = PlayerRegistry::classical();
+        for text in &self.opponents {
+            let spec: PlayerSpec = text
+                .parse()
+                .map_err(|e| anyhow::anyhow!("eval.opponents: {e}"))?;
+            let network = matches!(spec, PlayerSpec::Mcts(_) | PlayerSpec::File(_));
+            anyhow::ensure!(
+                network || classical.knows(&spec),
+                "eval.opponents: unknown player kind `{}` in `{text}`; known kinds: {}, mcts, player",
+                spec.kind(),
+                classical.kinds().join(", ")
+            );
+        }
+        Ok(())
     }
 }
 
@@ -150,42 +214,15 @@ impl TrainConfig {
         Ok(cfg)
     }
 
-    /// Checks the values serde cannot: counts that must be positive, weights in range.
+    /// Checks every number of the config against its range, and every evaluation opponent's
+    /// spec: the one place a config is validated, so that a value no run can use is refused at
+    /// load with one line naming its key, not found by a panic, an abort or a hang later.
     pub fn validate(&self) -> anyhow::Result<()> {
-        let o = &self.optim;
-        anyhow::ensure!(self.iterations > 0, "iterations must be at least 1");
-        anyhow::ensure!(o.batch_size > 0, "optim.batch_size must be at least 1");
-        anyhow::ensure!(
-            (0.0..=1.0).contains(&o.value_q_weight),
-            "optim.value_q_weight must be in 0..=1, not {}",
-            o.value_q_weight
-        );
-        anyhow::ensure!(
-            self.selfplay.games_per_iteration > 0,
-            "selfplay.games_per_iteration must be at least 1"
-        );
-        anyhow::ensure!(
-            self.selfplay.mcts.sims > 0,
-            "selfplay.mcts.sims must be at least 1"
-        );
-        let share = self.selfplay.random_opening_share;
-        anyhow::ensure!(
-            (0.0..=1.0).contains(&share),
-            "selfplay.random_opening_share must be in 0..=1, not {share}"
-        );
-        anyhow::ensure!(
-            self.selfplay.random_opening_plies <= MAX_RANDOM_OPENING_PLIES,
-            "selfplay.random_opening_plies must be at most {MAX_RANDOM_OPENING_PLIES}, not {}",
-            self.selfplay.random_opening_plies
-        );
-        let ab = &self.selfplay.alphabeta;
-        anyhow::ensure!(
-            (0.0..=1.0).contains(&ab.share),
-            "selfplay.alphabeta.share must be in 0..=1, not {}",
-            ab.share
-        );
-        anyhow::ensure!(ab.nodes > 0, "selfplay.alphabeta.nodes must be at least 1");
-        Ok(())
+        check_range("iterations", self.iterations, 1..=MAX_ITERATIONS)?;
+        self.net.validate()?;
+        self.selfplay.validate()?;
+        self.optim.validate()?;
+        self.eval.validate()
     }
 
     /// Whether the replay buffer, holding `samples`, is full enough to train on.
@@ -237,10 +274,10 @@ pub fn read_config_table(path: &Path) -> anyhow::Result<toml::Table> {
 
 /// [`read_config_table`] for a file reached through `chain` (the extending files, canonical).
 fn read_chain(path: &Path, chain: &mut Vec<PathBuf>) -> anyhow::Result<toml::Table> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read config {}", path.display()))?;
-    let mut table: toml::Table =
-        toml::from_str(&text).with_context(|| format!("bad config {}", path.display()))?;
+    let text = crate::util::read_text_bounded(path, crate::util::limits::TEXT, "config")?;
+    let mut table: toml::Table = toml::from_str(&text)
+        .map_err(|e| one_line(&e))
+        .with_context(|| format!("bad config {}", path.display()))?;
     let Some(parent) = table.remove(EXTENDS) else {
         return Ok(table);
     };

@@ -32,6 +32,8 @@ pub struct Learner {
     /// on one thread the splits (so the sums) never vary.
     pool: rayon::ThreadPool,
     trained: Option<Trained>,
+    /// Held while the learner lives: no other process writes the run meanwhile.
+    _lock: super::RunLock,
 }
 
 /// An iteration trained and checkpointed, waiting for its evaluation and commit.
@@ -48,6 +50,12 @@ impl Learner {
     /// Starts a new run from `config` in its `run_dir` (which must not hold a run yet).
     pub fn start(config: TrainConfig, opts: &RunOptions) -> anyhow::Result<Learner> {
         let dir = RunDir::new(&config.run_dir);
+        // A config built in code gets the checks a config file gets at load.
+        config.validate()?;
+        config.rules()?;
+        std::fs::create_dir_all(&dir.path)
+            .with_context(|| format!("cannot create {}", dir.path.display()))?;
+        let lock = dir.lock()?;
         if RunDir::exists(&dir.path) {
             bail!(
                 "{} already holds a run; resume it with `bao train --resume {}` or choose another run_dir",
@@ -55,9 +63,6 @@ impl Learner {
                 dir.path.display()
             );
         }
-        config.rules()?;
-        std::fs::create_dir_all(&dir.path)
-            .with_context(|| format!("cannot create {}", dir.path.display()))?;
         let given = toml::to_string_pretty(&config)?;
         let config = opts.on_device(config);
         let trainer = fresh_trainer(&config)?;
@@ -69,12 +74,15 @@ impl Learner {
             ..Meta::default()
         };
         let replay = ReplayBuffer::new(config.optim.replay_window);
-        Learner::new(config, dir, trainer, replay, meta, opts)
+        Learner::new(config, (dir, lock), trainer, replay, meta, opts)
     }
 
     /// Resumes the run in `path` after its last complete iteration.
     pub fn resume(path: &Path, opts: &RunOptions) -> anyhow::Result<Learner> {
         let dir = RunDir::new(path);
+        // Read once before locking, so that a folder holding no run is named as such.
+        dir.read_meta()?;
+        let lock = dir.lock()?;
         let meta = dir.read_meta()?;
         let config = opts.on_device(TrainConfig::load(&dir.config())?);
         if meta.variant != config.variant {
@@ -103,11 +111,18 @@ impl Learner {
         };
         let replay = match dir.replay_to_resume(meta.iteration) {
             Some(path) => ReplayBuffer::load(&path)?,
-            None => ReplayBuffer::new(config.optim.replay_window),
+            // A run with no iteration done has no replay yet; every iteration writes one.
+            None if meta.iteration == 0 => ReplayBuffer::new(config.optim.replay_window),
+            None => bail!(
+                "{} has no replay buffer for iteration {} ({} is missing): the run cannot resume as it was",
+                path.display(),
+                meta.iteration,
+                dir.replay(meta.iteration).display()
+            ),
         };
         dir.truncate_metrics(meta.iteration)?;
         dir.remove_temp_files()?;
-        Learner::new(config, dir, trainer, replay, meta, opts)
+        Learner::new(config, (dir, lock), trainer, replay, meta, opts)
     }
 
     /// The run of `config`: a new one, or the run of the same config already in its directory
@@ -132,7 +147,7 @@ impl Learner {
 
     fn new(
         config: TrainConfig,
-        dir: RunDir,
+        (dir, lock): (RunDir, super::RunLock),
         trainer: Trainer,
         replay: ReplayBuffer,
         meta: Meta,
@@ -154,6 +169,7 @@ impl Learner {
             meta,
             pool,
             trained: None,
+            _lock: lock,
         })
     }
 
@@ -390,8 +406,7 @@ fn fresh_trainer(config: &TrainConfig) -> anyhow::Result<Trainer> {
             meta.iteration > 0,
             "init_from {source} has no iteration yet"
         );
-        let model = dir.iteration(meta.iteration).join("model.bpk");
-        std::fs::read(&model).with_context(|| format!("cannot read {}", model.display()))?
+        Trainer::read_model(&dir.iteration(meta.iteration))?
     } else {
         crate::player_file::Bundle::read(path)
             .with_context(|| format!("init_from {source}"))?

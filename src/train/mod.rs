@@ -9,6 +9,7 @@
 pub mod config;
 pub mod evaluate;
 mod learner;
+mod lock;
 mod metrics;
 mod run_dir;
 mod samples;
@@ -18,6 +19,7 @@ pub use crate::nn::Batch;
 pub use config::{EvalConfig, OptimConfig, TrainConfig, derive_seed};
 pub use evaluate::{EvalReport, EvalSettings};
 pub use learner::{Learner, bar};
+pub use lock::{LOCK_FILE, RunLock};
 pub use metrics::{MetricsSink, metrics_line};
 pub use run_dir::{EvalEntry, Meta, RunDir};
 pub use stages::{IterationReport, TrainReport, TrainSteps, selfplay_games};
@@ -64,6 +66,9 @@ pub fn resume(path: &Path, opts: &RunOptions) -> anyhow::Result<Meta> {
 /// next resume continues it.
 pub fn extend(path: &Path, total: u32) -> anyhow::Result<()> {
     let dir = RunDir::new(path);
+    dir.read_meta()?;
+    // The config may change only while no process runs the run.
+    let _lock = dir.lock()?;
     let meta = dir.read_meta()?;
     let mut config = TrainConfig::load(&dir.config())?;
     if total <= meta.iteration {

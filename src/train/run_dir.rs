@@ -7,6 +7,7 @@
 //! RUN_DIR/replay.bin           the replay buffer after the last completed iteration
 //! RUN_DIR/metrics.jsonl        one JSON object per iteration
 //! RUN_DIR/tb/                  TensorBoard event files
+//! RUN_DIR/lock                 the process id of the process running the run (see `RunLock`)
 //! ```
 //!
 //! Every file is written atomically (temporary file, then rename), and `meta.json` is written only
@@ -83,6 +84,11 @@ impl RunDir {
     /// The directory at `path` (not created yet).
     pub fn new(path: impl Into<PathBuf>) -> RunDir {
         RunDir { path: path.into() }
+    }
+
+    /// Takes the run's lock (see [`super::RunLock`]): one process at a time writes a run.
+    pub fn lock(&self) -> anyhow::Result<super::RunLock> {
+        super::RunLock::acquire(&self.path)
     }
 
     /// `config.toml`.
@@ -178,6 +184,18 @@ impl RunDir {
         self.path.join("metrics.jsonl")
     }
 
+    /// The text of `metrics.jsonl` (empty if there is none yet). An unreadable one is an error,
+    /// so that appending never replaces lines it could not read.
+    fn read_metrics(&self) -> anyhow::Result<String> {
+        let path = self.metrics();
+        if !path.exists() {
+            return Ok(String::new());
+        }
+        let bytes = crate::util::read_bounded(&path, crate::util::limits::TEXT, "metrics file")?;
+        // A line damaged into invalid UTF-8 is skipped by the readers, not fatal.
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
+    }
+
     /// `tb/`.
     pub fn tensorboard(&self) -> PathBuf {
         self.path.join("tb")
@@ -186,13 +204,14 @@ impl RunDir {
     /// Reads `meta.json`, checking the version.
     pub fn read_meta(&self) -> anyhow::Result<Meta> {
         let path = self.meta_path();
-        let text = std::fs::read_to_string(&path).with_context(|| {
-            format!(
+        if !path.is_file() {
+            bail!(
                 "cannot read {} (is {} a run directory?)",
                 path.display(),
                 self.path.display()
-            )
-        })?;
+            );
+        }
+        let text = crate::util::read_text_bounded(&path, crate::util::limits::TEXT, "run file")?;
         let meta: Meta = serde_json::from_str(&text)
             .with_context(|| format!("{} is damaged", path.display()))?;
         if meta.version != VERSION {
@@ -229,7 +248,7 @@ impl RunDir {
                 ..meta.clone()
             };
         }
-        let text = std::fs::read_to_string(self.metrics()).unwrap_or_default();
+        let text = self.read_metrics().unwrap_or_default();
         let row = text
             .lines()
             .filter_map(metrics_line)
@@ -251,7 +270,7 @@ impl RunDir {
     /// leaves half a line).
     pub fn append_metrics(&self, line: &serde_json::Value) -> anyhow::Result<()> {
         let path = self.metrics();
-        let mut text = std::fs::read_to_string(&path).unwrap_or_default();
+        let mut text = self.read_metrics()?;
         text.push_str(&line.to_string());
         text.push('\n');
         crate::util::write_atomic(&path, text.as_bytes())
@@ -261,9 +280,10 @@ impl RunDir {
     /// an iteration that did not complete are dropped).
     pub fn truncate_metrics(&self, iteration: u32) -> anyhow::Result<()> {
         let path = self.metrics();
-        let Ok(text) = std::fs::read_to_string(&path) else {
+        if !path.exists() {
             return Ok(());
-        };
+        }
+        let text = self.read_metrics()?;
         let kept: String = text
             .lines()
             .filter(|l| metrics_line(l).is_some_and(|(i, _)| i <= u64::from(iteration)))

@@ -24,9 +24,10 @@ pub(super) struct Gathered {
 
 impl Tree {
     /// Gathers up to `max` leaves for one batched evaluation, under virtual loss, and returns
-    /// them. Terminal nodes met on the way are backed up at once (they count as simulations);
-    /// descents that reach a leaf already gathered (collisions) stop the gathering after
-    /// `max_collisions`. Give each leaf its evaluation with [`Tree::deliver`], then call
+    /// them. Terminal nodes met on the way are backed up at once (they count as simulations,
+    /// and leaves and terminal simulations together stop at `max_sims`, so that a node limit is
+    /// met exactly); descents that reach a leaf already gathered (collisions) stop the gathering
+    /// after `max_collisions`. Give each leaf its evaluation with [`Tree::deliver`], then call
     /// [`Tree::end_gather`].
     pub fn gather(
         &mut self,
@@ -34,15 +35,19 @@ impl Tree {
         cfg: &PlaySettings,
         max: usize,
         max_collisions: usize,
+        max_sims: usize,
     ) -> &[u32] {
         let g = &mut self.gathered;
         g.leaves.clear();
         g.paths.clear();
         g.leaf_paths.clear();
         g.collisions.clear();
+        let mut terminal = 0;
         // Every attempt either gathers a leaf, collides, or completes a terminal simulation.
         for _ in 0..max + max_collisions {
-            if self.gathered.leaves.len() >= max
+            let leaves = self.gathered.leaves.len();
+            if leaves >= max
+                || leaves + terminal >= max_sims
                 || self.gathered.collisions.len() >= max_collisions
                 || self.root_is_decided()
             {
@@ -52,6 +57,7 @@ impl Tree {
             let node = self.nodes[id as usize];
             if let Some(value) = node.exact_value() {
                 self.backup(value, node.pos.side_to_move());
+                terminal += 1;
                 continue;
             }
             match node.state {
@@ -59,14 +65,16 @@ impl Tree {
                     let span = self.keep_path_with_virtual_loss();
                     self.gathered.collisions.push(span);
                 }
-                _ => {
-                    if let Leaf::Eval(leaf) = self.open(id, rules, cfg.solver) {
+                _ => match self.open(id, rules, cfg.solver) {
+                    Leaf::Eval(leaf) => {
                         self.nodes[leaf as usize].state = PENDING;
                         let span = self.keep_path_with_virtual_loss();
                         self.gathered.leaves.push(leaf);
                         self.gathered.leaf_paths.push(span);
                     }
-                }
+                    // A node found terminal when opened was backed up there.
+                    Leaf::Done => terminal += 1,
+                },
             }
         }
         &self.gathered.leaves

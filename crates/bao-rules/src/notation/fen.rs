@@ -56,7 +56,7 @@ pub enum FenErrorKind {
         found: usize,
     },
     /// A pit that is not a seed count.
-    #[error("board row {row}, pit {pit}: `{text}` is not a seed count")]
+    #[error("board row {row}, pit {pit}: `{text}` is not a seed count (0 to 255)")]
     SeedCount {
         /// Row 1..=4, top to bottom.
         row: usize,
@@ -85,7 +85,7 @@ pub enum FenErrorKind {
         owner: Side,
     },
     /// The ply is not a number.
-    #[error("ply `{0}` is not a number")]
+    #[error("ply `{0}` is not a number from 0 to 65535")]
     Ply(String),
     /// An extra field that is not `key=value` with a good value.
     #[error(

@@ -147,12 +147,17 @@ impl MoveSpec {
 
     /// Whether `mv` fits what was written.
     pub fn matches(&self, mv: Move) -> bool {
+        if mv.kind != self.kind {
+            return false;
+        }
+        // An opening capture is written as the hole it takes, facing the mover's pit; only a
+        // front-row pit faces anything, so the row is checked before the opposite pit is taken.
         let pit = match self.kind {
+            MoveKind::OpeningCapture if !mv.pit.is_front() => return false,
             MoveKind::OpeningCapture => mv.pit.opposite(),
             _ => mv.pit,
         };
-        mv.kind == self.kind
-            && pit.number() == self.number
+        pit.number() == self.number
             && self.row.is_none_or(|r| r == pit.row())
             && self.dir.is_none_or(|d| d == mv.dir)
             && mv.house == self.house

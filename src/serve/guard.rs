@@ -1,0 +1,252 @@
+//! What `bao serve` refuses before a request reaches the page's handlers, and how it listens.
+//!
+//! A web page the user visits elsewhere can send requests to a server on the user's machine,
+//! and a name it controls can be made to resolve to 127.0.0.1 (DNS rebinding). So every request
+//! must name the server by one of its own names in `Host` (the loopback names, or the address
+//! `--host` gave), and a write (any method but GET and HEAD) that a browser marks as coming from
+//! another page (`Origin`) is refused. Both answers are 403 with a one-line JSON error.
+//!
+//! The server drives hyper itself so that a client that sends half a request is cut off after
+//! [`HEADER_TIMEOUT`], and Ctrl-C stops it after at most [`SHUTDOWN_GRACE`] whatever the open
+//! connections do.
+
+use super::ApiError;
+use axum::Router;
+use axum::extract::{Request, State};
+use axum::http::{Method, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use std::net::IpAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How long a client may take to send a request's headers.
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long Ctrl-C waits for requests under way before the server stops anyway.
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(2);
+
+/// The names a request may call the server by.
+#[derive(Clone, Debug)]
+pub struct Guard {
+    /// Host names and addresses, lower case, IPv6 in brackets.
+    names: Vec<String>,
+    /// Listening on every address (`0.0.0.0`, `::`): any IP address is a name of the server
+    /// (an address cannot be rebound; a domain name can).
+    any_address: bool,
+    /// The port the server listens on.
+    port: u16,
+}
+
+/// `host` as it appears in a `Host` header: IPv6 addresses in brackets, lower case.
+fn host_name(host: &str) -> String {
+    match host.parse::<IpAddr>() {
+        Ok(IpAddr::V6(a)) => format!("[{a}]"),
+        Ok(a) => a.to_string(),
+        Err(_) => host.trim_end_matches('.').to_ascii_lowercase(),
+    }
+}
+
+/// The first characters of a header value, for a message.
+fn excerpt(text: &str) -> String {
+    const MAX: usize = 80;
+    match text.char_indices().nth(MAX) {
+        Some((i, _)) => format!("{}...", &text[..i]),
+        None => text.to_string(),
+    }
+}
+
+impl Guard {
+    /// The names of a server listening on `host` (the `--host` value) and `port`.
+    pub fn new(host: &str, port: u16) -> Guard {
+        let mut names: Vec<String> = ["localhost", "127.0.0.1", "[::1]"]
+            .map(String::from)
+            .to_vec();
+        let own = host_name(host);
+        if !names.contains(&own) {
+            names.push(own);
+        }
+        let any_address = host.parse::<IpAddr>().is_ok_and(|a| a.is_unspecified());
+        Guard {
+            names,
+            any_address,
+            port,
+        }
+    }
+
+    /// Whether a `Host` header value (`name:port`) names this server.
+    pub fn host_ok(&self, value: &str) -> bool {
+        let (name, port) = match value.rsplit_once(':') {
+            // `[::1]:8080`, `localhost:8080`; a bare IPv6 address is not a Host value.
+            Some((name, port)) if !name.contains(':') || name.ends_with(']') => (name, Some(port)),
+            Some(_) => return false,
+            None => (value, None),
+        };
+        let port_ok = match port {
+            Some(p) => p.parse::<u16>() == Ok(self.port),
+            None => self.port == 80,
+        };
+        let bare = name.trim_start_matches('[').trim_end_matches(']');
+        let name = host_name(bare);
+        port_ok
+            && (self.names.contains(&name) || (self.any_address && bare.parse::<IpAddr>().is_ok()))
+    }
+
+    /// Why a request is refused, if it is: a `Host` that is not one of the server's names, or a
+    /// write whose `Origin` is another page.
+    pub fn refusal(
+        &self,
+        method: &Method,
+        host: Option<&str>,
+        origin: Option<&str>,
+    ) -> Option<String> {
+        // Browsers always send Host; a client that sends none is not a browser page.
+        if let Some(host) = host
+            && !self.host_ok(host)
+        {
+            return Some(format!(
+                "refused: Host `{}` is not a name of this server ({} with port {}); \
+                 bao serve --host names another",
+                excerpt(host),
+                self.names.join(", "),
+                self.port
+            ));
+        }
+        if matches!(*method, Method::GET | Method::HEAD) {
+            return None;
+        }
+        let origin = origin?;
+        let own = host.is_some_and(|h| origin.eq_ignore_ascii_case(&format!("http://{h}")));
+        (!own).then(|| {
+            format!(
+                "refused: a {method} from another page (Origin `{}`)",
+                excerpt(origin)
+            )
+        })
+    }
+}
+
+/// The middleware: refuses what [`Guard::refusal`] refuses with 403.
+pub(super) async fn check(State(guard): State<Arc<Guard>>, req: Request, next: Next) -> Response {
+    let refusal = {
+        // The headers are read before the await: the request's body is not Sync.
+        let text = |name| {
+            req.headers()
+                .get(name)
+                .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+        };
+        let (host, origin) = (text(header::HOST), text(header::ORIGIN));
+        guard.refusal(req.method(), host.as_deref(), origin.as_deref())
+    };
+    match refusal {
+        Some(why) => ApiError(StatusCode::FORBIDDEN, why).into_response(),
+        None => next.run(req).await,
+    }
+}
+
+/// Serves `router` on `listener` until Ctrl-C: each connection gets [`HEADER_TIMEOUT`] for a
+/// request's headers, and after Ctrl-C requests under way get [`SHUTDOWN_GRACE`] to finish.
+pub(super) async fn serve(listener: tokio::net::TcpListener, router: Router) {
+    // Each connection holds a receiver; the sender's `closed` says when all are gone.
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    let mut ctrl_c = std::pin::pin!(tokio::signal::ctrl_c());
+    loop {
+        let stream = tokio::select! {
+            _ = &mut ctrl_c => break,
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                Err(_) => {
+                    // Out of file descriptors and the like: wait rather than spin.
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            },
+        };
+        let service = TowerToHyperService::new(router.clone());
+        let mut stop = stop_rx.clone();
+        tokio::spawn(async move {
+            let mut builder = hyper::server::conn::http1::Builder::new();
+            builder
+                .timer(TokioTimer::new())
+                .header_read_timeout(HEADER_TIMEOUT);
+            let conn = builder.serve_connection(TokioIo::new(stream), service);
+            let mut conn = std::pin::pin!(conn);
+            tokio::select! {
+                _ = conn.as_mut() => {}
+                _ = stop.changed() => {
+                    conn.as_mut().graceful_shutdown();
+                    let _ = conn.await;
+                }
+            }
+        });
+    }
+    drop(listener);
+    drop(stop_rx);
+    let _ = stop_tx.send(true);
+    let _ = tokio::time::timeout(SHUTDOWN_GRACE, stop_tx.closed()).await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn host_names_of_a_loopback_server() {
+        let g = Guard::new("127.0.0.1", 8080);
+        for ok in [
+            "localhost:8080",
+            "127.0.0.1:8080",
+            "[::1]:8080",
+            "LOCALHOST:8080",
+        ] {
+            assert!(g.host_ok(ok), "{ok}");
+        }
+        for no in [
+            "evil.example:8080",
+            "127.0.0.1:8081",
+            "localhost",
+            "192.168.1.2:8080",
+            "::1:8080",
+            "localhost.evil.example:8080",
+            "",
+        ] {
+            assert!(!g.host_ok(no), "{no}");
+        }
+    }
+
+    #[test]
+    fn host_named_by_the_command_line_is_accepted_too() {
+        let g = Guard::new("bao.lan", 80);
+        assert!(g.host_ok("bao.lan") && g.host_ok("localhost") && !g.host_ok("evil.lan"));
+        let g = Guard::new("::1", 9000);
+        assert!(g.host_ok("[::1]:9000"));
+        let any = Guard::new("0.0.0.0", 9000);
+        assert!(any.host_ok("192.168.1.2:9000") && any.host_ok("[fe80::1]:9000"));
+        assert!(!any.host_ok("evil.example:9000"));
+    }
+
+    #[test]
+    fn cross_origin_writes_are_refused() {
+        let g = Guard::new("127.0.0.1", 8080);
+        let host = Some("127.0.0.1:8080");
+        assert_eq!(
+            g.refusal(&Method::POST, host, Some("http://127.0.0.1:8080")),
+            None
+        );
+        assert_eq!(g.refusal(&Method::POST, host, None), None);
+        assert_eq!(
+            g.refusal(&Method::GET, host, Some("http://evil.example")),
+            None
+        );
+        for origin in ["http://evil.example", "null", "http://localhost:8080"] {
+            let why = g.refusal(&Method::POST, host, Some(origin)).unwrap();
+            assert!(why.contains("another page"), "{why}");
+        }
+        let why = g
+            .refusal(&Method::GET, Some("evil.example:8080"), None)
+            .unwrap();
+        assert!(why.contains("evil.example") && !why.contains('\n'), "{why}");
+    }
+}

@@ -1,0 +1,369 @@
+//! What `bao engine`, `bao eval` and `bao play` do with inputs a careless user or a broken
+//! program gives: one-line errors, answers that keep the engine going, no hang, nothing lost.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn bao() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_bao"))
+}
+
+/// `bao ARGS` with `input` on stdin (bytes, closed after), as (success, stdout, stderr).
+fn run_with(args: &[&str], input: &[u8], env: &[(&str, &str)]) -> (bool, String, String) {
+    let mut child = bao()
+        .args(args)
+        .envs(env.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // bao may end before it reads all (a refused argument): a closed pipe is no failure here.
+    let _ = child.stdin.take().unwrap().write_all(input);
+    let out = wait_at_most(child, Duration::from_secs(60));
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The output of `child`, which must end within `limit`.
+fn wait_at_most(mut child: Child, limit: Duration) -> Output {
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > limit {
+            child.kill().unwrap();
+            panic!(
+                "bao ran past {limit:?}: {:?}",
+                child.wait_with_output().unwrap()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn run(args: &[&str]) -> (bool, String, String) {
+    run_with(args, b"", &[])
+}
+
+/// A shell script at `dir/name`, executable.
+fn script(dir: &Path, name: &str, body: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    path.to_str().unwrap().to_string()
+}
+
+fn assert_one_line_error(err: &str, needle: &str) {
+    assert!(err.contains(needle), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+/// `bao eval` of two random players with `extra` arguments fails with one line holding `what`.
+fn eval_of_randoms_is_refused(extra: &[&str], what: &str) {
+    let args = [&["eval", "--a", "random", "--b", "random"], extra].concat();
+    let (ok, _, err) = run(&args);
+    assert!(!ok);
+    assert_one_line_error(&err, what);
+}
+
+#[test]
+fn eval_refuses_a_game_count_or_move_time_out_of_range_in_one_line() {
+    eval_of_randoms_is_refused(&["-n", "18446744073709551615"], "at most 10000000");
+    eval_of_randoms_is_refused(&["--move-time", "1e300"], "--move-time");
+}
+
+#[test]
+fn eval_refuses_an_opening_longer_than_its_bound_instead_of_running_for_ever() {
+    eval_of_randoms_is_refused(&["--opening-plies", "100000"], "at most 200 plies");
+}
+
+#[test]
+fn an_engine_program_that_exits_is_reported_and_the_engine_goes_on() {
+    let tmp = tempfile::tempdir().unwrap();
+    let greets = script(tmp.path(), "greets.sh", "echo bao-zero engine ready");
+    let input = format!("player engine:/bin/true\nlegal\nplayer engine:{greets}\ngo\nlegal\n");
+    let (ok, out, _) = run_with(&["engine", "--player", "ab"], input.as_bytes(), &[]);
+    assert!(ok, "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[1].starts_with("error the engine /bin/true exited"),
+        "{out}"
+    );
+    assert!(lines[2].starts_with("legal "), "{out}");
+    assert!(lines[3].starts_with("ok engine:"), "{out}");
+    assert!(lines[4].contains("exited (exit status: 0)"), "{out}");
+    assert!(lines[5].starts_with("legal "), "{out}");
+    // In a match, the same death is one line, not a silent end by SIGPIPE.
+    let spec = format!("engine:{greets}");
+    let (ok, _, err) = run(&["eval", "--a", &spec, "--b", "random", "-n", "2", "-q"]);
+    assert!(!ok);
+    assert!(err.contains("exited (exit status: 0)"), "{err}");
+}
+
+#[test]
+fn engine_answers_a_line_that_is_not_utf8_with_an_error_and_goes_on() {
+    let (ok, out, _) = run_with(&["engine", "--player", "ab"], b"\xff\nlegal\n", &[]);
+    assert!(ok);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[1], "error line 1 is not UTF-8 text", "{out}");
+    assert!(lines[2].starts_with("legal "), "{out}");
+}
+
+#[test]
+fn an_engine_program_that_never_answers_is_stopped_after_the_timeout() {
+    let tmp = tempfile::tempdir().unwrap();
+    let never = script(
+        tmp.path(),
+        "never.sh",
+        "echo bao-zero engine ready\nexec sleep 1000",
+    );
+    let input = format!("player engine:{never}\ngo movetime 50\nlegal\n");
+    let env = [("BAO_ENGINE_TIMEOUT_S", "1")];
+    let (ok, out, _) = run_with(&["engine", "--player", "ab"], input.as_bytes(), &env);
+    assert!(ok, "{out}");
+    assert!(out.contains("gave no answer"), "{out}");
+    assert!(out.lines().last().unwrap().starts_with("legal "), "{out}");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn an_engine_program_dies_with_the_bao_that_started_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let pid_file = tmp.path().join("pid");
+    let never = script(
+        tmp.path(),
+        "never.sh",
+        &format!(
+            "echo $$ > {}\necho bao-zero engine ready\nexec sleep 1000",
+            pid_file.display()
+        ),
+    );
+    let mut child = bao()
+        .args(["engine", "--player", "ab"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(stdin, "player engine:{never}\ngo").unwrap();
+    let start = Instant::now();
+    while !pid_file.exists()
+        || std::fs::read_to_string(&pid_file)
+            .unwrap()
+            .trim()
+            .is_empty()
+    {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "the engine never started"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let pid = std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .to_string();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let proc = Path::new("/proc").join(&pid);
+    let start = Instant::now();
+    while proc.exists()
+        && !std::fs::read_to_string(proc.join("stat"))
+            .unwrap_or_default()
+            .contains(") Z")
+    {
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "the engine program {pid} outlived bao"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn engine_stop_ends_a_long_search_with_its_best_move_and_limits_out_of_range_are_refused() {
+    let mut child = bao()
+        .args(["engine", "--player", "ab"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(
+        stdin,
+        "go depth 1000\ngo movetime 99999999999999999\ngo nodes 99999999999999"
+    )
+    .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    writeln!(stdin, "stop\nlegal\nquit").unwrap();
+    let out = wait_at_most(child, Duration::from_secs(30));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[1], "error `depth` takes 1 to 64, not 1000", "{text}");
+    assert!(
+        lines[2].starts_with("error `movetime` takes at most"),
+        "{text}"
+    );
+    assert!(lines[3].starts_with("bestmove "), "{text}");
+    assert!(lines[4].starts_with("legal "), "{text}");
+}
+
+#[test]
+fn engine_ends_a_search_at_the_end_of_input() {
+    let (ok, out, _) = run_with(
+        &["engine", "--player", "ab"],
+        b"go nodes 99999999999999\n",
+        &[],
+    );
+    assert!(ok);
+    assert!(
+        out.lines().nth(1).unwrap().starts_with("bestmove "),
+        "{out}"
+    );
+}
+
+#[test]
+fn engine_errors_echo_a_short_excerpt_of_a_huge_input() {
+    let huge = format!("{}\n", "x".repeat(120_000));
+    let (ok, out, _) = run_with(&["engine", "--player", "ab"], huge.as_bytes(), &[]);
+    assert!(ok);
+    let line = out.lines().nth(1).unwrap();
+    assert!(line.starts_with("error unknown command"), "{line}");
+    assert!(line.len() < 600, "{} bytes", line.len());
+}
+
+#[test]
+fn eval_checks_the_records_path_before_the_match() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_str().unwrap();
+    let start = Instant::now();
+    let (ok, out, err) = run(&[
+        "eval",
+        "--a",
+        "random",
+        "--b",
+        "random",
+        "-n",
+        "2",
+        "--records",
+        dir,
+        "-q",
+    ]);
+    assert!(!ok);
+    assert!(out.is_empty(), "{out}");
+    assert_one_line_error(&err, "a folder");
+    assert!(start.elapsed() < Duration::from_secs(30));
+}
+
+#[cfg(feature = "ml")]
+#[test]
+fn eval_takes_the_game_from_the_player_files_and_refuses_players_of_different_games() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let hus = format!("player:{root}/checkpoints/shipped/hus.bao");
+    let kis = format!("player:{root}/checkpoints/shipped/kujifunza.bao");
+    let (ok, out, err) = run(&[
+        "eval", "--a", &hus, "--b", "random", "-n", "2", "--nodes", "8", "-q",
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("on hus"), "{out}");
+    let (ok, _, err) = run(&["eval", "--a", &hus, "--b", &kis, "-n", "2", "-q"]);
+    assert!(!ok);
+    assert_one_line_error(&err, "a match needs players of one game");
+}
+
+#[test]
+fn play_refuses_a_record_path_that_is_a_folder_before_the_game() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_str().unwrap();
+    let (ok, out, err) = run_with(
+        &["play", "--against", "ab:depth=1", "--record", dir],
+        b"A6<\n",
+        &[],
+    );
+    assert!(!ok);
+    assert!(!out.contains("your move"), "{out}");
+    assert_one_line_error(&err, "a folder");
+}
+
+#[test]
+fn play_answers_a_line_that_is_not_utf8_and_saves_the_record_at_the_end() {
+    let tmp = tempfile::tempdir().unwrap();
+    let record = tmp.path().join("game.txt");
+    let path = record.to_str().unwrap();
+    let (ok, out, err) = run_with(
+        &["play", "--against", "ab:depth=1", "--record", path],
+        b"\xff\nA6<\n",
+        &[],
+    );
+    assert!(ok, "{err}");
+    assert!(out.contains("line 1 is not UTF-8 text"), "{out}");
+    let text = std::fs::read_to_string(&record).unwrap();
+    assert!(text.contains("A6<"), "{text}");
+}
+
+#[cfg(unix)]
+#[test]
+fn play_saves_the_record_of_the_game_so_far_on_ctrl_c() {
+    let tmp = tempfile::tempdir().unwrap();
+    let record = tmp.path().join("game.txt");
+    let mut child = bao()
+        .args(["play", "--against", "ab:depth=1", "--record"])
+        .arg(&record)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(stdin, "A6<").unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    // SAFETY: a signal to the child this test started.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+    }
+    let out = wait_at_most(child, Duration::from_secs(30));
+    drop(stdin);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("(interrupted)"), "{text}");
+    assert!(text.contains("game saved to"), "{text}");
+    let saved = std::fs::read_to_string(&record).unwrap();
+    assert!(saved.contains("A6<"), "{saved}");
+}
+
+#[test]
+fn engine_option_takes_a_word_as_its_value_and_a_repeated_option_replaces_it() {
+    let input = b"option takasia none\noption takasia kiswahili\n";
+    let (ok, out, _) = run_with(&["engine", "--player", "ab"], input, &[]);
+    assert!(ok);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[1..], ["ok", "ok"], "{out}");
+}
+
+#[test]
+fn position_errors_say_a_number_is_out_of_range_rather_than_not_a_number() {
+    let board = "0,0,0,0,0,0,0,0/0,2,2,6,0,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0";
+    let input = format!("position text {board} S 22,22 Hh - - 65536\n");
+    let (_, out, _) = run_with(&["engine", "--player", "ab"], input.as_bytes(), &[]);
+    assert!(out.contains("from 0 to 65535"), "{out}");
+    let input = format!("position text 256{} S 22,22 Hh - - 0\n", &board[1..]);
+    let (_, out, _) = run_with(&["engine", "--player", "ab"], input.as_bytes(), &[]);
+    assert!(out.contains("seed count (0 to 255)"), "{out}");
+}
+
+#[test]
+fn moves_names_the_line_that_is_not_utf8() {
+    let (ok, out, err) = run_with(&["moves"], b"A6<\n\xff\n", &[]);
+    assert!(!ok);
+    assert_eq!(out.lines().count(), 1, "{out}");
+    assert_one_line_error(&err, "line 2 of the input is not UTF-8 text");
+}

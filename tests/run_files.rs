@@ -1,0 +1,310 @@
+//! The files `bao` reads and writes, against careless users and damaged disks: every read is
+//! bounded, no write replaces anything but a regular file, one process at a time writes a
+//! training run, and a run's checkpoints are checked when they load.
+#![cfg(all(feature = "ml", unix))]
+
+use bao_zero::nn::Trainer;
+use bao_zero::train::{RunDir, TrainConfig};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn bao(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bao"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+/// The error of a failed command: it failed, and said why in one line, its last (a line of
+/// progress such as "resuming it" may come before).
+fn one_line_error(args: &[&str]) -> String {
+    let out = bao(args);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!out.status.success(), "{args:?} succeeded: {err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    let lines: Vec<&str> = err.trim_end().lines().collect();
+    let errors = lines.iter().filter(|l| l.starts_with("error:")).count();
+    assert_eq!(errors, 1, "{args:?}: {err}");
+    assert!(
+        lines.last().unwrap().starts_with("error:"),
+        "{args:?}: {err}"
+    );
+    lines.last().unwrap().to_string()
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("bao-files-{}-{name}", std::process::id()));
+    std::fs::remove_dir_all(&dir).ok();
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn s(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+#[test]
+fn reading_dev_zero_or_a_huge_file_as_any_file_is_a_quick_one_line_error() {
+    let dir = tmp("zero");
+    // A sparse file: huge, yet it takes no room.
+    let huge = dir.join("huge.toml");
+    std::fs::File::create(&huge)
+        .unwrap()
+        .set_len(3 << 30)
+        .unwrap();
+    let out = dir.join("p.bao");
+    for file in ["/dev/zero", s(&huge)] {
+        let weights = format!("ab:weights={file}");
+        let player = format!("player:{file}");
+        let checkpoint = format!("mcts:checkpoint={file}");
+        let commands: [&[&str]; 6] = [
+            &["train", "--quiet", "--config", file],
+            &["show", "--rules", file],
+            &["eval", "-q", "-n", "2", "--a", &weights, "--b", "random"],
+            &["eval", "-q", "-n", "2", "--a", &player, "--b", "random"],
+            &["eval", "-q", "-n", "2", "--a", &checkpoint, "--b", "random"],
+            &["export", "--player", file, "--out", s(&out)],
+        ];
+        for args in commands {
+            let started = Instant::now();
+            let err = one_line_error(args);
+            assert!(err.contains(file), "{args:?}: {err}");
+            assert!(
+                err.contains("is a device") || err.contains("is larger than"),
+                "{args:?}: {err}"
+            );
+            assert!(started.elapsed() < Duration::from_secs(10), "{args:?}");
+        }
+    }
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// Makes a FIFO at `path`.
+fn mkfifo(path: &Path) {
+    let ok = Command::new("mkfifo").arg(path).status().unwrap().success();
+    assert!(ok, "mkfifo {}", path.display());
+}
+
+#[test]
+fn output_paths_that_are_links_or_fifos_are_refused_and_stay_as_they_were() {
+    let dir = tmp("outputs");
+    let target = dir.join("target.txt");
+    std::fs::write(&target, "keep me").unwrap();
+    let link = dir.join("link.svg");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let fifo = dir.join("fifo.svg");
+    mkfifo(&fifo);
+    let player = dir.join("player.bao");
+    let shipped = "checkpoints/shipped/kiswahili.bao";
+    for out in [&link, &fifo] {
+        let err = one_line_error(&["show", "--svg", s(out)]);
+        assert!(err.contains("refusing to write over it"), "{err}");
+        let err = one_line_error(&["export", "--player", shipped, "--out", s(out)]);
+        assert!(err.contains("refusing to write over it"), "{err}");
+        let err = one_line_error(&["show", "--svg", s(&dir.join("link.svg/below.svg"))]);
+        assert!(err.contains("not a folder"), "{err}");
+    }
+    assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep me");
+    use std::os::unix::fs::FileTypeExt;
+    assert!(
+        std::fs::symlink_metadata(&fifo)
+            .unwrap()
+            .file_type()
+            .is_fifo()
+    );
+    // A regular file is replaced, as asked.
+    std::fs::write(&player, "old").unwrap();
+    let out = bao(&["export", "--player", shipped, "--out", s(&player)]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(std::fs::metadata(&player).unwrap().len() > 1000);
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// The smoke config, one thread, in `run`, written to `file`.
+fn smoke_config(run: &Path, file: &Path, iterations: u32) {
+    let mut cfg: TrainConfig = toml::from_str(include_str!("../configs/smoke.toml")).unwrap();
+    cfg.run_dir = s(run).to_string();
+    cfg.iterations = iterations;
+    cfg.selfplay.threads = 1;
+    std::fs::write(file, toml::to_string(&cfg).unwrap()).unwrap();
+}
+
+/// A finished smoke run of one iteration in `DIR/run`, and its config file.
+fn one_iteration_run(dir: &Path) -> (PathBuf, PathBuf) {
+    let (run, config) = (dir.join("run"), dir.join("config.toml"));
+    smoke_config(&run, &config, 1);
+    let out = bao(&["train", "--quiet", "--config", s(&config)]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!run.join("lock").exists(), "the lock goes with its run");
+    (run, config)
+}
+
+#[test]
+fn a_second_train_on_a_running_run_is_refused_and_a_stale_lock_taken_over() {
+    let dir = tmp("lock");
+    let (run, config) = one_iteration_run(&dir);
+    // A live process holds the lock: a run that is running.
+    let mut holder = Command::new("sleep").arg("60").spawn().unwrap();
+    std::fs::write(run.join("lock"), format!("{}\n", holder.id())).unwrap();
+    let named = format!("in use by process {}", holder.id());
+    for args in [
+        &["train", "--quiet", "--resume", s(&run)][..],
+        &["train", "--quiet", "--config", s(&config)],
+        &["train", "--quiet", "--resume", s(&run), "--extend-to", "3"],
+    ] {
+        let err = one_line_error(args);
+        assert!(err.contains(&named), "{args:?}: {err}");
+    }
+    assert_eq!(RunDir::new(&run).read_meta().unwrap().iteration, 1);
+    // Killed with SIGKILL, it leaves its lock behind: the next run takes it over.
+    holder.kill().unwrap();
+    holder.wait().unwrap();
+    let out = bao(&["train", "--quiet", "--resume", s(&run), "--extend-to", "2"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("warning: taking over the stale lock"), "{err}");
+    assert!(err.contains("no longer running"), "{err}");
+    assert_eq!(RunDir::new(&run).read_meta().unwrap().iteration, 2);
+    assert!(!run.join("lock").exists());
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn a_real_second_train_is_refused_while_the_first_runs() {
+    let dir = tmp("two");
+    let (run, config) = (dir.join("run"), dir.join("config.toml"));
+    smoke_config(&run, &config, 50);
+    let mut first = Command::new(env!("CARGO_BIN_EXE_bao"))
+        .args(["train", "--quiet", "--config", s(&config)])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while !run.join("lock").exists() {
+        assert!(started.elapsed() < Duration::from_secs(30), "no lock made");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let err = one_line_error(&["train", "--quiet", "--config", s(&config)]);
+    first.kill().unwrap();
+    first.wait().unwrap();
+    assert!(
+        err.contains(&format!("in use by process {}", first.id())),
+        "{err}"
+    );
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn resuming_without_the_replay_buffer_is_refused() {
+    let dir = tmp("replay");
+    let (run, _) = one_iteration_run(&dir);
+    std::fs::remove_file(RunDir::new(&run).replay(1)).unwrap();
+    let err = one_line_error(&["train", "--quiet", "--resume", s(&run), "--extend-to", "2"]);
+    assert!(err.contains("no replay buffer for iteration 1"), "{err}");
+    assert!(err.contains("replay-0001.bin is missing"), "{err}");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn damaged_checkpoint_weights_are_refused_at_load_and_old_ones_without_checksums_load() {
+    let dir = tmp("checksum");
+    let (run, _) = one_iteration_run(&dir);
+    let cfg = TrainConfig::load(&RunDir::new(&run).config()).unwrap();
+    let iter = RunDir::new(&run).iteration(1);
+    let sums = std::fs::read_to_string(iter.join("checksums")).unwrap();
+    assert!(
+        sums.contains("  model.bpk\n") && sums.contains("  optim.bpk\n"),
+        "{sums}"
+    );
+    let load = || Trainer::load(&cfg.net, cfg.optim.weight_decay, &iter).map(|_| ());
+    load().unwrap();
+    for file in ["model.bpk", "optim.bpk"] {
+        let path = iter.join(file);
+        let good = std::fs::read(&path).unwrap();
+        let mut bad = good.clone();
+        let last = bad.len() - 1;
+        bad[last] ^= 1;
+        std::fs::write(&path, &bad).unwrap();
+        let err = format!("{:#}", load().unwrap_err());
+        assert!(err.contains("does not match its checksum"), "{file}: {err}");
+        let out = dir.join("p.bao");
+        let args = ["export", "--checkpoint", s(&run), "--out", s(&out)];
+        if file == "model.bpk" {
+            let err = one_line_error(&args);
+            assert!(err.contains("does not match its checksum"), "{err}");
+            assert!(!out.exists());
+        }
+        std::fs::write(&path, &good).unwrap();
+    }
+    // A run written before checksums has none: it loads as it is.
+    std::fs::remove_file(iter.join("checksums")).unwrap();
+    load().unwrap();
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// `bytes` with every stored copy of the float `from` replaced by `to`.
+fn replace_float(bytes: &[u8], from: f32, to: f32) -> Vec<u8> {
+    let (from, to) = (from.to_le_bytes(), to.to_le_bytes());
+    let mut out = bytes.to_vec();
+    let mut i = 0;
+    while i + 4 <= out.len() {
+        if out[i..i + 4] == from {
+            out[i..i + 4].copy_from_slice(&to);
+            i += 4;
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+#[test]
+fn weights_that_are_nan_infinite_or_huge_are_refused_at_load_and_at_export() {
+    let dir = tmp("nan");
+    let (run, _) = one_iteration_run(&dir);
+    let cfg = TrainConfig::load(&RunDir::new(&run).config()).unwrap();
+    let iter = RunDir::new(&run).iteration(1);
+    let model = iter.join("model.bpk");
+    let good = std::fs::read(&model).unwrap();
+    let tensors = bao_zero::nn::network_tensors(&good).unwrap();
+    let weight = tensors
+        .values()
+        .flat_map(|(_, v)| v.iter().copied())
+        .find(|w| w.abs() > 1e-3)
+        .unwrap();
+    // Without the checksums file the damage is not seen as such: the weights check catches it.
+    std::fs::remove_file(iter.join("checksums")).unwrap();
+    for garbage in [f32::NAN, f32::INFINITY, -1e30] {
+        std::fs::write(&model, replace_float(&good, weight, garbage)).unwrap();
+        let err = format!(
+            "{:#}",
+            Trainer::load(&cfg.net, cfg.optim.weight_decay, &iter)
+                .map(|_| ())
+                .unwrap_err()
+        );
+        assert!(
+            err.contains("weights must be finite numbers"),
+            "{garbage}: {err}"
+        );
+        let out = dir.join("p.bao");
+        let err = one_line_error(&["export", "--checkpoint", s(&run), "--out", s(&out)]);
+        assert!(
+            err.contains("weights must be finite numbers"),
+            "{garbage}: {err}"
+        );
+        assert!(!out.exists());
+    }
+    std::fs::remove_dir_all(dir).ok();
+}
