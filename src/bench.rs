@@ -258,7 +258,7 @@ fn synthetic_batch(n: usize) -> crate::nn::Batch {
             .map(|k| 1 + (k == i % list.len()) as u32 * 9)
             .collect();
         let mut s = crate::selfplay::Sample::new(pos, &list, &visits, 0.0);
-        s.outcome = if i % 3 == 0 { 1 } else { -1 };
+        s.outcome = if i.is_multiple_of(3) { 1 } else { -1 };
         samples.push(s);
         pos = list.children()[i % list.len()];
         i += 1;
