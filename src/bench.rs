@@ -276,7 +276,7 @@ pub fn bench_device(
     seconds: f64,
     runs: usize,
 ) -> anyhow::Result<DeviceRow> {
-    use crate::nn::{NetConfig, NetKind, NetWeights, Trainer};
+    use crate::nn::{NetConfig, NetWeights, Trainer};
     let on = NetConfig {
         device,
         ..net.clone()
@@ -318,19 +318,8 @@ pub fn bench_device(
             })?,
         ));
     }
-    let name = match net.kind {
-        NetKind::Mlp => format!(
-            "mlp {}",
-            net.hidden
-                .iter()
-                .map(|h| h.to_string())
-                .collect::<Vec<_>>()
-                .join("x")
-        ),
-        NetKind::Resnet => format!("resnet {}x{}", net.blocks, net.channels),
-    };
     Ok(DeviceRow {
-        net: name,
+        net: net.to_string(),
         device,
         train,
         forward,

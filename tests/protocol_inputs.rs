@@ -190,46 +190,56 @@ fn an_engine_program_dies_with_the_bao_that_started_it() {
     }
 }
 
+/// The players `stop` and the end of input are checked with: alpha-beta and an MCTS player.
+const STOPPABLE: [&str; 2] = ["ab", "player:checkpoints/shipped/kiswahili.bao"];
+
 #[test]
 fn engine_stop_ends_a_long_search_with_its_best_move_and_limits_out_of_range_are_refused() {
-    let mut child = bao()
-        .args(["engine", "--player", "ab"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
+    for player in STOPPABLE {
+        let mut child = bao()
+            .args(["engine", "--player", player])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        writeln!(
+            stdin,
+            "go depth 1000\ngo movetime 99999999999999999\ngo nodes 99999999999999"
+        )
         .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    writeln!(
-        stdin,
-        "go depth 1000\ngo movetime 99999999999999999\ngo nodes 99999999999999"
-    )
-    .unwrap();
-    std::thread::sleep(Duration::from_millis(500));
-    writeln!(stdin, "stop\nlegal\nquit").unwrap();
-    let out = wait_at_most(child, Duration::from_secs(30));
-    let text = String::from_utf8_lossy(&out.stdout);
-    let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines[1], "error `depth` takes 1 to 64, not 1000", "{text}");
-    assert!(
-        lines[2].starts_with("error `movetime` takes at most"),
-        "{text}"
-    );
-    assert!(lines[3].starts_with("bestmove "), "{text}");
-    assert!(lines[4].starts_with("legal "), "{text}");
+        std::thread::sleep(Duration::from_millis(500));
+        writeln!(stdin, "stop\nlegal\nquit").unwrap();
+        let out = wait_at_most(child, Duration::from_secs(30));
+        let text = String::from_utf8_lossy(&out.stdout);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines[1], "error `depth` takes 1 to 64, not 1000",
+            "{player}: {text}"
+        );
+        assert!(
+            lines[2].starts_with("error `movetime` takes at most"),
+            "{player}: {text}"
+        );
+        assert!(lines[3].starts_with("bestmove "), "{player}: {text}");
+        assert!(lines[4].starts_with("legal "), "{player}: {text}");
+    }
 }
 
 #[test]
 fn engine_ends_a_search_at_the_end_of_input() {
-    let (ok, out, _) = run_with(
-        &["engine", "--player", "ab"],
-        b"go nodes 99999999999999\n",
-        &[],
-    );
-    assert!(ok);
-    assert!(
-        out.lines().nth(1).unwrap().starts_with("bestmove "),
-        "{out}"
-    );
+    for player in STOPPABLE {
+        let (ok, out, _) = run_with(
+            &["engine", "--player", player],
+            b"go nodes 99999999999999\n",
+            &[],
+        );
+        assert!(ok, "{player}");
+        assert!(
+            out.lines().nth(1).unwrap().starts_with("bestmove "),
+            "{player}: {out}"
+        );
+    }
 }
 
 #[test]

@@ -254,6 +254,37 @@ fn damaged_checkpoint_weights_are_refused_at_load_and_old_ones_without_checksums
     std::fs::remove_dir_all(dir).ok();
 }
 
+#[test]
+fn truncated_checkpoint_files_without_checksums_are_named_in_words_not_debug_text() {
+    let dir = tmp("truncated");
+    let (run, _) = one_iteration_run(&dir);
+    let cfg = TrainConfig::load(&RunDir::new(&run).config()).unwrap();
+    let iter = RunDir::new(&run).iteration(1);
+    // A run written before checksums: only the file's own format can tell the damage.
+    std::fs::remove_file(iter.join("checksums")).unwrap();
+    for (file, says) in [
+        (
+            "model.bpk",
+            "the network is damaged or is not the config's mlp ",
+        ),
+        ("optim.bpk", "damaged or not an optimizer state"),
+    ] {
+        let path = iter.join(file);
+        let good = std::fs::read(&path).unwrap();
+        std::fs::write(&path, &good[..good.len() / 2]).unwrap();
+        let err = format!(
+            "{:#}",
+            Trainer::load(&cfg.net, cfg.optim.weight_decay, &iter)
+                .map(|_| ())
+                .unwrap_err()
+        );
+        assert!(err.contains(says), "{file}: {err}");
+        assert!(!err.contains("Io(") && !err.contains('\n'), "{file}: {err}");
+        std::fs::write(&path, &good).unwrap();
+    }
+    std::fs::remove_dir_all(dir).ok();
+}
+
 /// `bytes` with every stored copy of the float `from` replaced by `to`.
 fn replace_float(bytes: &[u8], from: f32, to: f32) -> Vec<u8> {
     let (from, to) = (from.to_le_bytes(), to.to_le_bytes());

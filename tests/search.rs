@@ -117,6 +117,12 @@ fn alpha_beta_finds_a_win_in_one() {
         assert_eq!(a.score, WIN - 1);
         assert_eq!(mate_distance(a.score), Some(1));
     }
+    // Asked to search the finished game, it says in words who won and why.
+    let err = ab().analyse(&rules, &win, &Limits::depth(1)).unwrap_err();
+    assert!(
+        format!("{err}").starts_with("the game is over (South wins (front-row-empty)) in "),
+        "{err}"
+    );
 }
 
 #[test]

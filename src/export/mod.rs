@@ -156,6 +156,10 @@ impl Player for LoadedPlayer {
         self.player.set_threads(threads)
     }
 
+    fn set_stop(&mut self, stop: std::sync::Arc<std::sync::atomic::AtomicBool>) -> bool {
+        self.player.set_stop(stop)
+    }
+
     fn candidates(&self) -> Vec<crate::search::Candidate> {
         self.player.candidates()
     }

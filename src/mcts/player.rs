@@ -10,6 +10,7 @@ use crate::rules::{Position, Rules};
 use crate::search::{Candidate, Choice, Limits, Player};
 use anyhow::Context;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Simulations a time-limited search may never exceed (the tree's memory bound).
@@ -47,6 +48,8 @@ pub struct MctsPlayer {
     /// The last search's tree, kept for the next move.
     tree: Option<Tree>,
     leaves: LeafBatch,
+    /// Set from outside (the engine's `stop`) to end the search at its next batch.
+    stop: Option<Arc<AtomicBool>>,
 }
 
 impl MctsPlayer {
@@ -70,6 +73,7 @@ impl MctsPlayer {
             cache: EvalCache::new(CACHE_BITS),
             tree: None,
             leaves: LeafBatch::default(),
+            stop: None,
         }
     }
 
@@ -147,6 +151,14 @@ impl MctsPlayer {
             }
             // A forced move needs no thought beyond a value.
             if done > 0 && tree.root_children() == 1 {
+                break;
+            }
+            if done > 0
+                && self
+                    .stop
+                    .as_ref()
+                    .is_some_and(|s| s.load(Ordering::Relaxed))
+            {
                 break;
             }
             let round_start = Instant::now();
@@ -231,6 +243,13 @@ impl Player for MctsPlayer {
     fn set_threads(&mut self, threads: usize) -> bool {
         self.threads = threads.max(1);
         self.pool = None;
+        true
+    }
+
+    /// The search ends at the next batch once `stop` is set (after its first, so that a move
+    /// has been searched).
+    fn set_stop(&mut self, stop: Arc<AtomicBool>) -> bool {
+        self.stop = Some(stop);
         true
     }
 

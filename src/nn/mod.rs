@@ -130,6 +130,20 @@ impl Default for NetConfig {
     }
 }
 
+impl std::fmt::Display for NetConfig {
+    /// The shape in a few words: `mlp 256x256` (hidden widths), `resnet 10x128` (blocks x
+    /// channels).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.kind {
+            NetKind::Mlp => {
+                let widths: Vec<String> = self.hidden.iter().map(|h| h.to_string()).collect();
+                write!(f, "mlp {}", widths.join("x"))
+            }
+            NetKind::Resnet => write!(f, "resnet {}x{}", self.blocks, self.channels),
+        }
+    }
+}
+
 /// The most hidden layers of an MLP trunk.
 pub const MAX_LAYERS: usize = 8;
 /// The widest hidden layer of an MLP trunk (eight times the shipped players'): 2048 x 2048

@@ -98,7 +98,7 @@ impl Trainer {
             .from_bytes(burn::tensor::Bytes::from_bytes_vec(optim))
             .map_err(|e| {
                 anyhow::anyhow!(
-                    "cannot load optimizer state {}: {e:?}",
+                    "cannot load optimizer state {}, damaged or not an optimizer state: {e}",
                     optim_path.display()
                 )
             })?;
@@ -202,11 +202,11 @@ impl Trainer {
             .valid()
             .into_record()
             .into_bytes()
-            .map_err(|e| anyhow::anyhow!("cannot save the network: {e:?}"))?;
+            .map_err(|e| anyhow::anyhow!("cannot save the network: {e}"))?;
         let optim = self
             .optim
             .into_bytes()
-            .map_err(|e| anyhow::anyhow!("cannot save the optimizer: {e:?}"))?;
+            .map_err(|e| anyhow::anyhow!("cannot save the optimizer: {e}"))?;
         let sums = format!(
             "{:016x}  {MODEL}\n{:016x}  {OPTIM}\n",
             crate::util::fnv1a(&model),

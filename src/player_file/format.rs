@@ -115,7 +115,7 @@ impl Bundle {
             }
             if h.net != first.header.net {
                 bail!(
-                    "player {} has another network shape ({:?}) than player 1 ({:?})",
+                    "player {} has another network shape ({}) than player 1 ({})",
                     k + 1,
                     h.net,
                     first.header.net

@@ -204,7 +204,7 @@ impl AlphaBeta {
         }
 
         if let Some(o) = pos.result() {
-            bail!("the game is over ({o:?}) in {pos}");
+            bail!("the game is over ({o}) in {pos}");
         }
         pos.legal_moves(rules, &mut self.lists[0]);
         let n = self.lists[0].len();

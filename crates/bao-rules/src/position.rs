@@ -57,6 +57,16 @@ pub struct Outcome {
     pub reason: EndReason,
 }
 
+impl std::fmt::Display for Outcome {
+    /// `South wins (front-row-empty)`, `void game (never-ending-move)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.winner {
+            Some(side) => write!(f, "{side} wins ({})", self.reason),
+            None => write!(f, "void game ({})", self.reason),
+        }
+    }
+}
+
 /// The stage of the player to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
