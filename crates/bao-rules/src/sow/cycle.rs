@@ -54,17 +54,17 @@ impl<'a, O: Observer> Mover<'a, O> {
         let mut unit = ();
         let mut tortoise = Mover::new(rules, pos, play_house, &mut unit);
         let mut h = hare.begin(start);
-        h = hare.to_relay(h);
+        h = hare.sow_to_relay(h);
         for _ in 0..period {
             // The sowing is deterministic: the probe went through these relays already.
             let Next::Relay { pit, rotation } = h else {
                 return hare.finish(h);
             };
             h = hare.relay(pit, rotation);
-            h = hare.to_relay(h);
+            h = hare.sow_to_relay(h);
         }
         let mut t = tortoise.begin(start);
-        t = tortoise.to_relay(t);
+        t = tortoise.sow_to_relay(t);
         loop {
             let (
                 Next::Relay { pit, rotation },
@@ -82,9 +82,9 @@ impl<'a, O: Observer> Mover<'a, O> {
                 return hare.finish(stop);
             }
             h = hare.relay(pit, rotation);
-            h = hare.to_relay(h);
+            h = hare.sow_to_relay(h);
             t = tortoise.relay(t_pit, t_rotation);
-            t = tortoise.to_relay(t);
+            t = tortoise.sow_to_relay(t);
         }
     }
 

@@ -192,7 +192,7 @@ impl<'a, O: Observer> Mover<'a, O> {
         let mut m = Mover::new(rules, pos, play_house, obs);
         let mut next = m.begin(start);
         loop {
-            next = m.to_relay(next);
+            next = m.sow_to_relay(next);
             let Next::Relay { pit, rotation } = next else {
                 break;
             };
@@ -212,7 +212,7 @@ impl<'a, O: Observer> Mover<'a, O> {
     }
 
     /// Plays on from `next` up to the next relay (not yet lifted) or the end of the move.
-    fn to_relay(&mut self, mut next: Next) -> Next {
+    fn sow_to_relay(&mut self, mut next: Next) -> Next {
         while let Next::Sow {
             first,
             seeds,
