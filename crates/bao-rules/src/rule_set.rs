@@ -9,7 +9,10 @@ use super::pit::Rotation;
 use serde::{Deserialize, Serialize};
 
 /// A complete rule set. Build one from a [`Variant`] preset and change options as needed.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// Two rule sets are the same game whatever their `max_sown`: the bound is a safety net against
+/// exhaustion that never decides a move in play (player files written under the old default of
+/// 100000 play the same game as today's presets).
+#[derive(Clone, Debug, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Rules {
     /// Starting seeds.
@@ -53,6 +56,53 @@ pub struct Rules {
     pub max_sown: u32,
     /// Opening before the planting stage.
     pub opening: Opening,
+}
+
+impl PartialEq for Rules {
+    fn eq(&self, other: &Rules) -> bool {
+        // Destructured so that a new field cannot be left out of the comparison.
+        let Rules {
+            setup,
+            sowing,
+            min_lift,
+            captures,
+            capture_back_row,
+            captured_sowing,
+            kimbi,
+            takata,
+            max_capture_lift,
+            mandatory_capture,
+            front_row_first,
+            lone_kichwa,
+            empty_front_row_loses,
+            planting,
+            house,
+            takasia,
+            infinite_moves,
+            lap_limit,
+            opening,
+            max_sown: _,
+        } = self;
+        *setup == other.setup
+            && *sowing == other.sowing
+            && *min_lift == other.min_lift
+            && *captures == other.captures
+            && *capture_back_row == other.capture_back_row
+            && *captured_sowing == other.captured_sowing
+            && *kimbi == other.kimbi
+            && *takata == other.takata
+            && *max_capture_lift == other.max_capture_lift
+            && *mandatory_capture == other.mandatory_capture
+            && *front_row_first == other.front_row_first
+            && *lone_kichwa == other.lone_kichwa
+            && *empty_front_row_loses == other.empty_front_row_loses
+            && *planting == other.planting
+            && *house == other.house
+            && *takasia == other.takasia
+            && *infinite_moves == other.infinite_moves
+            && *lap_limit == other.lap_limit
+            && *opening == other.opening
+    }
 }
 
 impl Rules {

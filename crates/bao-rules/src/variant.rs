@@ -53,7 +53,9 @@ impl Rules {
             takasia: Takasia::None,
             infinite_moves: InfiniteMoves::Illegal,
             lap_limit: None,
-            max_sown: 100_000,
+            // Far beyond the longest loops met in play (over 2.6 million relays, 30 million
+            // seeds before Brent sees them): only a repeated state decides a move.
+            max_sown: 1_000_000_000,
             opening: Opening::None,
         }
     }

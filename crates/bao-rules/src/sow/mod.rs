@@ -1,24 +1,21 @@
 //! Playing one move: planting, lifting, sowing, relays, captures, the house, the end of a move.
 //!
 //! The sowing is deterministic once the move's choices are made, so a move is simulated on a
-//! copy of the position. A never-ending move is found exactly: the state at each relay (the whole
-//! board, the pit about to be lifted, the rotation, the house flags) is compared with a saved one
-//! by Brent's cycle detection, which needs no memory beyond one saved state and gives the cycle's
-//! length. Brent notices a cycle some relays after it began; when such a move is played on (the
-//! rules make it stop, lose or void the game rather than illegal), it is replayed and cut exactly
-//! at the first relay whose state repeats an earlier one (the one a cycle's length before).
-//! A safety net counts every seed sown: past `Rules::max_sown` (or `lap_limit` laps) the move
-//! counts as never-ending too.
+//! copy of the position. Never-ending moves are found exactly ([`cycle`]); long moves are
+//! remembered per thread ([`memo`]), so that a loop of millions of relays is walked once.
+
+mod cycle;
+mod memo;
 
 use super::options::{CapturedSowing, House, InfiniteMoves};
 use super::pit::{Dir, Pit, Rotation, Side, kichwa_rotation};
 use super::position::{EndReason, Outcome, Position, Stage, front_empty};
 use super::rule_set::Rules;
 use super::trace::{Event, Observer, StopReason};
-use std::collections::VecDeque;
+use cycle::{RelayState, warn_bound};
 
 /// How a move begins; decided by the move generator.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Start {
     /// Planting stage takata: a seed from store into `pit`, then the pit (or 2 seeds of a taxed
     /// house) sown toward `dir`.
@@ -44,6 +41,7 @@ impl Start {
 }
 
 /// The result of simulating a move.
+#[derive(Clone, Copy)]
 pub(crate) struct Sim {
     /// The position after the move (side to move not yet switched).
     pub pos: Position,
@@ -53,15 +51,8 @@ pub(crate) struct Sim {
     pub illegal: bool,
     /// The length (in relays) of the cycle that proved the move never-ending, if one did.
     pub period: Option<u32>,
-}
-
-/// The board state at a relay, for cycle detection.
-#[derive(Clone, Copy, PartialEq, Eq)]
-struct RelayState {
-    pits: [[u8; 16]; 2],
-    pit: Pit,
-    rotation: Rotation,
-    house: [bool; 2],
+    /// The safety bound `max_sown` decided that the move never ends (no repeated state did).
+    pub bound_hit: bool,
 }
 
 /// One move being played.
@@ -86,11 +77,17 @@ pub(crate) struct Mover<'a, O: Observer> {
     lambda: u32,
     /// The cycle's length once found.
     period: Option<u32>,
-    /// Replaying with a known cycle length: the last relay states, that many of them.
-    exact: Option<(u32, VecDeque<RelayState>)>,
+}
+
+/// A simulation's end: played through (with its relays), or the result of the same long move
+/// played before.
+enum Walk {
+    Played(Sim, u32),
+    Recalled(Sim),
 }
 
 /// What to do after a sowing ends.
+#[derive(Clone, Copy)]
 enum Next {
     /// Sow `seeds` starting at `first` (inclusive) in `rotation`; `lifted_front`: the seeds were
     /// just lifted from a front pit (the front row may now be empty).
@@ -99,6 +96,12 @@ enum Next {
         seeds: u32,
         rotation: Rotation,
         lifted_front: bool,
+    },
+    /// The sowing ended in `pit`, which is lifted and sown on in `rotation` (not yet lifted: the
+    /// state here is the one compared for cycles).
+    Relay {
+        pit: Pit,
+        rotation: Rotation,
     },
     Stop(StopReason),
 }
@@ -121,29 +124,41 @@ impl<'a, O: Observer> Mover<'a, O> {
         if O::ENABLED {
             // Traced: learn first, untraced, whether the move must be cut, so that the events
             // are those of the move as played.
-            let probe = Mover::simulate(rules, pos, start, play_house, &mut (), None);
-            return Mover::simulate(rules, pos, start, play_house, obs, replay(&probe));
+            let probe = match Mover::simulate(rules, pos, start, play_house, &mut (), None) {
+                Walk::Played(sim, _) | Walk::Recalled(sim) => sim,
+            };
+            return match replay(&probe) {
+                Some(period) => Mover::cut(rules, pos, start, play_house, obs, period),
+                None => match Mover::simulate(rules, pos, start, play_house, obs, None) {
+                    Walk::Played(sim, _) | Walk::Recalled(sim) => sim,
+                },
+            };
         }
-        let sim = Mover::simulate(rules, pos, start, play_house, &mut (), None);
-        match replay(&sim) {
-            Some(period) => Mover::simulate(rules, pos, start, play_house, obs, Some(period)),
+        let key = (*pos, start, play_house);
+        let (sim, relays) =
+            match Mover::simulate(rules, pos, start, play_house, &mut (), Some(&key)) {
+                Walk::Recalled(sim) => return sim,
+                Walk::Played(sim, relays) => (sim, relays),
+            };
+        if sim.bound_hit {
+            warn_bound(rules, pos);
+        }
+        let sim = match replay(&sim) {
+            Some(period) => Mover::cut(rules, pos, start, play_house, obs, period),
             None => sim,
+        };
+        if relays >= memo::LONG {
+            memo::remember(rules, key, sim);
         }
+        sim
     }
 }
 
 impl<'a, O: Observer> Mover<'a, O> {
-    /// One simulation; with `period`, the cycle length already found, cut exactly.
-    fn simulate(
-        rules: &'a Rules,
-        pos: &Position,
-        start: Start,
-        play_house: bool,
-        obs: &'a mut O,
-        period: Option<u32>,
-    ) -> Sim {
+    /// A move about to begin on a copy of `pos`.
+    fn new(rules: &'a Rules, pos: &Position, play_house: bool, obs: &'a mut O) -> Self {
         let side = pos.to_move;
-        let mut m = Mover {
+        Mover {
             rules,
             p: *pos,
             side,
@@ -161,9 +176,43 @@ impl<'a, O: Observer> Mover<'a, O> {
             power: 1,
             lambda: 0,
             period: None,
-            exact: period.map(|p| (p, VecDeque::with_capacity(p as usize))),
-        };
+        }
+    }
+
+    /// One simulation, watching the relay states for a cycle. With `recall`, a move that turns
+    /// out long is looked up among those this thread played before.
+    fn simulate(
+        rules: &'a Rules,
+        pos: &Position,
+        start: Start,
+        play_house: bool,
+        obs: &'a mut O,
+        recall: Option<&memo::Key>,
+    ) -> Walk {
+        let mut m = Mover::new(rules, pos, play_house, obs);
         let mut next = m.begin(start);
+        loop {
+            next = m.sow_to_relay(next);
+            let Next::Relay { pit, rotation } = next else {
+                break;
+            };
+            if let Some(stop) = m.never_ending(pit, rotation) {
+                next = stop;
+                break;
+            }
+            next = m.relay(pit, rotation);
+            if m.relays == memo::LONG
+                && let Some(sim) = recall.and_then(|key| memo::recall(rules, key))
+            {
+                return Walk::Recalled(sim);
+            }
+        }
+        let relays = m.relays;
+        Walk::Played(m.finish(next), relays)
+    }
+
+    /// Plays on from `next` up to the next relay (not yet lifted) or the end of the move.
+    fn sow_to_relay(&mut self, mut next: Next) -> Next {
         while let Next::Sow {
             first,
             seeds,
@@ -171,26 +220,39 @@ impl<'a, O: Observer> Mover<'a, O> {
             lifted_front,
         } = next
         {
-            next = match m.sow(first, seeds, rotation, lifted_front) {
-                Some(last) => m.after_sowing(last, rotation),
+            next = match self.sow(first, seeds, rotation, lifted_front) {
+                Some(last) => self.after_sowing(last, rotation),
                 None => Next::Stop(StopReason::FrontRowEmpty),
             };
         }
+        next
+    }
+
+    /// Lifts the relay pit `pit` whole and sows on.
+    fn relay(&mut self, pit: Pit, rotation: Rotation) -> Next {
+        self.relays += 1;
+        let seeds = self.p.pits[self.me][pit.index()];
+        self.lift(pit, seeds as u32, rotation)
+    }
+
+    /// The move's end: the safety net's last word, the stop event, the result.
+    fn finish(mut self, mut next: Next) -> Sim {
         // The bounds count every seed sown, the last sowing's too: a move that stops on its own
         // after passing them is never-ending all the same.
-        if !matches!(next, Next::Stop(StopReason::NeverEnding)) && m.over_bound() {
-            next = m.declare_never_ending();
+        if !matches!(next, Next::Stop(StopReason::NeverEnding)) && self.over_bound() {
+            next = self.declare_never_ending();
         }
         if let Next::Stop(reason) = next
             && O::ENABLED
         {
-            m.obs.event(Event::Stop { reason });
+            self.obs.event(Event::Stop { reason });
         }
         Sim {
-            pos: m.p,
-            house_offered: m.house_offered,
-            illegal: m.illegal,
-            period: m.period,
+            pos: self.p,
+            house_offered: self.house_offered,
+            illegal: self.illegal,
+            period: self.period,
+            bound_hit: self.period.is_none() && self.sown > self.rules.max_sown as u64,
         }
     }
 
@@ -360,11 +422,10 @@ impl<'a, O: Observer> Mover<'a, O> {
                 }
             }
         }
-        if let Some(stop) = self.never_ending(last, rotation) {
-            return stop;
+        Next::Relay {
+            pit: last,
+            rotation,
         }
-        self.relays += 1;
-        self.lift(last, seeds as u32, rotation)
     }
 
     /// The house rule for a sowing that ends in the mover's owned house holding `seeds`.
@@ -479,73 +540,6 @@ impl<'a, O: Observer> Mover<'a, O> {
                 }
             }
         }
-    }
-
-    /// At a relay from `pit`: whether the move is proven never-ending (or over the bounds), and if
-    /// so what the rules make of it.
-    fn never_ending(&mut self, pit: Pit, rotation: Rotation) -> Option<Next> {
-        let over_bound = self.over_bound();
-        let state = RelayState {
-            pits: self.p.pits,
-            pit,
-            rotation,
-            house: self.p.house,
-        };
-        let mut cycle = false;
-        if let Some((period, recent)) = &mut self.exact {
-            // The first state equal to the one a cycle's length before is the first repetition.
-            cycle = recent.len() == *period as usize && recent.front() == Some(&state);
-            recent.push_back(state);
-            if recent.len() > *period as usize {
-                recent.pop_front();
-            }
-            if cycle {
-                self.period = Some(*period);
-            }
-        } else if self.relays >= 8 {
-            // Brent's cycle detection; most moves are short, so start after a few relays.
-            if self.saved == Some(state) {
-                cycle = true;
-                // The saved state came back after `lambda + 1` relays: the cycle's length.
-                self.period = Some(self.lambda + 1);
-            } else {
-                self.lambda += 1;
-                if self.saved.is_none() || self.lambda == self.power {
-                    self.saved = Some(state);
-                    self.power = self.power.saturating_mul(2);
-                    self.lambda = 0;
-                }
-            }
-        }
-        if !(cycle || over_bound) {
-            return None;
-        }
-        Some(self.declare_never_ending())
-    }
-
-    /// Whether the seeds sown so far pass the safety bound or the lap limit.
-    fn over_bound(&self) -> bool {
-        self.sown > self.rules.max_sown as u64
-            || self
-                .rules
-                .lap_limit
-                .is_some_and(|laps| self.sown > 16 * laps as u64)
-    }
-
-    /// Ends a never-ending move as the rules say.
-    fn declare_never_ending(&mut self) -> Next {
-        match self.rules.infinite_moves {
-            InfiniteMoves::Illegal => self.illegal = true,
-            InfiniteMoves::MoverLoses => self.lose(self.side, EndReason::NeverEndingMove),
-            InfiniteMoves::Void => {
-                self.p.result = Some(Outcome {
-                    winner: None,
-                    reason: EndReason::NeverEndingMove,
-                })
-            }
-            InfiniteMoves::Stop => {}
-        }
-        Next::Stop(StopReason::NeverEnding)
     }
 }
 
