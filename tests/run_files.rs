@@ -255,6 +255,60 @@ fn damaged_checkpoint_weights_are_refused_at_load_and_old_ones_without_checksums
 }
 
 #[test]
+fn a_damaged_meta_json_or_config_toml_is_refused_and_an_edit_kept_by_deleting_the_checksum_line() {
+    let dir = tmp("run-sums");
+    let (run, _) = one_iteration_run(&dir);
+    let (meta, config) = (run.join("meta.json"), run.join("config.toml"));
+    let (meta_good, config_good) = (
+        std::fs::read_to_string(&meta).unwrap(),
+        std::fs::read_to_string(&config).unwrap(),
+    );
+    assert!(meta_good.contains("\"checksum\""), "{meta_good}");
+    assert!(config_good.starts_with("# fnv1a "), "{config_good}");
+    let resume = ["train", "--resume", s(&run), "--extend-to", "2"];
+    // A value changed that still parses: only the checksum can tell.
+    let meta_bad = meta_good.replacen("\"iteration\": 1", "\"iteration\": 7", 1);
+    assert_ne!(meta_bad, meta_good);
+    std::fs::write(&meta, &meta_bad).unwrap();
+    let err = one_line_error(&resume);
+    assert!(
+        err.contains("meta.json does not match its checksum"),
+        "{err}"
+    );
+    std::fs::write(&meta, &meta_good).unwrap();
+    let config_bad = config_good.replacen("\niterations = 1\n", "\niterations = 9\n", 1);
+    assert_ne!(config_bad, config_good);
+    std::fs::write(&config, &config_bad).unwrap();
+    let err = one_line_error(&resume);
+    assert!(
+        err.contains("config.toml does not match its checksum"),
+        "{err}"
+    );
+    let player = dir.join("p.bao");
+    let export = ["export", "--checkpoint", s(&run), "--out", s(&player)];
+    let err = one_line_error(&export);
+    assert!(
+        err.contains("config.toml does not match its checksum"),
+        "{err}"
+    );
+    // Without its checksum line the edit is the user's: the run reads it.
+    let (_, edited) = config_bad.split_once('\n').unwrap();
+    std::fs::write(&config, edited).unwrap();
+    let cfg = RunDir::new(&run).read_config().unwrap();
+    assert_eq!(cfg.iterations, 9);
+    // A meta.json written before checksums loads as it is.
+    let old: String = meta_good
+        .lines()
+        .filter(|l| !l.contains("\"checksum\""))
+        .collect::<Vec<_>>()
+        .join("\n")
+        .replace(",\n}", "\n}");
+    std::fs::write(&meta, old).unwrap();
+    assert_eq!(RunDir::new(&run).read_meta().unwrap().iteration, 1);
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
 fn truncated_checkpoint_files_without_checksums_are_named_in_words_not_debug_text() {
     let dir = tmp("truncated");
     let (run, _) = one_iteration_run(&dir);

@@ -32,9 +32,10 @@ fn locate(path: &Path, variant: Option<&str>) -> PyResult<(PathBuf, Rules)> {
     if let Some(v) = variant {
         return Ok((file, variant_rules(v)?.1));
     }
-    let config = dir.map(|d| RunDir::new(d).config()).filter(|c| c.is_file());
-    let rules = match config {
-        Some(c) => TrainConfig::load(&c)
+    let run = dir.map(RunDir::new).filter(|d| d.config().is_file());
+    let rules = match run {
+        Some(run) => run
+            .read_config()
             .and_then(|cfg| cfg.rules())
             .map_err(|e| chain_value_error(&e))?,
         None => variant_rules("kiswahili")?.1,

@@ -103,7 +103,7 @@ fn run_config(
         0
     };
     let meta = if existing {
-        let stored = TrainConfig::load(&train::RunDir::new(dir).config())?;
+        let stored = train::RunDir::new(dir).read_config()?;
         // A run this command extended before holds the config with `iterations` raised.
         let extended = extend_to == Some(stored.iterations)
             && TrainConfig {

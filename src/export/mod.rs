@@ -11,7 +11,7 @@ use crate::mcts::{Evaluator, MctsPlayer};
 use crate::player_file::{Bundle, Header};
 use crate::rules::{Position, Rules};
 use crate::search::{Choice, Limits, Player};
-use crate::train::{RunDir, TrainConfig};
+use crate::train::RunDir;
 use anyhow::{Context, bail};
 use std::path::Path;
 use std::sync::Arc;
@@ -36,7 +36,7 @@ pub fn from_run_averaged(
 ) -> anyhow::Result<Bundle> {
     let dir = RunDir::new(run_dir);
     let meta = dir.read_meta()?;
-    let config = TrainConfig::load(&dir.config())?;
+    let config = dir.read_config()?;
     let it = iteration.unwrap_or(meta.iteration);
     if it == 0 || it > meta.iteration {
         bail!(

@@ -2,7 +2,7 @@
 //! evaluation opponents) and the evaluation games it recorded (`games/eval-NNNN.kiba`).
 
 use crate::notation::Record;
-use crate::train::{RunDir, TrainConfig};
+use crate::train::RunDir;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -41,7 +41,7 @@ impl RunInfo {
     pub fn read(dir: &Path) -> anyhow::Result<RunInfo> {
         let run = RunDir::new(dir);
         let meta = run.read_meta()?;
-        let config = TrainConfig::load(&run.config())?;
+        let config = run.read_config()?;
         Ok(RunInfo {
             net: format!(
                 "mcts:checkpoint={},sims={}",

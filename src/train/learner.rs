@@ -67,7 +67,7 @@ impl Learner {
         let config = opts.on_device(config);
         let trainer = fresh_trainer(&config)?;
         // The run's config as given: a device chosen for this invocation only is not part of it.
-        crate::util::write_atomic(&dir.config(), given.as_bytes())?;
+        dir.write_config(&given)?;
         let meta = Meta {
             version: run_dir::VERSION,
             variant: config.variant.clone(),
@@ -84,7 +84,7 @@ impl Learner {
         dir.read_meta()?;
         let lock = dir.lock()?;
         let meta = dir.read_meta()?;
-        let config = opts.on_device(TrainConfig::load(&dir.config())?);
+        let config = opts.on_device(dir.read_config()?);
         if meta.variant != config.variant {
             bail!(
                 "{}: meta.json says variant {}, config.toml says {}",
@@ -133,7 +133,7 @@ impl Learner {
         if !RunDir::exists(path) {
             return Learner::start(config, opts);
         }
-        let stored = TrainConfig::load(&RunDir::new(path).config())?;
+        let stored = RunDir::new(path).read_config()?;
         if stored != config {
             bail!(
                 "{} already holds a run of another config; resume it with `--resume {}`, or give another run directory",

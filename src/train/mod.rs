@@ -70,7 +70,7 @@ pub fn extend(path: &Path, total: u32) -> anyhow::Result<()> {
     // The config may change only while no process runs the run.
     let _lock = dir.lock()?;
     let meta = dir.read_meta()?;
-    let mut config = TrainConfig::load(&dir.config())?;
+    let mut config = dir.read_config()?;
     if total <= meta.iteration {
         bail!(
             "{} is already at iteration {}; --extend-to must be above it",
@@ -80,7 +80,7 @@ pub fn extend(path: &Path, total: u32) -> anyhow::Result<()> {
     }
     if total != config.iterations {
         config.iterations = total;
-        crate::util::write_atomic(&dir.config(), toml::to_string_pretty(&config)?.as_bytes())?;
+        dir.write_config(&toml::to_string_pretty(&config)?)?;
     }
     Ok(())
 }

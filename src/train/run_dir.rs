@@ -1,8 +1,9 @@
 //! The run directory: where a training run's stages meet on disk.
 //!
 //! ```text
-//! RUN_DIR/config.toml          the config the run uses (written once)
-//! RUN_DIR/meta.json            the last completed iteration and its figures (written last)
+//! RUN_DIR/config.toml          the config the run uses (written once; its first line a checksum)
+//! RUN_DIR/meta.json            the last completed iteration and its figures (written last,
+//!                              with a checksum of its values)
 //! RUN_DIR/iter-0007/           model.bpk, optim.bpk: network and optimizer after iteration 7
 //! RUN_DIR/replay.bin           the replay buffer after the last completed iteration
 //! RUN_DIR/metrics.jsonl        one JSON object per iteration
@@ -14,10 +15,22 @@
 //! after everything else of an iteration, so a run killed at any moment resumes from the last
 //! complete iteration.
 
+use super::TrainConfig;
+use crate::util::fnv1a;
 use anyhow::{Context, bail};
 use std::path::{Path, PathBuf};
 
+/// How the first line of a run's `config.toml` begins: the checksum of the lines below it.
+const CONFIG_SUM: &str = "# fnv1a ";
+/// The key of `meta.json` that holds the checksum of its other values.
+const META_SUM: &str = "checksum";
+
 pub use crate::player_file::{EvalEntry, Meta};
+
+/// The checksum of `meta.json`'s values: of their compact JSON, keys in order.
+fn meta_checksum(value: &serde_json::Value) -> String {
+    format!("{:016x}", fnv1a(value.to_string().as_bytes()))
+}
 
 #[cfg(test)]
 mod tests {
@@ -212,8 +225,18 @@ impl RunDir {
             );
         }
         let text = crate::util::read_text_bounded(&path, crate::util::limits::TEXT, "run file")?;
-        let meta: Meta = serde_json::from_str(&text)
-            .with_context(|| format!("{} is damaged", path.display()))?;
+        let damaged = || format!("{} is damaged", path.display());
+        let mut value: serde_json::Value = serde_json::from_str(&text).with_context(damaged)?;
+        // Files written before checksums have none.
+        if let Some(sum) = value.as_object_mut().and_then(|m| m.remove(META_SUM))
+            && sum.as_str() != Some(&meta_checksum(&value))
+        {
+            bail!(
+                "{} does not match its checksum: it is damaged",
+                path.display()
+            );
+        }
+        let meta: Meta = serde_json::from_value(value).with_context(damaged)?;
         if meta.version != VERSION {
             bail!(
                 "{} has run format version {}; this build reads version {VERSION}",
@@ -224,12 +247,43 @@ impl RunDir {
         Ok(meta)
     }
 
-    /// Writes `meta.json` atomically.
+    /// Writes `meta.json` atomically, with a checksum of its values.
     pub fn write_meta(&self, meta: &Meta) -> anyhow::Result<()> {
+        let mut value = serde_json::to_value(meta)?;
+        let sum = meta_checksum(&value);
+        if let Some(m) = value.as_object_mut() {
+            m.insert(META_SUM.into(), sum.into());
+        }
         crate::util::write_atomic(
             &self.meta_path(),
-            serde_json::to_string_pretty(meta)?.as_bytes(),
+            serde_json::to_string_pretty(&value)?.as_bytes(),
         )
+    }
+
+    /// Reads the run's `config.toml`, checked against the checksum line it was written with (a
+    /// config written before checksums, or whose first line was deleted to keep an edit, has none).
+    pub fn read_config(&self) -> anyhow::Result<TrainConfig> {
+        let path = self.config();
+        let text = crate::util::read_text_bounded(&path, crate::util::limits::TEXT, "run config")?;
+        if let Some((first, body)) = text.split_once('\n')
+            && let Some(sum) = first.strip_prefix(CONFIG_SUM)
+            && !sum.starts_with(&format!("{:016x} ", fnv1a(body.as_bytes())))
+        {
+            bail!(
+                "{} does not match its checksum: damaged, or edited (to keep an edit, delete its first line)",
+                path.display()
+            );
+        }
+        TrainConfig::from_toml(&text).with_context(|| format!("bad config {}", path.display()))
+    }
+
+    /// Writes the run's `config.toml` atomically: `text`, below a line with its checksum.
+    pub fn write_config(&self, text: &str) -> anyhow::Result<()> {
+        let sum = fnv1a(text.as_bytes());
+        let text = format!(
+            "{CONFIG_SUM}{sum:016x} of the lines below, checked on resume (delete this line to keep an edit)\n{text}"
+        );
+        crate::util::write_atomic(&self.config(), text.as_bytes())
     }
 
     /// `meta` (the run's metadata) as it stood after `iteration`: the counts (games, positions,
