@@ -15,7 +15,9 @@ stage=.gpu
 
 case "${1:-}" in
 prepare)
-  grep -qx "/$stage/" .git/info/exclude 2>/dev/null || echo "/$stage/" >>.git/info/exclude
+  exclude=$(git rev-parse --git-path info/exclude)
+  mkdir -p "$(dirname "$exclude")"
+  grep -qx "/$stage/" "$exclude" 2>/dev/null || echo "/$stage/" >>"$exclude"
   cargo build --release --features gpu --target-dir target/gpu
   mkdir -p "$stage"
   strip -o "$stage/bao" target/gpu/release/bao

@@ -233,7 +233,8 @@ pub struct DeviceRow {
     pub device: crate::nn::Compute,
     /// Training steps per second at each batch size: (batch, steps/s).
     pub train: Vec<(usize, f64)>,
-    /// Forward positions per second at each batch size: (batch, positions/s).
+    /// Forward positions per second at each batch size: (batch, positions/s); on the CPU as
+    /// play runs it (an MLP through its fast path), on a GPU through burn.
     pub forward: Vec<(usize, f64)>,
     /// The loss of one step from fixed weights on a fixed batch (to compare devices).
     pub first_loss: f64,
@@ -276,7 +277,7 @@ pub fn bench_device(
     seconds: f64,
     runs: usize,
 ) -> anyhow::Result<DeviceRow> {
-    use crate::nn::{NetConfig, NetWeights, Trainer};
+    use crate::nn::{Compute, NetConfig, NetWeights, Trainer};
     let on = NetConfig {
         device,
         ..net.clone()
@@ -313,7 +314,11 @@ pub fn bench_device(
         forward.push((
             b,
             rate(&mut || {
-                eval.infer(&data.obs, &data.masks, b);
+                // The CPU as play uses it (an MLP's fast path); a GPU through burn.
+                match device {
+                    Compute::Cpu => eval.infer(&data.obs, &data.masks, b),
+                    Compute::Gpu => eval.infer_on_device(&data.obs, &data.masks, b),
+                };
                 Ok(b)
             })?,
         ));

@@ -39,6 +39,17 @@ impl NetEvaluator {
             None => forward_probabilities(&self.net, &self.dev, obs, masks, batch),
         }
     }
+
+    /// Like [`NetEvaluator::infer`], but always through burn on the network's device, never the
+    /// MLP's CPU fast path: what a device computes, for comparing devices.
+    pub fn infer_on_device(
+        &self,
+        obs: &[f32],
+        masks: &[f32],
+        batch: usize,
+    ) -> (Vec<f32>, Vec<f32>) {
+        forward_probabilities(&self.net, &self.dev, obs, masks, batch)
+    }
 }
 
 impl Evaluator for NetEvaluator {
