@@ -319,7 +319,7 @@ fn truncated_checkpoint_files_without_checksums_are_named_in_words_not_debug_tex
     for (file, says) in [
         (
             "model.bpk",
-            "the network is damaged or is not the config's mlp ",
+            "the network is damaged or does not match the config's mlp ",
         ),
         ("optim.bpk", "damaged or not an optimizer state"),
     ] {

@@ -80,8 +80,9 @@ pub fn load_net_bytes(
     let mut store = BurnpackStore::from_bytes(Some(Bytes::from_bytes_vec(bytes.to_vec())))
         .with_from_adapter(FloatCastAdapter::to(DType::F32));
     let mut net = PolicyValueNet::new(cfg, dev);
-    net.load_from(&mut store)
-        .map_err(|e| anyhow::anyhow!("the network is damaged or is not the config's {cfg}: {e}"))?;
+    net.load_from(&mut store).map_err(|e| {
+        anyhow::anyhow!("the network is damaged or does not match the config's {cfg}: {e}")
+    })?;
     check_weights(&net)?;
     Ok(net)
 }
