@@ -188,6 +188,9 @@ fn secs_text(s: f64) -> String {
     }
 }
 
+/// What a search found: (value, length) pairs, the nodes, the deepest iteration without a result.
+type Found = (Vec<(i8, u16)>, u64, usize);
+
 /// The solver: a transposition table kept between calls (so a game's later positions reuse the
 /// earlier proofs) and the limits of each call.
 pub struct Solver {
@@ -297,7 +300,7 @@ impl Solver {
         rules: &Rules,
         started: Instant,
         body: impl FnOnce(&mut search::Search) -> Option<Vec<(i8, u16)>> + Send,
-    ) -> Result<(Vec<(i8, u16)>, u64, usize), Unsolved> {
+    ) -> Result<Found, Unsolved> {
         let deadline = self.limits.time.map(|t| (started + t, t));
         let bar = self.progress.then(|| {
             let bar = indicatif::ProgressBar::new_spinner();

@@ -117,7 +117,7 @@ impl Player for SolverPlayer {
             Ok((values, nodes)) => {
                 let m = pick(&values).expect("a position that goes on has a move");
                 let mut pv = vec![m.mv];
-                if let Some(child) = pos.play(rules, m.mv).ok() {
+                if let Ok(child) = pos.play(rules, m.mv) {
                     pv.extend(self.solver.pv(rules, &child));
                 }
                 Ok(Choice {
