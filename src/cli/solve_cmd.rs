@@ -110,11 +110,17 @@ fn solve(
         nodes: None,
         memory: args.memory << 20,
     };
+    let started = std::time::Instant::now();
     let mut solver = Solver::new(limits).with_progress(true);
     let mut solution = solver.solve(rules, pos).map_err(anyhow::Error::msg)?;
     let moves = if args.all_moves && pos.result().is_none() {
+        // The moves get what is left of the time limit.
+        let left = limits.time.map(|t| t.saturating_sub(started.elapsed()));
+        solver.set_limits(left.map(|t| t.max(Duration::from_millis(1))), None);
         let (values, nodes) = solver.move_values(rules, pos).map_err(anyhow::Error::msg)?;
+        // The figures of the whole command: the position and then each of its moves.
         solution.nodes += nodes;
+        solution.seconds = started.elapsed().as_secs_f64();
         Some(values)
     } else {
         None
@@ -169,8 +175,12 @@ impl Report<'_> {
             println!("best move: {}", move_text(best, self.mover()));
         }
         if self.moves.is_some() {
-            for v in [Value::Win, Value::Draw, Value::Loss] {
-                println!("{} moves: {}", v, self.moves_of(v).join(" "));
+            for (v, name) in [
+                (Value::Win, "winning"),
+                (Value::Draw, "drawing"),
+                (Value::Loss, "losing"),
+            ] {
+                println!("{name} moves: {}", self.moves_of(v).join(" "));
             }
         }
         println!("pv: {}", line_text(self.rules, self.pos, &s.pv).join(" "));

@@ -1,9 +1,10 @@
-//! The perfect player (`solver`, `solver:time=10s,memory=256`): every legal move is solved, and
-//! the player takes a winning move when there is one (the one with the shortest proven line), else
-//! a drawing move, else the losing move whose proven loss is the longest (the length of the
-//! opponent's proof line: the most plies the solver shows the loss to last, not necessarily the
-//! longest possible resistance). Where a move is not solved within the limits it falls back to
-//! alpha-beta at depth 4, so it always answers.
+//! The perfect player (`solver`, `solver:time=10s,memory=256`). It solves the position, then
+//! every legal move, and takes a winning move when there is one (the one with the shortest proven
+//! line), else a drawing move, else the losing move whose proven loss is the longest (the length
+//! of the opponent's proof line, found by iterative deepening: the most plies the solver shows the
+//! loss to last). If the moves are not all solved in the time left, it plays the solution's best
+//! move, which keeps the value; if the position itself is not solved within the limits, it falls
+//! back to alpha-beta at depth 4, so it always answers.
 
 use super::{MoveValue, SolveLimits, Solver, Value};
 use crate::rules::{Position, Rules};
@@ -112,28 +113,44 @@ impl Player for SolverPlayer {
             (Some(a), Some(b)) => a.min(b),
             (a, b) => a.or(b).unwrap_or(DEFAULT_TIME),
         };
+        let started = std::time::Instant::now();
         self.solver.set_limits(Some(time), limits.nodes);
-        match self.solver.move_values(rules, pos) {
+        let solution = match self.solver.solve(rules, pos) {
+            Ok(s) => s,
+            Err(_) => return self.fallback.choose(rules, pos, &Limits::depth(4)),
+        };
+        // With the value known, the time left goes to valuing every move (the quickest win, the
+        // longest loss); if it runs out, the solution's own best move keeps the value.
+        let left = time.saturating_sub(started.elapsed());
+        self.solver
+            .set_limits(Some(left.max(Duration::from_millis(1))), limits.nodes);
+        let (mv, value, length, nodes) = match self.solver.move_values(rules, pos) {
             Ok((values, nodes)) => {
                 let m = pick(&values).expect("a position that goes on has a move");
-                let mut pv = vec![m.mv];
-                if let Ok(child) = pos.play(rules, m.mv) {
-                    pv.extend(self.solver.pv(rules, &child));
-                }
-                Ok(Choice {
-                    mv: m.mv,
-                    eval: Some(match m.value {
-                        Value::Win => 1.0,
-                        Value::Draw => 0.0,
-                        Value::Loss => -1.0,
-                    }),
-                    pv,
-                    nodes,
-                    depth: m.length,
-                })
+                (m.mv, m.value, m.length, solution.nodes + nodes)
             }
-            Err(_) => self.fallback.choose(rules, pos, &Limits::depth(4)),
+            Err(_) => {
+                let mv = solution
+                    .best
+                    .expect("a position that goes on has a best move");
+                (mv, solution.value, solution.length, solution.nodes)
+            }
+        };
+        let mut pv = vec![mv];
+        if let Ok(child) = pos.play(rules, mv) {
+            pv.extend(self.solver.pv(rules, &child));
         }
+        Ok(Choice {
+            mv,
+            eval: Some(match value {
+                Value::Win => 1.0,
+                Value::Draw => 0.0,
+                Value::Loss => -1.0,
+            }),
+            pv,
+            nodes,
+            depth: length,
+        })
     }
 
     fn set_stop(&mut self, stop: std::sync::Arc<std::sync::atomic::AtomicBool>) -> bool {
