@@ -391,6 +391,10 @@ impl<'a> Search<'a> {
                 keys[i] = v as i64 * (1 << 40);
                 continue;
             }
+            if depth == 0 {
+                // A horizon node looks only for a win on the spot.
+                continue;
+            }
             let mut key = captured(pos, child) as i64;
             if let Some(e) = self.table.probe(zobrist::hash(child)) {
                 let same = child.side_to_move() == me;
@@ -418,8 +422,10 @@ impl<'a> Search<'a> {
             }
             keys[i] = key;
         }
-        let n = list.len();
-        order[..n].sort_by_key(|&i| std::cmp::Reverse(keys[i as usize]));
+        if depth > 0 {
+            let n = list.len();
+            order[..n].sort_by_key(|&i| std::cmp::Reverse(keys[i as usize]));
+        }
         None
     }
 }
