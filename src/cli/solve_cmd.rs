@@ -117,11 +117,18 @@ fn solve(
         // The moves get what is left of the time limit.
         let left = limits.time.map(|t| t.saturating_sub(started.elapsed()));
         solver.set_limits(left.map(|t| t.max(Duration::from_millis(1))), None);
-        let (values, nodes) = solver.move_values(rules, pos).map_err(anyhow::Error::msg)?;
-        // The figures of the whole command: the position and then each of its moves.
-        solution.nodes += nodes;
-        solution.seconds = started.elapsed().as_secs_f64();
-        Some(values)
+        match solver.move_values(rules, pos) {
+            Ok((values, nodes)) => {
+                // The figures of the whole command: the position and then each of its moves.
+                solution.nodes += nodes;
+                solution.seconds = started.elapsed().as_secs_f64();
+                Some(values)
+            }
+            Err(e) => {
+                eprintln!("warning: the position is solved, but not all its moves: {e}");
+                None
+            }
+        }
     } else {
         None
     };
