@@ -440,3 +440,44 @@ fn bao_solve_refuses_bad_input_in_one_line() {
         assert!(err.contains(expect), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn the_perfect_player_takes_the_quickest_win_and_else_the_longest_loss() {
+    use bao_zero::rules::{Dir, Move, Pit};
+    use bao_zero::search::solver::MoveValue;
+    use bao_zero::search::solver::player::pick;
+    let rules = small(Variant::Kujifunza, 3);
+    let pos = read(&rules, &format!("{CAPTURE_ENDGAME} S 0,0 - - - 9"));
+    let (_, mut perfect) = PlayerRegistry::classical().resolve("solver", 0).unwrap();
+    let choice = perfect.choose(&rules, &pos, &Limits::NONE).unwrap();
+    assert_eq!(bao_zero::notation::move_text(choice.mv, Side::South), "A1>");
+    assert_eq!((choice.depth, choice.eval), (1, Some(1.0)));
+    let mv = |n: u8| Move::sow(Pit::new(n).unwrap(), Dir::Left);
+    let v = |n, value, length| MoveValue {
+        mv: mv(n),
+        value,
+        length,
+    };
+    let wins = [
+        v(0, Value::Loss, 9),
+        v(1, Value::Win, 7),
+        v(2, Value::Win, 3),
+    ];
+    assert_eq!(pick(&wins).unwrap().mv, mv(2));
+    let draws = [
+        v(0, Value::Loss, 9),
+        v(1, Value::Draw, 0),
+        v(2, Value::Loss, 3),
+    ];
+    assert_eq!(pick(&draws).unwrap().mv, mv(1));
+    let losses = [
+        v(0, Value::Loss, 4),
+        v(1, Value::Loss, 9),
+        v(2, Value::Loss, 9),
+    ];
+    assert_eq!(
+        pick(&losses).unwrap().mv,
+        mv(1),
+        "the longest, first of equals"
+    );
+}
