@@ -2,7 +2,8 @@
 //! undecided-or-draw (0) and win (1), with the transposition table of `table.rs`, enhanced
 //! transposition cutoffs (a child whose stored value already refutes the window ends the node
 //! before any child is searched) and move ordering (the table's best move, then moves whose child
-//! is known to be good for the mover, then the most seeds captured).
+//! is known to be good for the mover, then the most seeds captured and the fewest pits left to
+//! the opponent to move from).
 //!
 //! Depth: the games' lines can wander for thousands of plies without ending or repeating, so a
 //! plain depth-first proof never comes back. Iteration `d` asks which side can force a win within
@@ -395,7 +396,7 @@ impl<'a> Search<'a> {
                 // A horizon node looks only for a win on the spot.
                 continue;
             }
-            let mut key = captured(pos, child) as i64;
+            let mut key = captured(pos, child) as i64 * 4 - mobility(child, self.rules) as i64;
             if let Some(e) = self.table.probe(zobrist::hash(child)) {
                 let same = child.side_to_move() == me;
                 let flip = |v: i8| if same { v } else { -v };
@@ -428,6 +429,14 @@ impl<'a> Search<'a> {
         }
         None
     }
+}
+
+/// The opponent's pits that could start a move (a cheap stand-in for its number of replies:
+/// fewer replies first makes proofs smaller).
+fn mobility(child: &Position, rules: &Rules) -> u32 {
+    let min = rules.min_lift;
+    let pits = child.pits(child.side_to_move());
+    pits.iter().filter(|&&n| n >= min).count() as u32
 }
 
 impl Entry {
