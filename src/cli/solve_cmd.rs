@@ -22,7 +22,8 @@ pub struct SolveArgs {
     /// Give up after this many seconds.
     #[arg(long, value_name = "S", default_value_t = 600.0)]
     pub time_limit: f64,
-    /// The transposition table's size in MiB (the search's memory; it never grows past it).
+    /// The transposition table's size in MiB, rounded down to a power of two (the search's
+    /// memory; it never grows past it).
     #[arg(long, value_name = "MB", default_value_t = 1024)]
     pub memory: usize,
     /// Also solve every legal move of the position (its winning, drawing and losing moves).
