@@ -9,6 +9,7 @@ pub mod plot_cmd;
 pub mod rules_cmds;
 #[cfg(feature = "ml")]
 pub mod serve_cmd;
+pub mod solve_cmd;
 #[cfg(feature = "ml")]
 pub mod train_cmd;
 

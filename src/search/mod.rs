@@ -1,6 +1,7 @@
 //! Classical players: the [`Player`] interface, uniform random and greedy baselines, and an
 //! alpha-beta search with a hand-written evaluation; players written as strings
-//! ([`PlayerSpec`]); and a speed benchmark of the search.
+//! ([`PlayerSpec`]); an exact solver and its perfect player ([`solver`]); and a speed benchmark
+//! of the search.
 //!
 //! Nothing here needs the `ml` feature. MCTS with a network plugs in as another [`Player`] kind
 //! registered in a [`PlayerRegistry`].
@@ -11,6 +12,7 @@ pub mod eval_fn;
 pub mod external;
 pub mod player;
 pub mod random;
+pub mod solver;
 pub mod spec;
 mod tt;
 pub mod zobrist;

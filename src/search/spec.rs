@@ -15,6 +15,7 @@
 //! | `player:PATH` | a player file (needs the `ml` feature; registered by `export`) |
 //! | `engine:PROGRAM` | another `bao` program through `PROGRAM engine` (its default player) |
 //! | `engine:PROGRAM,player=SPEC` | the same, playing SPEC (the rest of the text, commas and all) |
+//! | `solver`, `solver:time=10s,memory=256` | the perfect player: every move solved exactly ([`super::solver`]) |
 //!
 //! A spec names a kind; a [`PlayerRegistry`] turns it into a player. Kinds this parser does not
 //! know are kept as [`PlayerSpec::Other`] for the registry to build.
@@ -34,7 +35,8 @@ use std::time::Duration;
 pub const ACCEPTED: &str = "accepted forms: random, greedy, ab (depth 4), ab:depth=N, \
 ab:nodes=N (100000, 100k, 2m), ab:time=T (500ms, 1s, 1.5s), several limits joined by commas \
 (ab:depth=6,time=1s), with tt=BITS (2^BITS table entries, 10..=26) and weights=FILE.json; \
-mcts:OPTIONS and player:PATH (these need the ml feature), engine:PROGRAM[,player=SPEC]";
+mcts:OPTIONS and player:PATH (these need the ml feature), engine:PROGRAM[,player=SPEC], \
+solver[:time=T,memory=MIB] (the exact solver)";
 
 /// Alpha-beta options of a spec.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -106,7 +108,7 @@ impl Default for PlayerRegistry {
 }
 
 impl PlayerRegistry {
-    /// The classical players: `random`, `greedy`, `ab` (also `alphabeta`).
+    /// The classical players: `random`, `greedy`, `ab` (also `alphabeta`), `engine`, `solver`.
     pub fn classical() -> PlayerRegistry {
         let mut r = PlayerRegistry { kinds: Vec::new() };
         r.register("random", |_, seed| Ok(Box::new(RandomPlayer::new(seed))));
@@ -132,6 +134,17 @@ impl PlayerRegistry {
                 player,
                 spec.to_string(),
             )?))
+        });
+        r.register("solver", |spec, _| {
+            let options = match spec {
+                PlayerSpec::Other { options, .. } => options.as_str(),
+                _ => "",
+            };
+            let parsed = super::solver::player::SolverSpec::parse(options)?;
+            Ok(Box::new(super::solver::SolverPlayer::new(
+                parsed,
+                spec.to_string(),
+            )))
         });
         r
     }
@@ -221,8 +234,8 @@ impl PlayerSpec {
     }
 }
 
-/// `500ms`, `1s`, `1.5s`, `2m`.
-fn parse_duration(v: &str) -> Option<Duration> {
+/// A positive duration as a spec writes it: `500ms`, `1s`, `1.5s`, `2m`.
+pub fn parse_duration(v: &str) -> Option<Duration> {
     let (num, unit) = v
         .find(|c: char| c.is_ascii_alphabetic())
         .map_or((v, ""), |i| v.split_at(i));

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The exact value of every opening of a rating match: the pairs' openings of
+# `bao eval -v GAME -n GAMES --seed SEED` (4 random plies each; scripts/rate_game.sh rates against
+# alpha-beta with seed 2 and 200 games) solved one by one with `bao solve` (cached in
+# checkpoints/solved/). Prints one line per opening and the count of wins for each side.
+# Usage: scripts/solve_openings.sh GAME [SEED] [GAMES] [SECONDS_PER_OPENING]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+game=${1:?usage: scripts/solve_openings.sh GAME [SEED] [GAMES] [SECONDS_PER_OPENING]}
+seed=${2:-2}
+games=${3:-200}
+limit=${4:-300}
+cargo build --release --quiet
+bao=target/release/bao
+records=$(mktemp)
+trap 'rm -f "$records"' EXIT
+# Random players: the openings depend only on the seed and the pair, not on who plays them.
+"$bao" eval -v "$game" --a random --b random -n "$games" --seed "$seed" --quiet \
+  --records "$records" >/dev/null
+python3 - "$bao" "$game" "$records" "$limit" <<'PY'
+import json, re, subprocess, sys
+bao, game, path, limit = sys.argv[1:]
+games = []
+for line in open(path):
+    line = line.strip()
+    if line.startswith('[Game'):
+        games.append([])
+    m = re.match(r'^\d+:\s*(.*?);', line)
+    if m and games:
+        games[-1].extend(m.group(1).split())
+counts = {'south': 0, 'north': 0, 'draw': 0, 'open': 0}
+for i, game_moves in enumerate(games[::2]):
+    opening = ' '.join(game_moves[:4])
+    out = subprocess.run([bao, 'solve', '--variant', game, '--moves', opening, '--json',
+                          '--time-limit', limit], capture_output=True, text=True)
+    if out.returncode != 0:
+        counts['open'] += 1
+        print(f'{i + 1:3} {opening:24} {out.stderr.strip()}', flush=True)
+        continue
+    r = json.loads(out.stdout)
+    counts[r['winner'] or 'draw'] += 1
+    print(f'{i + 1:3} {opening:24} {r["winner"] or "draw"} wins ({r["nodes"]} nodes, '
+          f'{r["seconds"]:.1f} s)', flush=True)
+print(f'{len(games[::2])} openings: South wins {counts["south"]}, North wins {counts["north"]}, '
+      f'draws {counts["draw"]}, not solved in {limit} s: {counts["open"]}')
+PY
