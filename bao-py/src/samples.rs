@@ -6,7 +6,7 @@ use crate::variant_rules;
 use bao_zero::env::{ACTIONS, OBS_CHANNELS};
 use bao_zero::rules::Rules;
 use bao_zero::selfplay::ReplayBuffer;
-use bao_zero::train::{Batch, RunDir, TrainConfig};
+use bao_zero::train::{Batch, RunDir};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;

@@ -3,10 +3,13 @@
 
 mod replay;
 mod sample;
+// The stage plays with a network: it needs the `ml` feature.
+#[cfg(feature = "ml")]
 mod stage;
 
 pub use replay::ReplayBuffer;
 pub use sample::{MAX_TARGETS, Sample};
+#[cfg(feature = "ml")]
 pub use stage::{GameRange, SelfPlayOutput, SelfPlayPart, merge_parts, play_games};
 
 use crate::env::random_opening;
