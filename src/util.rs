@@ -202,6 +202,21 @@ pub fn elo_text(score: f64, elo: f64, elo_low: f64, elo_high: f64) -> String {
     }
 }
 
+/// A positive duration as a spec writes it: `500ms`, `1s`, `1.5s`, `2m`.
+pub fn parse_duration(v: &str) -> Option<std::time::Duration> {
+    let (num, unit) = v
+        .find(|c: char| c.is_ascii_alphabetic())
+        .map_or((v, ""), |i| v.split_at(i));
+    let x: f64 = num.trim().parse().ok()?;
+    let secs = match unit.trim() {
+        "ms" => x / 1000.0,
+        "s" => x,
+        "m" | "min" => x * 60.0,
+        _ => return None,
+    };
+    (secs.is_finite() && secs > 0.0 && secs < 1e7).then(|| std::time::Duration::from_secs_f64(secs))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -234,22 +234,6 @@ impl PlayerSpec {
     }
 }
 
-/// A positive duration as a spec writes it: `500ms`, `1s`, `1.5s`, `2m`.
-pub fn parse_duration(v: &str) -> Option<Duration> {
-    let (num, unit) = v
-        .find(|c: char| c.is_ascii_alphabetic())
-        .map_or((v, ""), |i| v.split_at(i));
-    let x: f64 = num.trim().parse().ok()?;
-    let secs = match unit.trim() {
-        "ms" => x / 1000.0,
-        "s" => x,
-        "m" | "min" => x * 60.0,
-        _ => return None,
-    };
-    (secs.is_finite() && secs > 0.0 && secs < 1e7).then(|| Duration::from_secs_f64(secs))
-}
-
-/// `100000`, `100k`, `2m`.
 /// A positive count as a spec or the engine protocol writes it: `100000`, `100k`, `2m`.
 pub fn parse_count(v: &str) -> Option<u64> {
     let v = v.trim().to_ascii_lowercase();
@@ -263,6 +247,8 @@ pub fn parse_count(v: &str) -> Option<u64> {
     let n: u64 = num.parse().ok()?;
     n.checked_mul(mult).filter(|&n| n > 0)
 }
+
+pub use crate::util::parse_duration;
 
 fn format_duration(d: Duration) -> String {
     if d.subsec_nanos() == 0 {
