@@ -240,9 +240,10 @@ pub struct DeviceRow {
     pub first_loss: f64,
 }
 
-/// A batch of `n` positions of random play with made-up targets.
+/// A batch of `n` real positions (one line of play from the start) with made-up targets: what
+/// benchmarks and tests of training steps feed the network.
 #[cfg(feature = "ml")]
-fn synthetic_batch(n: usize) -> crate::nn::Batch {
+pub fn synthetic_batch(n: usize) -> crate::nn::Batch {
     use crate::rules::{MoveList, Position, Variant};
     let rules = Variant::Kiswahili.rules();
     let mut pos = Position::start(&rules);

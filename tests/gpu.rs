@@ -4,9 +4,8 @@
 //! `cargo test --release --features gpu --test gpu`.
 #![cfg(feature = "gpu")]
 
-use bao_zero::nn::{Batch, Compute, NetConfig, NetKind, NetWeights, Trainer};
-use bao_zero::rules::{MoveList, Position, Variant};
-use bao_zero::selfplay::Sample;
+use bao_zero::bench::synthetic_batch;
+use bao_zero::nn::{Compute, NetConfig, NetKind, NetWeights, Trainer};
 
 /// Relative tolerance between the two backends: their float sums run in other orders.
 const TOLERANCE: f32 = 2e-3;
@@ -23,29 +22,6 @@ fn gpu_or_skip() -> Option<()> {
         }
         Err(e) => panic!("CI needs a GPU adapter (mesa-vulkan-drivers gives lavapipe): {e}"),
     }
-}
-
-/// Real positions with made-up targets.
-fn batch(n: usize) -> Batch {
-    let rules = Variant::Kiswahili.rules();
-    let mut pos = Position::start(&rules);
-    let mut list = MoveList::new();
-    let mut samples = Vec::new();
-    for i in 0..n {
-        pos.legal_moves(&rules, &mut list);
-        if list.is_empty() {
-            pos = Position::start(&rules);
-            continue;
-        }
-        let visits: Vec<u32> = (0..list.len())
-            .map(|k| if k == i % list.len() { 10 } else { 1 })
-            .collect();
-        let mut s = Sample::new(pos, &list, &visits, 0.0);
-        s.outcome = if i % 3 == 0 { 1 } else { -1 };
-        samples.push(s);
-        pos = list.children()[i % list.len()];
-    }
-    Batch::from_samples(&rules, &samples, 0.0)
 }
 
 fn nets() -> Vec<NetConfig> {
@@ -79,7 +55,7 @@ fn training_steps_on_the_gpu_follow_the_cpus_from_the_same_weights() {
     if gpu_or_skip().is_none() {
         return;
     }
-    let data = batch(64);
+    let data = synthetic_batch(64);
     for net in nets() {
         let start = Trainer::new(&net, 1e-4, 7).unwrap().weights(0).unwrap();
         let mut cpu = Trainer::from_weights(&net, 1e-4, &start.bytes).unwrap();
@@ -110,7 +86,7 @@ fn batched_evaluation_on_the_gpu_gives_the_cpus_outputs() {
     if gpu_or_skip().is_none() {
         return;
     }
-    let data = batch(256);
+    let data = synthetic_batch(256);
     for net in nets() {
         let weights = Trainer::new(&net, 0.0, 11).unwrap().weights(0).unwrap();
         let run = |device| {

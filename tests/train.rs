@@ -1,10 +1,10 @@
 //! Training end to end: the smoke config, resuming, determinism, checkpoints, learning.
 #![cfg(feature = "ml")]
 
+use bao_zero::bench::synthetic_batch;
 use bao_zero::nn::{NetConfig, NetEvaluator, NetKind, Trainer};
-use bao_zero::rules::{MoveList, Position, Variant};
 use bao_zero::selfplay::{ReplayBuffer, Sample};
-use bao_zero::train::{self, Batch, RunOptions, TrainConfig};
+use bao_zero::train::{self, RunOptions, TrainConfig};
 use std::path::PathBuf;
 
 fn smoke(run_dir: &str) -> TrainConfig {
@@ -30,29 +30,6 @@ fn quiet() -> RunOptions {
     }
 }
 
-/// A fixed batch of real positions with made-up targets.
-fn fixed_batch() -> Batch {
-    let rules = Variant::Kiswahili.rules();
-    let mut pos = Position::start(&rules);
-    let mut list = MoveList::new();
-    let mut samples = Vec::new();
-    for i in 0..64 {
-        pos.legal_moves(&rules, &mut list);
-        if list.is_empty() {
-            pos = Position::start(&rules);
-            continue;
-        }
-        let visits: Vec<u32> = (0..list.len())
-            .map(|k| if k == i % list.len() { 10 } else { 1 })
-            .collect();
-        let mut s = Sample::new(pos, &list, &visits, 0.0);
-        s.outcome = if i % 3 == 0 { 1 } else { -1 };
-        samples.push(s);
-        pos = list.children()[i % list.len()];
-    }
-    Batch::from_samples(&rules, &samples, 0.0)
-}
-
 #[test]
 fn a_few_training_steps_on_a_fixed_batch_lower_the_loss() {
     for kind in [NetKind::Mlp, NetKind::Resnet] {
@@ -64,7 +41,7 @@ fn a_few_training_steps_on_a_fixed_batch_lower_the_loss() {
             ..NetConfig::default()
         };
         let mut t = Trainer::new(&cfg, 0.0, 3).unwrap();
-        let batch = fixed_batch();
+        let batch = synthetic_batch(64);
         let first = t.step(&batch, 3e-3).unwrap().total;
         let mut last = first;
         for _ in 0..30 {
@@ -85,7 +62,7 @@ fn a_network_trained_with_a_margin_head_loads_for_play_and_to_train_on_without_i
     };
     let net = bao_zero::nn::load_net_bytes(&cfg, &bao_zero::nn::device(), MARGIN_HEAD_NET)
         .expect("the margin head's weights are left aside");
-    let batch = fixed_batch();
+    let batch = synthetic_batch(64);
     let (priors, values) = NetEvaluator::new(net).infer(&batch.obs, &batch.masks, batch.size);
     assert!(priors.iter().chain(&values).all(|x| x.is_finite()));
     let t = Trainer::from_weights(&cfg, 0.0, MARGIN_HEAD_NET).unwrap();
@@ -157,7 +134,7 @@ fn save_and_load_give_identical_outputs_and_bad_files_are_errors() {
         ..NetConfig::default()
     };
     let mut t = Trainer::new(&cfg, 1e-4, 5).unwrap();
-    let batch = fixed_batch();
+    let batch = synthetic_batch(64);
     t.step(&batch, 1e-3).unwrap();
     let dir = tmp("ckpt");
     t.save(&dir).unwrap();
@@ -272,7 +249,7 @@ fn same_config_and_seed_give_the_same_run_on_one_thread() {
         let samples: Vec<Sample> = replay.iter().copied().collect();
         // Parameter ids inside the file are random; compare what the network computes.
         let net = Trainer::load(&cfg_net(), 1e-4, &dir.join("iter-0002")).unwrap();
-        let batch = fixed_batch();
+        let batch = synthetic_batch(64);
         let out = NetEvaluator::new(net.snapshot()).infer(&batch.obs, &batch.masks, batch.size);
         std::fs::remove_dir_all(dir).ok();
         (samples, out)
