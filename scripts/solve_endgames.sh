@@ -22,25 +22,17 @@ trap 'rm -f "$records"' EXIT
 "$bao" eval -v "$game" --a "$player" --b "$player" -n "$games" --seed 3 --move-time "$move_time" \
   --quiet --records "$records" >/dev/null
 python3 - "$bao" "$game" "$records" "$limit" $distances <<'PY'
-import json, re, statistics, subprocess, sys
+import json, statistics, subprocess, sys
+sys.path.insert(0, 'scripts')
+from kiba_records import read_games
 bao, game, path, limit, *distances = sys.argv[1:]
-games, results = [], []
-for line in open(path):
-    line = line.strip()
-    if line.startswith('[Game'):
-        games.append([])
-    m = re.match(r'^\d+:\s*(.*?);', line)
-    if m and games:
-        games[-1].extend(m.group(1).split())
-    r = re.match(r'^\[Result "(.*)"\]', line)
-    if r:
-        results.append(r.group(1))
+games = read_games(path)
 print(f'{len(games)} games of {game}, {limit} s a position')
 print('| plies from the end | proven | median time (s) | the winner as proven |')
 print('| --- | --- | --- | --- |')
 for d in map(int, distances):
     proven, times, agree, total = 0, [], 0, 0
-    for moves, result in zip(games, results):
+    for moves, winner in games:
         if len(moves) <= d:
             continue
         total += 1
@@ -52,7 +44,6 @@ for d in map(int, distances):
         r = json.loads(out.stdout)
         proven += 1
         times.append(r['seconds'])
-        winner = {'S': 'south', 'N': 'north'}.get(result.split()[0], 'draw')
         agree += (r['winner'] or 'draw') == winner
     median = f'{statistics.median(times):.2f}' if times else '-'
     print(f'| {d} | {proven} of {total} | {median} | {agree} of {proven} |', flush=True)

@@ -18,16 +18,11 @@ trap 'rm -f "$records"' EXIT
 "$bao" eval -v "$game" --a random --b random -n "$games" --seed "$seed" --quiet \
   --records "$records" >/dev/null
 python3 - "$bao" "$game" "$records" "$limit" <<'PY'
-import json, re, subprocess, sys
+import json, subprocess, sys
+sys.path.insert(0, 'scripts')
+from kiba_records import read_games
 bao, game, path, limit = sys.argv[1:]
-games = []
-for line in open(path):
-    line = line.strip()
-    if line.startswith('[Game'):
-        games.append([])
-    m = re.match(r'^\d+:\s*(.*?);', line)
-    if m and games:
-        games[-1].extend(m.group(1).split())
+games = [moves for moves, _ in read_games(path)]
 counts = {'south': 0, 'north': 0, 'draw': 0, 'open': 0}
 for i, game_moves in enumerate(games[::2]):
     opening = ' '.join(game_moves[:4])
