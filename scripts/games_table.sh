@@ -2,7 +2,8 @@
 # The table of every game's player in docs/PLAYERS.md (between the `games` markers): the command that
 # trains it, its training time, its self-play facts (plies a game and the first player's score over
 # the last 10 iterations: facts about the game itself) and its ratings from scripts/rate_game.sh
-# against random and against alpha-beta frozen at 96b775d at 100 ms a move.
+# against random and against alpha-beta frozen at 96b775d at 100 ms a move; for a solved game,
+# its perfect-play figures from docs/perfect/ (scripts/solve_openings.sh, scripts/perfect_play.sh).
 # Reads checkpoints/<game>/{metrics.jsonl,rating-random.json,rating-ab.json}; a game whose run or
 # ratings are missing keeps its old row (or has none yet).
 # Usage: scripts/games_table.sh [games...]
@@ -65,19 +66,48 @@ for line in block.group(1).splitlines()[2:]:
     name = line.split("|")[1].strip()
     old[name] = line
 rows = []
+def share(s):
+    if not s or not s["of"]:
+        return "none"
+    return f'{100 * s["count"] / s["of"]:.1f}% ({s["count"]} of {s["of"]})'
+
+def perfect(game):
+    """The perfect-play cells of a solved game (docs/SOLVER.md): its value and the exact values
+    of its rating match's openings (scripts/solve_openings.sh), then the shipped player and the
+    frozen alpha-beta against the solver (scripts/perfect_play.sh)."""
+    try:
+        o = json.load(open(f"docs/perfect/openings-{game}.json"))
+    except OSError:
+        return " not solved | | |"
+    value = f'{o["value"]}; of {o["openings"]} openings South wins {o["south"]}, North {o["north"]}'
+    value += f', draws {o["draw"]}' if o["draw"] else ""
+    value += f', {o["open"]} not solved in {o["seconds"]} s' if o["open"] else ""
+    try:
+        j = json.load(open(f"docs/perfect/{game}.json"))
+    except OSError:
+        return f" {value} | | |"
+    timed = [p for p in j["players"] if p["player"].endswith("(100 ms a move)")]
+    kept = ", ".join(share(p["won"]) for p in timed[:2])
+    converted = ", ".join(share(p["converted"]) for p in timed[:2])
+    return f" {value} | {kept} | {converted} |"
+
 for game in GAMES:
     name = GAMES[game][0]
     wanted = not sys.argv[1:] or game in sys.argv[1:]
     try:
-        rows.append(row(game) if wanted else old[name])
+        line = row(game) if wanted else old[name]
     except (OSError, KeyError, ValueError) as err:
-        if name in old:
-            rows.append(old[name])
-        else:
+        if name not in old:
             print(f"{game}: not rated yet ({err})", file=sys.stderr)
+            continue
+        line = old[name]
+    # The first seven cells are the training and rating ones; the perfect-play ones are made anew.
+    rows.append("|".join(line.split("|")[:8]) + "|" + perfect(game))
 header = ("| game | trained by | training (2 cores) | self-play plies a game | first player's score "
-          "| vs random | vs alpha-beta (frozen at 96b775d*), 100 ms a move |\n"
-          "| --- | --- | --- | --- | --- | --- | --- |\n")
+          "| vs random | vs alpha-beta (frozen at 96b775d*), 100 ms a move "
+          "| perfect play: value, and the openings of that match | won positions kept at 100 ms a move: player, alpha-beta "
+          "| won positions converted against perfect defence: player, alpha-beta |\n"
+          "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
 table = header + "\n".join(rows) + "\n"
 open("docs/PLAYERS.md", "w").write(readme[:block.start(1)] + table + readme[block.end(1):])
 print(table, end="")

@@ -2,7 +2,9 @@
 # The exact value of every opening of a rating match: the pairs' openings of
 # `bao eval -v GAME -n GAMES --seed SEED` (4 random plies each; scripts/rate_game.sh rates against
 # alpha-beta with seed 2 and 200 games) solved one by one with `bao solve` (cached in
-# checkpoints/solved/). Prints one line per opening and the count of wins for each side.
+# checkpoints/solved/). Prints one line per opening and the count of wins for each side, and keeps
+# the counts with the game's value from the start (if cached or solved within 30 s) in
+# docs/perfect/openings-GAME.json for scripts/games_table.sh.
 # Usage: scripts/solve_openings.sh GAME [SEED] [GAMES] [SECONDS_PER_OPENING]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,11 +19,11 @@ trap 'rm -f "$records"' EXIT
 # Random players: the openings depend only on the seed and the pair, not on who plays them.
 "$bao" eval -v "$game" --a random --b random -n "$games" --seed "$seed" --quiet \
   --records "$records" >/dev/null
-python3 - "$bao" "$game" "$records" "$limit" <<'PY'
+python3 - "$bao" "$game" "$records" "$limit" "$seed" "$games" <<'PY'
 import json, subprocess, sys
 sys.path.insert(0, 'scripts')
 from kiba_records import read_games
-bao, game, path, limit = sys.argv[1:]
+bao, game, path, limit = sys.argv[1:5]
 games = [moves for moves, _ in read_games(path)]
 counts = {'south': 0, 'north': 0, 'draw': 0, 'open': 0}
 for i, game_moves in enumerate(games[::2]):
@@ -38,4 +40,12 @@ for i, game_moves in enumerate(games[::2]):
           f'{r["seconds"]:.1f} s)', flush=True)
 print(f'{len(games[::2])} openings: South wins {counts["south"]}, North wins {counts["north"]}, '
       f'draws {counts["draw"]}, not solved in {limit} s: {counts["open"]}')
+start = json.loads(subprocess.run([bao, 'solve', '--variant', game, '--json', '--time-limit', '30'],
+                                  capture_output=True, text=True).stdout or 'null')
+value = {'south': 'South wins', 'north': 'North wins', None: 'a draw'}[start['winner']] if start else 'open'
+summary = dict(counts, openings=len(games[::2]), seconds=int(float(limit)), seed=int(sys.argv[5]),
+               games=int(sys.argv[6]), value=value)
+import os
+os.makedirs('docs/perfect', exist_ok=True)
+open(f'docs/perfect/openings-{game}.json', 'w').write(json.dumps(summary, indent=2) + '\n')
 PY

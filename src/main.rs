@@ -42,6 +42,8 @@ enum Command {
     Gauntlet(bao_zero::cli::eval_cmds::GauntletArgs),
     /// The exact value of a position (win, loss or draw) with a best move, by exhaustive search.
     Solve(bao_zero::cli::solve_cmd::SolveArgs),
+    /// Players against perfect play: how often their moves keep a proven win, and convert it.
+    Judge(bao_zero::cli::judge_cmd::JudgeArgs),
     /// A line protocol on stdin/stdout for GUIs and scripts.
     Engine(bao_zero::cli::engine::EngineArgs),
     /// Charts of a training run (PNG and SVG in RUN_DIR/plots/).
@@ -254,6 +256,7 @@ fn main() -> std::process::ExitCode {
         Command::Pool(a) => bao_zero::cli::eval_cmds::run_pool(a),
         Command::Gauntlet(a) => bao_zero::cli::eval_cmds::run_gauntlet_cmd(a, &players),
         Command::Solve(a) => bao_zero::cli::solve_cmd::run_solve(a),
+        Command::Judge(a) => bao_zero::cli::judge_cmd::run_judge(a, &players),
         Command::Engine(a) => bao_zero::cli::engine::run_engine(a, &players),
         Command::Plot(a) => bao_zero::cli::plot_cmd::run_plot(a),
         #[cfg(feature = "ml")]

@@ -1,9 +1,10 @@
 //! The exact solver: against plain exhaustive minimax on small positions, named endgames,
 //! repeated positions (a game that never ends is a draw), the on-disk cache, the perfect player,
-//! and `bao solve`'s errors.
+//! players measured against it (`bao judge`'s measures), and `bao solve`'s errors.
 
 mod common;
 
+use bao_zero::eval::perfect::{Proven, converting, keeping, prove};
 use bao_zero::rules::variant::StartSeeds;
 use bao_zero::rules::{MoveList, Position, Rules, Side, Variant};
 use bao_zero::search::solver::{SolveLimits, Solver, Value, cache};
@@ -480,4 +481,76 @@ fn the_perfect_player_takes_the_quickest_win_and_else_the_longest_loss() {
         mv(1),
         "the longest, first of equals"
     );
+}
+
+/// Positions of random games of a small Bao la Kujifunza (12 seeds a side), proven with every
+/// move.
+fn proven_positions(rules: &Rules) -> Vec<Proven> {
+    let mut check = solver();
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut out = Vec::new();
+    let mut list = MoveList::new();
+    for _ in 0..12 {
+        let mut pos = Position::start(rules);
+        for _ in 0..30 {
+            pos.legal_moves(rules, &mut list);
+            if pos.outcome_given(&list).is_some() {
+                break;
+            }
+            // A position whose value is not proven in 2 s (a long draw) is left out.
+            out.extend(prove(rules, &pos, &mut check, Duration::from_secs(2), None).unwrap());
+            pos = *list.iter().nth(rng.random_range(0..list.len())).unwrap().1;
+        }
+    }
+    out
+}
+
+#[test]
+fn the_perfect_player_keeps_and_converts_every_proven_win_and_random_does_not() {
+    let rules = small(Variant::Kujifunza, 12);
+    let proven = proven_positions(&rules);
+    let critical: Vec<&Proven> = proven.iter().filter(|p| p.is_critical()).collect();
+    assert!(
+        critical.len() >= 10,
+        "only {} critical positions",
+        critical.len()
+    );
+    // A critical position has a move that keeps its value and one that does not.
+    for p in &critical {
+        assert!(p.moves.iter().any(|m| m.value == p.value));
+        assert!(p.moves.iter().any(|m| m.value != p.value));
+    }
+    let registry = PlayerRegistry::classical();
+    let (_, mut perfect) = registry.resolve("solver:time=10s,memory=16", 1).unwrap();
+    let kept = keeping(&rules, &proven, perfect.as_mut(), &Limits::NONE, || {}).unwrap();
+    assert!(kept.won.of > 0);
+    assert_eq!(
+        (kept.won.count, kept.drawn.count),
+        (kept.won.of, kept.drawn.of)
+    );
+    let mut random = RandomPlayer::new(3);
+    let random_kept = keeping(&rules, &proven, &mut random, &Limits::NONE, || {}).unwrap();
+    assert_eq!(random_kept.won.of, kept.won.of);
+    assert!(
+        random_kept.won.count < random_kept.won.of,
+        "{random_kept:?}"
+    );
+
+    let won: Vec<Position> = (proven.iter())
+        .filter(|p| p.value == Value::Win)
+        .map(|p| p.pos)
+        .take(6)
+        .collect();
+    let (_, mut defender) = registry.resolve("solver:time=10s,memory=16", 2).unwrap();
+    let converted = converting(
+        &rules,
+        &won,
+        perfect.as_mut(),
+        defender.as_mut(),
+        &Limits::NONE,
+        400,
+        || {},
+    )
+    .unwrap();
+    assert_eq!((converted.count, converted.of), (won.len() as u64, 6));
 }

@@ -4,6 +4,7 @@ pub mod engine;
 pub mod eval_cmds;
 #[cfg(feature = "ml")]
 pub mod export_cmd;
+pub mod judge_cmd;
 pub mod play_cmd;
 pub mod plot_cmd;
 pub mod rules_cmds;

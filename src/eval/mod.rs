@@ -5,6 +5,7 @@
 pub mod arena;
 pub mod elo;
 pub mod gauntlet;
+pub mod perfect;
 pub mod pool;
 pub mod sprt;
 

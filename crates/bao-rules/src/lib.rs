@@ -31,3 +31,9 @@ pub use rule_set::{Rules, RulesError};
 pub use setup::{Setup, SetupError, TakasiaField};
 pub use trace::{Event, Observer, StopReason};
 pub use variant::{UnknownVariant, Variant};
+
+/// Hooks for tests of the engine itself.
+#[doc(hidden)]
+pub mod testing {
+    pub use crate::sow::without_ring;
+}

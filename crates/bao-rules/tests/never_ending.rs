@@ -66,3 +66,96 @@ fn a_long_move_met_again_ends_where_it_ended_the_first_time() {
     assert!(err.contains("A8<"), "{err}");
     assert_eq!(after(&r, &p, "A8<"), first);
 }
+
+/// Every legal move of `pos`, with the position it leads to.
+fn children(r: &bao_rules::Rules, pos: &bao_rules::Position) -> Vec<String> {
+    let mut list = bao_rules::MoveList::new();
+    pos.legal_moves(r, &mut list);
+    list.iter()
+        .map(|(mv, child)| format!("{mv:?} {child}"))
+        .collect()
+}
+
+/// Deep into a long move, plain relays go through a fast ring of the mover's 16 pits; it must
+/// play every move exactly as the general engine does: the same legal moves, the same positions
+/// after them, the same never-ending moves, in every preset, along random games and in the
+/// positions with the longest loops known (a bound of 10^6 seeds keeps the test short; moves
+/// that pass it are compared too).
+#[test]
+fn the_fast_ring_plays_long_moves_exactly_as_the_general_engine() {
+    use bao_rules::{Position, Rules};
+    let mut cases: Vec<(Rules, Position)> = Vec::new();
+    let malawi = Variant::MalawiAdvanced.rules();
+    let moves: Vec<&str> = LONG_LOOP_GAME.split_whitespace().collect();
+    cases.push((
+        malawi.clone(),
+        play_all(&malawi, &start(Variant::MalawiAdvanced), &moves),
+    ));
+    for (v, text) in KNOWN_LONG_LOOPS {
+        let r = rules_with(v, "max_sown = 1000000");
+        cases.push((r.clone(), pos_for(&r, text)));
+    }
+    let mut rng = 7u64;
+    for v in Variant::ALL {
+        let r = rules_with(v, "max_sown = 1000000");
+        for _ in 0..6 {
+            let mut p = Position::start(&r);
+            let mut list = bao_rules::MoveList::new();
+            for _ in 0..200 {
+                p.legal_moves(&r, &mut list);
+                if list.is_empty() || p.outcome(&r).is_some() {
+                    break;
+                }
+                cases.push((r.clone(), p));
+                rng = rng
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                p = *list
+                    .iter()
+                    .nth((rng >> 33) as usize % list.len())
+                    .unwrap()
+                    .1;
+            }
+        }
+    }
+    let fast: Vec<Vec<String>> = cases.iter().map(|(r, p)| children(r, p)).collect();
+    let general = std::thread::spawn(move || {
+        bao_rules::testing::without_ring(|| {
+            cases
+                .iter()
+                .map(|(r, p)| children(r, p))
+                .collect::<Vec<_>>()
+        })
+    });
+    let general = general.join().unwrap();
+    assert_eq!(fast.len(), general.len());
+    for (f, g) in fast.iter().zip(&general) {
+        assert_eq!(f, g);
+    }
+}
+
+/// Positions reached in games where a move's loop is long: Hus (loops of about 10^8 seeds, found
+/// while solving the openings of a rating match), Malawi Bao basic and Bao la Kiswahili (loops
+/// past 4 x 10^9 seeds, see docs/RULES.md).
+const KNOWN_LONG_LOOPS: [(Variant, &str); 4] = [
+    (
+        Variant::Hus,
+        "0,0,0,0,0,0,2,0/0,1,1,0,0,0,0,0/3,1,0,2,1,0,7,2/2,14,2,1,3,5,0,1 S 0,0 - - - 14 \
+         mtaji-captured=1",
+    ),
+    (
+        Variant::Hus,
+        "1,1,2,0,0,1,0,0/0,0,2,0,0,0,0,0/1,3,6,5,1,2,1,4/2,5,2,1,2,1,2,3 S 0,0 - - - 16 \
+         mtaji-captured=1",
+    ),
+    (
+        Variant::MalawiBasic,
+        "5,4,0,8,1,4,5,0/2,12,2,1,8,1,4,1/0,0,0,1,0,0,0,0/1,0,1,2,1,0,0,0 N 0,0 - - - 25 \
+         mtaji-captured=1",
+    ),
+    (
+        Variant::Kiswahili,
+        "5,2,7,2,3,2,5,2/2,1,2,6,11,5,0,1/0,0,0,1,0,0,0,0/2,1,1,0,0,1,1,1 N 0,0 - - - 59 \
+         mtaji-captured=1",
+    ),
+];

@@ -14,7 +14,7 @@ mod record;
 
 pub use diagram::Diagram;
 pub use fen::{FenError, FenErrorKind, PositionError};
-pub use record::{Record, RecordError};
+pub use record::{Record, RecordError, split_records};
 
 pub use crate::moves::MoveText;
 use crate::{Dir, Move, MoveKind, MoveList, Pit, Position, Row, Rules, Side};

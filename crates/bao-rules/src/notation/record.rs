@@ -174,3 +174,38 @@ impl FromStr for Record {
         Ok(rec)
     }
 }
+
+/// The records of a file of several, each starting at its first tag line.
+pub fn split_records(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut after_tag = false;
+    for line in text.lines() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let tag = line.trim_start().starts_with('[');
+        if out.is_empty() || (tag && !after_tag) {
+            out.push(String::new());
+        }
+        after_tag = tag;
+        if let Some(last) = out.last_mut() {
+            last.push_str(line);
+            last.push('\n');
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_of_a_file_are_split_at_their_tags() {
+        let text = "[Variant \"hus\"]\n[Result \"S\"]\n1: A6< a5>;\n\n[Variant \"hus\"]\n1: A3>;\n";
+        let recs = split_records(text);
+        assert_eq!(recs.len(), 2);
+        assert!(recs[0].contains("A6<") && !recs[0].contains("A3>"));
+        assert!(recs[1].starts_with("[Variant") && recs[1].contains("A3>"));
+    }
+}

@@ -127,11 +127,20 @@ impl<'a, O: Observer> Mover<'a, O> {
 
     /// Whether the seeds sown so far pass the safety bound or the lap limit.
     pub(super) fn over_bound(&self) -> bool {
-        self.sown > self.rules.max_sown as u64
-            || self
-                .rules
-                .lap_limit
-                .is_some_and(|laps| self.sown > 16 * laps as u64)
+        self.sown > self.bound()
+    }
+
+    /// The most seeds a move may sow: the safety bound, or the lap limit if tighter.
+    pub(super) fn bound(&self) -> u64 {
+        let laps = (self.rules.lap_limit).map_or(u64::MAX, |laps| 16 * laps as u64);
+        laps.min(self.rules.max_sown as u64)
+    }
+
+    /// Starts the cycle detection afresh (after relays it did not see).
+    pub(super) fn forget_cycle_search(&mut self) {
+        self.saved = None;
+        self.power = 1;
+        self.lambda = 0;
     }
 
     /// Ends a never-ending move as the rules say.

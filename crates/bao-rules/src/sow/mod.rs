@@ -6,6 +6,9 @@
 
 mod cycle;
 mod memo;
+mod ring;
+
+pub use ring::without_ring;
 
 use super::options::{CapturedSowing, House, InfiniteMoves};
 use super::pit::{Dir, Pit, Rotation, Side, kichwa_rotation};
@@ -191,6 +194,7 @@ impl<'a, O: Observer> Mover<'a, O> {
     ) -> Walk {
         let mut m = Mover::new(rules, pos, play_house, obs);
         let mut next = m.begin(start);
+        let mut recalled = false;
         loop {
             next = m.sow_to_relay(next);
             let Next::Relay { pit, rotation } = next else {
@@ -200,11 +204,15 @@ impl<'a, O: Observer> Mover<'a, O> {
                 next = stop;
                 break;
             }
-            next = m.relay(pit, rotation);
-            if m.relays == memo::LONG
-                && let Some(sim) = recall.and_then(|key| memo::recall(rules, key))
+            next = m.relay_on(pit, rotation);
+            if !recalled
+                && m.relays >= memo::LONG
+                && let Some(key) = recall
             {
-                return Walk::Recalled(sim);
+                recalled = true;
+                if let Some(sim) = memo::recall(rules, key) {
+                    return Walk::Recalled(sim);
+                }
             }
         }
         let relays = m.relays;
@@ -226,6 +234,20 @@ impl<'a, O: Observer> Mover<'a, O> {
             };
         }
         next
+    }
+
+    /// Relays from `pit`: deep into a long untraced move through the ring ([`ring`]), else one
+    /// relay of the general engine.
+    fn relay_on(&mut self, pit: Pit, rotation: Rotation) -> Next {
+        if !O::ENABLED
+            && self.relays >= ring::FROM
+            && ring::on()
+            && self.ring_can_lift(u128::from_le_bytes(self.p.pits[self.me]), pit)
+        {
+            self.ring_relays(pit, rotation)
+        } else {
+            self.relay(pit, rotation)
+        }
     }
 
     /// Lifts the relay pit `pit` whole and sows on.

@@ -1,0 +1,265 @@
+//! `bao judge`: players measured against perfect play. The positions of some game records are
+//! proven by the exact solver (each position and every move of it); then each player chooses a
+//! move in every position where the choice matters, and optionally plays won positions out
+//! against the perfect defender (see `crate::eval::perfect`).
+
+use super::GameArgs;
+use super::eval_cmds::LimitArgs;
+use crate::eval::arena::progress_bar;
+use crate::eval::perfect::{Keeping, Proven, Share, converting, keeping, prove};
+use crate::notation::{Record, split_records};
+use crate::rules::{Position, Rules};
+use crate::search::solver::player::{DEFAULT_MEMORY_MB, SolverSpec};
+use crate::search::solver::{SolveLimits, Solver, SolverPlayer, Value, cache};
+use crate::search::{Limits, PlayerRegistry};
+use anyhow::{Context, bail};
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use serde::Serialize;
+use std::collections::HashSet;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// `bao judge`: see the module docs.
+#[derive(clap::Args, Debug)]
+pub struct JudgeArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// KIBA records whose positions are judged (`bao eval --records`, `bao play --record`).
+    #[arg(long)]
+    pub records: PathBuf,
+    /// A player to judge, as a spec (`player:shipped`, `ab`, `random`...); repeat for several.
+    #[arg(long = "player", required = true)]
+    pub players: Vec<String>,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// Plies skipped at the start of each game (the random opening of a match).
+    #[arg(long, default_value_t = 4)]
+    pub skip_plies: usize,
+    /// Judge at most this many distinct positions, drawn at random from the games (0: all).
+    #[arg(long, default_value_t = 0)]
+    pub positions: usize,
+    /// Seconds the solver may take to prove a position, and again for its moves.
+    #[arg(long, value_name = "S", default_value_t = 10.0)]
+    pub solve_time: f64,
+    /// The solver's table size in MiB.
+    #[arg(long, value_name = "MB", default_value_t = 1024)]
+    pub memory: usize,
+    /// Won positions each player plays out against the perfect defender (0: none).
+    #[arg(long, default_value_t = 0)]
+    pub convert: usize,
+    /// A played-out game reaching this many plies counts as not converted.
+    #[arg(long, default_value_t = 400)]
+    pub max_plies: usize,
+    /// Seed of the sampling and the players.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// The cache folder of solved positions.
+    #[arg(long, value_name = "DIR", default_value = cache::DEFAULT_DIR)]
+    pub cache: PathBuf,
+    /// Neither read nor write the cache.
+    #[arg(long)]
+    pub no_cache: bool,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bars.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// One player's figures.
+#[derive(Serialize)]
+struct PlayerReport {
+    player: String,
+    #[serde(flatten)]
+    keeping: Keeping,
+    converted: Option<Share>,
+}
+
+/// Everything `bao judge` found.
+#[derive(Serialize)]
+struct Report {
+    variant: String,
+    positions: usize,
+    proven: usize,
+    critical_won: usize,
+    critical_drawn: usize,
+    solve_seconds: f64,
+    players: Vec<PlayerReport>,
+}
+
+/// Runs `bao judge`.
+pub fn run_judge(args: JudgeArgs, registry: &PlayerRegistry) -> anyhow::Result<()> {
+    if !(args.solve_time.is_finite() && args.solve_time > 0.0 && args.solve_time <= 86_400.0) {
+        bail!("--solve-time must be a positive number of seconds, at most a day");
+    }
+    if !(1..=1 << 20).contains(&args.memory) {
+        bail!("--memory must be 1..=1048576 (MiB)");
+    }
+    let limits = args.limits.limits()?;
+    let rules = args.game.rules()?;
+    // Every player is built before the long proving, so a bad spec fails at once.
+    let mut players = Vec::new();
+    for text in &args.players {
+        players.push(registry.resolve(text, args.seed)?);
+    }
+    let positions = sample(&args, &rules)?;
+    let proven = prove_all(&args, &rules, &positions)?;
+    let critical = |v: Value| {
+        proven
+            .iter()
+            .filter(|p| p.is_critical() && p.value == v)
+            .count()
+    };
+    let mut report = Report {
+        variant: super::eval_cmds::variant_name(&args.game),
+        positions: positions.len(),
+        proven: proven.len(),
+        critical_won: critical(Value::Win),
+        critical_drawn: critical(Value::Draw),
+        solve_seconds: args.solve_time,
+        players: Vec::new(),
+    };
+    let won = won_positions(&args, &proven);
+    let mut defender = SolverPlayer::new(
+        SolverSpec {
+            time: Some(Duration::from_secs_f64(args.solve_time)),
+            memory_mb: DEFAULT_MEMORY_MB.max(args.memory),
+        },
+        "solver".into(),
+    );
+    for (spec, mut player) in players {
+        let bar = progress_bar(
+            (report.critical_won + report.critical_drawn) as u64,
+            !args.quiet,
+        );
+        bar.set_message(format!("{spec}: critical positions"));
+        let kept = keeping(&rules, &proven, player.as_mut(), &limits, || bar.inc(1))?;
+        bar.finish_and_clear();
+        let converted = if won.is_empty() {
+            None
+        } else {
+            let bar = progress_bar(won.len() as u64, !args.quiet);
+            bar.set_message(format!("{spec}: won positions played out"));
+            let c = converting(
+                &rules,
+                &won,
+                player.as_mut(),
+                &mut defender,
+                &limits,
+                args.max_plies,
+                || bar.inc(1),
+            )?;
+            bar.finish_and_clear();
+            Some(c)
+        };
+        report.players.push(PlayerReport {
+            player: spec.to_string(),
+            keeping: kept,
+            converted,
+        });
+    }
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print(&report, &limits);
+    }
+    Ok(())
+}
+
+/// The distinct unfinished positions of the records after the skipped plies, at most
+/// `--positions` of them drawn at random.
+fn sample(args: &JudgeArgs, rules: &Rules) -> anyhow::Result<Vec<Position>> {
+    let text = crate::util::read_text_bounded(&args.records, crate::util::limits::TEXT, "records")?;
+    let start = args.game.start(rules)?;
+    let variant = super::eval_cmds::variant_name(&args.game);
+    let mut seen = HashSet::new();
+    let mut positions = Vec::new();
+    for (i, body) in split_records(&text).iter().enumerate() {
+        let at = || format!("record {} of {}", i + 1, args.records.display());
+        let record: Record = body.parse().with_context(at)?;
+        if let Some(v) = record.tag("Variant").filter(|v| *v != variant) {
+            bail!("{} is a game of {v}, not {variant}", at());
+        }
+        let (_, line) = record.replay(rules, &start).with_context(at)?;
+        for pos in line.into_iter().skip(args.skip_plies) {
+            if pos.outcome(rules).is_none() && seen.insert(crate::search::zobrist::hash(&pos)) {
+                positions.push(pos);
+            }
+        }
+    }
+    if positions.is_empty() {
+        bail!(
+            "{} holds no unfinished position after {} plies",
+            args.records.display(),
+            args.skip_plies
+        );
+    }
+    if args.positions > 0 && positions.len() > args.positions {
+        positions.shuffle(&mut rand_chacha::ChaCha8Rng::seed_from_u64(args.seed));
+        positions.truncate(args.positions);
+    }
+    Ok(positions)
+}
+
+/// Every sampled position the solver proves in time, with its moves.
+fn prove_all(
+    args: &JudgeArgs,
+    rules: &Rules,
+    positions: &[Position],
+) -> anyhow::Result<Vec<Proven>> {
+    let mut solver = Solver::new(SolveLimits {
+        memory: args.memory << 20,
+        ..SolveLimits::default()
+    });
+    let cache_dir = (!args.no_cache).then_some(args.cache.as_path());
+    let time = Duration::from_secs_f64(args.solve_time);
+    let bar = progress_bar(positions.len() as u64, !args.quiet);
+    bar.set_message("proving positions");
+    let mut proven = Vec::new();
+    for pos in positions {
+        proven.extend(prove(rules, pos, &mut solver, time, cache_dir)?);
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    Ok(proven)
+}
+
+/// Up to `--convert` won positions, drawn at random.
+fn won_positions(args: &JudgeArgs, proven: &[Proven]) -> Vec<Position> {
+    let mut won: Vec<Position> = (proven.iter())
+        .filter(|p| p.value == Value::Win)
+        .map(|p| p.pos)
+        .collect();
+    let seed = crate::util::splitmix64(args.seed);
+    won.shuffle(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
+    won.truncate(args.convert);
+    won
+}
+
+fn print(report: &Report, limits: &Limits) {
+    println!(
+        "{}: {} positions, {} proven in {} s each ({} not proven); the choice matters in {} won and {} drawn",
+        report.variant,
+        report.positions,
+        report.proven,
+        report.solve_seconds,
+        report.positions - report.proven,
+        report.critical_won,
+        report.critical_drawn,
+    );
+    let at = match limits.time {
+        Some(t) => format!(" at {} s a move", t.as_secs_f64()),
+        None => String::new(),
+    };
+    for p in &report.players {
+        println!("{}{at}:", p.player);
+        println!("  won positions kept:   {}", p.keeping.won);
+        println!("  drawn positions kept: {}", p.keeping.drawn);
+        if let Some(c) = &p.converted {
+            println!("  won positions converted against the solver: {c}");
+        }
+        println!("  median time a move: {:.3} s", p.keeping.median_seconds);
+    }
+}

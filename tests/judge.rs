@@ -1,0 +1,91 @@
+//! `bao judge`, players against perfect play: its report and its errors (the measures themselves,
+//! `bao_zero::eval::perfect`, are tested in tests/solver.rs).
+
+mod common;
+
+#[test]
+fn bao_judge_reports_each_player_and_refuses_bad_input_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let records = dir.path().join("games.kiba");
+    let eval = common::bao_with_input(
+        &[
+            "eval",
+            "-v",
+            "kujifunza",
+            "--a",
+            "ab:depth=2",
+            "--b",
+            "random",
+            "-n",
+            "2",
+            "--seed",
+            "3",
+            "--quiet",
+            "--records",
+            records.to_str().unwrap(),
+        ],
+        "",
+        None,
+    );
+    assert!(eval.status.success());
+    let judge = |variant: &str, player: &str| {
+        common::bao_with_input(
+            &[
+                "judge",
+                "-v",
+                variant,
+                "--records",
+                records.to_str().unwrap(),
+                "--player",
+                player,
+                "--player",
+                "random",
+                "--skip-plies",
+                "14",
+                "--positions",
+                "8",
+                "--solve-time",
+                "5",
+                "--memory",
+                "64",
+                "--convert",
+                "2",
+                "--no-cache",
+                "--quiet",
+                "--json",
+            ],
+            "",
+            None,
+        )
+    };
+    let out = judge("kujifunza", "solver:time=10s,memory=64");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["positions"], 8);
+    // Positions the solver does not prove in time are left out.
+    let proven = json["proven"].as_u64().unwrap();
+    assert!((1..=8).contains(&proven), "{json}");
+    let players = json["players"].as_array().unwrap();
+    assert_eq!(players.len(), 2);
+    assert_eq!(players[0]["player"], "solver:time=10s,memory=64");
+    assert_eq!(players[0]["won"]["count"], players[0]["won"]["of"]);
+    assert_eq!(
+        players[0]["converted"]["count"],
+        players[0]["converted"]["of"]
+    );
+    assert_eq!(players[1]["player"], "random");
+
+    for (variant, player, needle) in [
+        ("hus", "random", "is a game of kujifunza, not hus"),
+        ("kujifunza", "nonsense:x", "nonsense"),
+    ] {
+        let out = judge(variant, player);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && err.lines().count() == 1, "{err}");
+        assert!(err.contains(needle), "{err}");
+    }
+}
