@@ -85,7 +85,7 @@ def perfect(game):
     try:
         j = json.load(open(f"docs/perfect/{game}.json"))
     except OSError:
-        return f" {value} | | |"
+        return f" {value} | not measured | not measured |"
     timed = [p for p in j["players"] if p["player"].endswith("(100 ms a move)")]
     kept = ", ".join(share(p["won"]) for p in timed[:2])
     converted = ", ".join(share(p["converted"]) for p in timed[:2])

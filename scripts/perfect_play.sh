@@ -3,8 +3,9 @@
 # against itself (at its own simulations, openings of 4 random plies), then `bao judge` over up to
 # POSITIONS of their positions: how often each player's move keeps a proven win, and how often it
 # converts a won position against the perfect defender. The shipped player is judged at its own
-# simulations and at 100 ms a move, beside the frozen alpha-beta (scripts/baseline.sh) at 100 ms
-# and random. Writes docs/perfect/GAME.json (scripts/games_table.sh reads it) and prints a summary.
+# simulations and at 100 ms a move, beside the frozen alpha-beta (scripts/baseline.sh) at 100 ms;
+# random's moves are judged too (not its conversions). Writes docs/perfect/GAME.json
+# (scripts/games_table.sh reads it) and the table in docs/SOLVER.md, and prints a summary.
 # Usage: scripts/perfect_play.sh GAME [GAMES] [POSITIONS] [CONVERT] [SOLVE_SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,21 +22,32 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$bao" eval -v "$game" --a "$player" --b "$player" -n "$games" --seed 5 --quiet \
   --records "$work/games.kiba" >/dev/null
-judge=("$bao" judge -v "$game" --records "$work/games.kiba" --positions "$positions"
-  --convert "$convert" --solve-time "$solve" --quiet --json)
-"${judge[@]}" --player "$player" >"$work/own.json"
-"${judge[@]}" --move-time 0.1 --player "$player" --player "engine:$base" --player random \
-  >"$work/timed.json"
+judge=("$bao" judge -v "$game" --records "$work/games.kiba" --positions "$positions" --quiet --json)
+"${judge[@]}" --solve-time "$solve" --convert "$convert" --player "$player" >"$work/own.json"
+"${judge[@]}" --solve-time "$solve" --convert "$convert" --move-time 0.1 --player "$player" \
+  --player "engine:$base" >"$work/timed.json"
+# Random keeps few wins and converts fewer, slowly (the solver defends every blunder): moves only.
+# Every position proven above is in the cache; the others need not be tried again.
+"${judge[@]}" --player random --solve-time 0.1 >"$work/random.json"
 mkdir -p docs/perfect
-python3 - "$game" "$games" "$work/own.json" "$work/timed.json" <<'PY'
+python3 - "$game" "$games" "$work/own.json" "$work/timed.json" "$work/random.json" <<'PY'
 import json, sys
-game, games, own, timed = sys.argv[1], int(sys.argv[2]), json.load(open(sys.argv[3])), json.load(open(sys.argv[4]))
+game, games = sys.argv[1], int(sys.argv[2])
+own, timed, rand = (json.load(open(f)) for f in sys.argv[3:6])
+def name(spec):
+    """A player as the docs name it: the frozen baseline, not its path on this machine."""
+    if spec.startswith("engine:") and "/baseline-" in spec:
+        return "alpha-beta frozen at " + spec.split("/baseline-")[1].split("/")[0]
+    return spec
+
+for p in own["players"] + timed["players"] + rand["players"]:
+    p["player"] = name(p["player"])
 own["players"][0]["player"] += " (own simulations)"
 for p in timed["players"]:
     p["player"] += " (100 ms a move)"
 out = {k: v for k, v in timed.items() if k != "players"}
 out["selfplay_games"] = games
-out["players"] = own["players"] + timed["players"]
+out["players"] = own["players"] + timed["players"] + rand["players"]
 open(f"docs/perfect/{game}.json", "w").write(json.dumps(out, indent=2) + "\n")
 def share(s):
     if not s or not s["of"]:
