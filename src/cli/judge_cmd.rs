@@ -5,12 +5,13 @@
 
 use super::GameArgs;
 use super::eval_cmds::LimitArgs;
+use super::solve_cmd::CacheArgs;
 use crate::eval::arena::progress_bar;
 use crate::eval::perfect::{Keeping, Proven, Share, converting, keeping, prove};
 use crate::notation::{Record, split_records};
 use crate::rules::{Position, Rules};
 use crate::search::solver::player::{DEFAULT_MEMORY_MB, SolverSpec};
-use crate::search::solver::{SolveLimits, Solver, SolverPlayer, Value, cache};
+use crate::search::solver::{SolveLimits, Solver, SolverPlayer, Value};
 use crate::search::{Limits, PlayerRegistry};
 use anyhow::{Context, bail};
 use rand::SeedableRng;
@@ -54,12 +55,8 @@ pub struct JudgeArgs {
     /// Seed of the sampling and the players.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// The cache folder of solved positions.
-    #[arg(long, value_name = "DIR", default_value = cache::DEFAULT_DIR)]
-    pub cache: PathBuf,
-    /// Neither read nor write the cache.
-    #[arg(long)]
-    pub no_cache: bool,
+    #[command(flatten)]
+    pub cache: CacheArgs,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -213,13 +210,12 @@ fn prove_all(
         memory: args.memory << 20,
         ..SolveLimits::default()
     });
-    let cache_dir = (!args.no_cache).then_some(args.cache.as_path());
     let time = Duration::from_secs_f64(args.solve_time);
     let bar = progress_bar(positions.len() as u64, !args.quiet);
     bar.set_message("proving positions");
     let mut proven = Vec::new();
     for pos in positions {
-        proven.extend(prove(rules, pos, &mut solver, time, cache_dir)?);
+        proven.extend(prove(rules, pos, &mut solver, time, args.cache.dir())?);
         bar.inc(1);
     }
     bar.finish_and_clear();

@@ -29,15 +29,29 @@ pub struct SolveArgs {
     /// Also solve every legal move of the position (its winning, drawing and losing moves).
     #[arg(long)]
     pub all_moves: bool,
+    #[command(flatten)]
+    pub cache: CacheArgs,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Where solved positions are kept (`bao solve`, `bao judge`).
+#[derive(clap::Args, Debug)]
+pub struct CacheArgs {
     /// The cache folder of solved positions.
     #[arg(long, value_name = "DIR", default_value = cache::DEFAULT_DIR)]
     pub cache: PathBuf,
     /// Neither read nor write the cache.
     #[arg(long)]
     pub no_cache: bool,
-    /// Print one JSON object instead of text.
-    #[arg(long)]
-    pub json: bool,
+}
+
+impl CacheArgs {
+    /// The cache folder, unless `--no-cache`.
+    pub fn dir(&self) -> Option<&std::path::Path> {
+        (!self.no_cache).then_some(self.cache.as_path())
+    }
 }
 
 /// The position to solve: the start or `--position`, then `--moves`.
@@ -62,23 +76,20 @@ pub fn run_solve(args: SolveArgs) -> anyhow::Result<()> {
     }
     let rules = args.game.rules()?;
     let pos = position(&args, &rules)?;
-    let cached = if args.no_cache {
-        None
-    } else {
-        match cache::load(&args.cache, &rules, &pos) {
-            Ok(c) => c.filter(|c| c.moves.is_some() || !args.all_moves),
-            Err(e) => {
-                eprintln!("warning: {e:#}; solving again");
-                None
-            }
+    let cached = match args.cache.dir().map(|dir| cache::load(dir, &rules, &pos)) {
+        None => None,
+        Some(Ok(c)) => c.filter(|c| c.moves.is_some() || !args.all_moves),
+        Some(Err(e)) => {
+            eprintln!("warning: {e:#}; solving again");
+            None
         }
     };
     let (solution, moves, from_cache) = match cached {
         Some(c) => (c.solution, c.moves, true),
         None => {
             let (s, m) = solve(&args, &rules, &pos)?;
-            if !args.no_cache {
-                cache::store(&args.cache, &rules, &pos, &s, m.as_deref())
+            if let Some(dir) = args.cache.dir() {
+                cache::store(dir, &rules, &pos, &s, m.as_deref())
                     .context("cannot write the solver cache")?;
             }
             (s, m, false)
