@@ -77,18 +77,20 @@ def perfect(game):
     frozen alpha-beta against the solver (scripts/perfect_play.sh)."""
     try:
         o = json.load(open(f"docs/perfect/openings-{game}.json"))
+        value = f'{o["value"]}; of {o["openings"]} openings South wins {o["south"]}, North {o["north"]}'
+        value += f', draws {o["draw"]}' if o["draw"] else ""
+        value += f', {o["open"]} not solved in {o["seconds"]} s' if o["open"] else ""
     except OSError:
-        return " not solved | | |"
-    value = f'{o["value"]}; of {o["openings"]} openings South wins {o["south"]}, North {o["north"]}'
-    value += f', draws {o["draw"]}' if o["draw"] else ""
-    value += f', {o["open"]} not solved in {o["seconds"]} s' if o["open"] else ""
+        value = "not solved"
     try:
         j = json.load(open(f"docs/perfect/{game}.json"))
     except OSError:
-        return f" {value} | not measured | not measured |"
+        return f" {value} | not measured | not measured |" if value != "not solved" else " not solved | | |"
+    # A game not solved from the start is judged on positions near its games' ends.
+    near = f'endgames (last {j["last_plies"]} plies): ' if j.get("last_plies") else ""
     timed = [p for p in j["players"] if p["player"].endswith("(100 ms a move)")]
-    kept = ", ".join(share(p["won"]) for p in timed[:2])
-    converted = ", ".join(share(p["converted"]) for p in timed[:2])
+    kept = near + ", ".join(share(p["won"]) for p in timed[:2])
+    converted = near + ", ".join(share(p["converted"]) for p in timed[:2])
     return f" {value} | {kept} | {converted} |"
 
 for game in GAMES:

@@ -4,16 +4,19 @@
 # POSITIONS of their positions: how often each player's move keeps a proven win, and how often it
 # converts a won position against the perfect defender. The shipped player is judged at its own
 # simulations and at 100 ms a move, beside the frozen alpha-beta (scripts/baseline.sh) at 100 ms;
-# random's moves are judged too (not its conversions). Writes docs/perfect/GAME.json
+# random's moves are judged too (not its conversions). With LAST_PLIES, only positions at most that
+# many plies before their game's end are drawn: in a game too large to solve from the start
+# (Bao la Kiswahili) these are the ones the solver proves. Writes docs/perfect/GAME.json
 # (scripts/games_table.sh reads it) and the table in docs/SOLVER.md, and prints a summary.
-# Usage: scripts/perfect_play.sh GAME [GAMES] [POSITIONS] [CONVERT] [SOLVE_SECONDS]
+# Usage: scripts/perfect_play.sh GAME [GAMES] [POSITIONS] [CONVERT] [SOLVE_SECONDS] [LAST_PLIES]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-game=${1:?usage: scripts/perfect_play.sh GAME [GAMES] [POSITIONS] [CONVERT] [SOLVE_SECONDS]}
+game=${1:?usage: scripts/perfect_play.sh GAME [GAMES] [POSITIONS] [CONVERT] [SOLVE_SECONDS] [LAST_PLIES]}
 games=${2:-40}
 positions=${3:-300}
 convert=${4:-40}
 solve=${5:-10}
+last=${6:-0}
 cargo build --release --quiet
 bao=target/release/bao
 base=$(scripts/baseline.sh)
@@ -22,12 +25,13 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$bao" eval -v "$game" --a "$player" --b "$player" -n "$games" --seed 5 --quiet \
   --records "$work/games.kiba" >/dev/null
-judge=("$bao" judge -v "$game" --records "$work/games.kiba" --positions "$positions" --quiet --json)
+judge=("$bao" judge -v "$game" --records "$work/games.kiba" --positions "$positions" --last-plies "$last"
+  --quiet --json)
 "${judge[@]}" --solve-time "$solve" --convert "$convert" --player "$player" >"$work/own.json"
 "${judge[@]}" --solve-time "$solve" --convert "$convert" --move-time 0.1 --player "$player" \
   --player "engine:$base" >"$work/timed.json"
 # Random keeps few wins and converts fewer, slowly (the solver defends every blunder): moves only.
-# Every position proven above is in the cache; the others need not be tried again.
+# Every position tried above is in the cache, proven or given up: none is tried again.
 "${judge[@]}" --player random --solve-time 0.1 >"$work/random.json"
 mkdir -p docs/perfect
 python3 - "$game" "$games" "$work/own.json" "$work/timed.json" "$work/random.json" <<'PY'
@@ -55,14 +59,11 @@ def share(s):
     return f'{s["count"]} of {s["of"]} = {100 * s["count"] / s["of"]:.1f}%'
 
 def interval(s):
-    """The share with Wilson's 95% interval, as bao judge computes it."""
+    """The share with Wilson's 95% interval, as bao judge writes it."""
     if not s or not s["of"]:
         return "none"
-    n, p, z = s["of"], s["count"] / s["of"], 1.959964
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z / d * (p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5
-    return f'{100 * p:.1f}% [{100 * max(c - h, 0):.1f}, {100 * min(c + h, 1):.1f}] ({s["count"]} of {n})'
+    p = s["count"] / s["of"]
+    return f'{100 * p:.1f}% [{100 * s["low"]:.1f}, {100 * s["high"]:.1f}] ({s["count"]} of {s["of"]})'
 
 # The table of every judged game in docs/SOLVER.md, between the `perfect` markers.
 import glob, re
@@ -72,7 +73,8 @@ for path in sorted(glob.glob("docs/perfect/*.json")):
         continue
     j = json.load(open(path))
     for i, p in enumerate(j["players"]):
-        first = (f'{j["variant"]} | {j["positions"]} from {j["selfplay_games"]} games, {j["proven"]} proven'
+        near = f' (their last {j["last_plies"]} plies)' if j.get("last_plies") else ""
+        first = (f'{j["variant"]} | {j["positions"]} from {j["selfplay_games"]} games{near}, {j["proven"]} proven'
                  f' | {j["critical_won"]}') if i == 0 else " | |"
         rows.append(f'| {first} | {p["player"]} | {interval(p["won"])} | {interval(p["converted"])} '
                     f'| {p["median_seconds"]:.3f} s |')

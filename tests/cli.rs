@@ -166,9 +166,15 @@ fn every_shipped_player_is_the_default_player_of_its_game_in_the_engine() {
         let out = common::bao_with_input(&["engine"], &input, None);
         let text = String::from_utf8_lossy(&out.stdout);
         let lines: Vec<&str> = text.lines().collect();
+        // In a game solved from the start the perfect player moves first (docs/SOLVER.md).
+        let solved = ["kujifunza", "malawi-basic", "hus"].contains(&game.as_str());
+        let first = match solved {
+            true => "ok solver:time=1s,else=player:",
+            false => "ok player:",
+        };
         assert!(
             lines.len() >= 4
-                && lines[2].starts_with("ok player:")
+                && lines[2].starts_with(first)
                 && lines[2].ends_with(&format!("{game}.bao")),
             "{game}: {text}"
         );

@@ -28,37 +28,37 @@ fn bao_judge_reports_each_player_and_refuses_bad_input_in_one_line() {
         None,
     );
     assert!(eval.status.success());
-    let judge = |variant: &str, player: &str| {
-        common::bao_with_input(
-            &[
-                "judge",
-                "-v",
-                variant,
-                "--records",
-                records.to_str().unwrap(),
-                "--player",
-                player,
-                "--player",
-                "random",
-                "--skip-plies",
-                "14",
-                "--positions",
-                "8",
-                "--solve-time",
-                "5",
-                "--memory",
-                "64",
-                "--convert",
-                "2",
-                "--no-cache",
-                "--quiet",
-                "--json",
-            ],
-            "",
-            None,
-        )
+    let judge = |variant: &str, player: &str, more: &[&str]| {
+        let mut args = vec![
+            "judge",
+            "-v",
+            variant,
+            "--records",
+            records.to_str().unwrap(),
+            "--player",
+            player,
+            "--player",
+            "random",
+            "--positions",
+            "8",
+            "--solve-time",
+            "5",
+            "--memory",
+            "64",
+            "--convert",
+            "2",
+            "--no-cache",
+            "--quiet",
+            "--json",
+        ];
+        args.extend(more);
+        common::bao_with_input(&args, "", None)
     };
-    let out = judge("kujifunza", "solver:time=10s,memory=64");
+    let out = judge(
+        "kujifunza",
+        "solver:time=10s,memory=64",
+        &["--skip-plies", "14"],
+    );
     assert!(
         out.status.success(),
         "{}",
@@ -78,12 +78,27 @@ fn bao_judge_reports_each_player_and_refuses_bad_input_in_one_line() {
         players[0]["converted"]["of"]
     );
     assert_eq!(players[1]["player"], "random");
+    // Every share carries its Wilson interval around the observed proportion.
+    let won = &players[1]["won"];
+    let ratio = won["count"].as_f64().unwrap() / won["of"].as_f64().unwrap().max(1.0);
+    let (low, high) = (won["low"].as_f64().unwrap(), won["high"].as_f64().unwrap());
+    assert!(low <= ratio && ratio <= high && high <= 1.0, "{won}");
+
+    // Only the last 3 plies of each of the 2 games: at most 6 positions, all proven at once.
+    let out = judge("kujifunza", "random", &["--last-plies", "3"]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let positions = json["positions"].as_u64().unwrap();
+    assert!((2..=6).contains(&positions), "{json}");
+    assert_eq!(
+        (json["last_plies"].as_u64(), json["proven"].as_u64()),
+        (Some(3), Some(positions))
+    );
 
     for (variant, player, needle) in [
         ("hus", "random", "is a game of kujifunza, not hus"),
         ("kujifunza", "nonsense:x", "nonsense"),
     ] {
-        let out = judge(variant, player);
+        let out = judge(variant, player, &[]);
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(!out.status.success() && err.lines().count() == 1, "{err}");
         assert!(err.contains(needle), "{err}");

@@ -351,6 +351,6 @@ fn player_specs_parse_build_and_fail_clearly() {
     assert!(classical.build(&missing, 0).is_err());
     // A new kind is one registration.
     let mut more = PlayerRegistry::classical();
-    more.register("first", |_, seed| Ok(Box::new(RandomPlayer::new(seed))));
+    more.register("first", |_, _, seed| Ok(Box::new(RandomPlayer::new(seed))));
     assert!(more.resolve("first:anything", 1).is_ok());
 }

@@ -143,6 +143,17 @@ impl Player {
         Player::load(py, path)
     }
 
+    /// The default player of a game, as `bao play` and `bao engine` play it: its shipped player
+    /// (alpha-beta for a game with none) and, in a game solved from the start (Bao la Kujifunza,
+    /// Malawi Bao basic, Hus), the perfect player first, the shipped one moving only where the
+    /// solver proves nothing within a second. `ValueError` for an unknown game.
+    #[staticmethod]
+    #[pyo3(signature = (variant = "kiswahili"))]
+    fn default(variant: &str) -> PyResult<Player> {
+        let (game, _) = variant_rules(variant)?;
+        Player::from_spec(&bao_zero::player_file::default_player_spec(game, true), 0)
+    }
+
     /// Alpha-beta search with the project's evaluation, to `depth` plies (and at most `nodes`
     /// positions or `movetime_ms` per move, if given: the first limit reached stops it).
     #[staticmethod]

@@ -15,7 +15,8 @@ use std::sync::mpsc::{Receiver, Sender};
 pub struct EngineArgs {
     /// The player that searches: a spec (ab:depth=6, player:FILE, mcts:...), or `default`: the
     /// shipped player of the game being played (checkpoints/shipped/<variant>.bao; `ab` for a
-    /// game with none), following `variant` commands.
+    /// game with none), following `variant` commands; in a solved game (Kujifunza, Malawi
+    /// basic, Hus) the perfect player first, the shipped one where it proves nothing in 1 s.
     #[arg(long, default_value = DEFAULT_PLAYER)]
     pub player: String,
 }
@@ -266,19 +267,14 @@ fn toml_value(value: &str) -> String {
     }
 }
 
-/// The default player of `variant`: its shipped player when the program can load player files
-/// and one is shipped, else alpha-beta.
+/// The default player of `variant` (`crate::player_file::default_player_spec`).
 fn default_player_of(
     variant: Variant,
     players: &PlayerRegistry,
 ) -> anyhow::Result<Box<dyn Player>> {
-    let shipped = crate::player_file::shipped_player(variant.name());
-    match shipped {
-        Some(file) if players.kinds().contains(&"player") => {
-            Ok(players.resolve(&format!("player:{}", file.display()), 0)?.1)
-        }
-        _ => Ok(players.resolve("ab", 0)?.1),
-    }
+    let files = players.kinds().contains(&"player");
+    let spec = crate::player_file::default_player_spec(variant, files);
+    Ok(players.resolve(&spec, 0)?.1)
 }
 
 /// The limits of `go [nodes N] [depth N] [movetime MS] [time MS [inc MS]]` (`sims` is a

@@ -37,6 +37,10 @@ pub struct JudgeArgs {
     /// Plies skipped at the start of each game (the random opening of a match).
     #[arg(long, default_value_t = 4)]
     pub skip_plies: usize,
+    /// Only positions at most this many plies before their game's end (0: any): the ones the
+    /// solver can prove in a game too large to solve from the start.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub last_plies: usize,
     /// Judge at most this many distinct positions, drawn at random from the games (0: all).
     #[arg(long, default_value_t = 0)]
     pub positions: usize,
@@ -79,6 +83,8 @@ struct PlayerReport {
 struct Report {
     variant: String,
     positions: usize,
+    /// `--last-plies`: how near their game's end the positions were taken (0: anywhere).
+    last_plies: usize,
     proven: usize,
     critical_won: usize,
     critical_drawn: usize,
@@ -112,6 +118,7 @@ pub fn run_judge(args: JudgeArgs, registry: &PlayerRegistry) -> anyhow::Result<(
     let mut report = Report {
         variant: super::eval_cmds::variant_name(&args.game),
         positions: positions.len(),
+        last_plies: args.last_plies,
         proven: proven.len(),
         critical_won: critical(Value::Win),
         critical_drawn: critical(Value::Draw),
@@ -123,8 +130,10 @@ pub fn run_judge(args: JudgeArgs, registry: &PlayerRegistry) -> anyhow::Result<(
         SolverSpec {
             time: Some(Duration::from_secs_f64(args.solve_time)),
             memory_mb: DEFAULT_MEMORY_MB.max(args.memory),
+            fallback: None,
         },
         "solver".into(),
+        None,
     );
     for (spec, mut player) in players {
         let bar = progress_bar(
@@ -180,7 +189,11 @@ fn sample(args: &JudgeArgs, rules: &Rules) -> anyhow::Result<Vec<Position>> {
             bail!("{} is a game of {v}, not {variant}", at());
         }
         let (_, line) = record.replay(rules, &start).with_context(at)?;
-        for pos in line.into_iter().skip(args.skip_plies) {
+        let near_end = match args.last_plies {
+            0 => 0,
+            n => line.len().saturating_sub(n + 1),
+        };
+        for pos in line.into_iter().skip(args.skip_plies.max(near_end)) {
             if pos.outcome(rules).is_none() && seen.insert(crate::search::zobrist::hash(&pos)) {
                 positions.push(pos);
             }
@@ -188,9 +201,13 @@ fn sample(args: &JudgeArgs, rules: &Rules) -> anyhow::Result<Vec<Position>> {
     }
     if positions.is_empty() {
         bail!(
-            "{} holds no unfinished position after {} plies",
+            "{} holds no unfinished position after {} plies{}",
             args.records.display(),
-            args.skip_plies
+            args.skip_plies,
+            match args.last_plies {
+                0 => String::new(),
+                n => format!(" within {n} plies of the end"),
+            }
         );
     }
     if args.positions > 0 && positions.len() > args.positions {
@@ -236,9 +253,13 @@ fn won_positions(args: &JudgeArgs, proven: &[Proven]) -> Vec<Position> {
 
 fn print(report: &Report, limits: &Limits) {
     println!(
-        "{}: {} positions, {} proven in {} s each ({} not proven); the choice matters in {} won and {} drawn",
+        "{}: {} positions{}, {} proven in {} s each ({} not proven); the choice matters in {} won and {} drawn",
         report.variant,
         report.positions,
+        match report.last_plies {
+            0 => String::new(),
+            n => format!(" at most {n} plies from the end"),
+        },
         report.proven,
         report.solve_seconds,
         report.positions - report.proven,

@@ -109,8 +109,8 @@ pub fn run_play(args: PlayArgs, players: &PlayerRegistry) -> anyhow::Result<()> 
     play_human(&rules, start, me, ai.as_mut(), &limits, input, &record)
 }
 
-/// The spec of the player you play against: `--against`, `--player`, or the variant's shipped
-/// player.
+/// The spec of the player you play against: `--against`, `--player`, or the variant's default
+/// player (its shipped player; in a solved game, the perfect player first).
 fn opponent_spec(args: &PlayArgs, players: &PlayerRegistry) -> anyhow::Result<String> {
     if let Some(spec) = &args.against {
         return Ok(spec.clone());
@@ -118,21 +118,23 @@ fn opponent_spec(args: &PlayArgs, players: &PlayerRegistry) -> anyhow::Result<St
     if let Some(file) = &args.player {
         return Ok(format!("player:{}", file.display()));
     }
-    let variant = args.game.variant.parse::<Variant>()?.name();
+    let game = args.game.variant.parse::<Variant>()?;
+    let variant = game.name();
     if !players.kinds().contains(&"player") {
         bail!(
             "this build plays no player files (it has no network); play another player with \
              --against SPEC (e.g. ab:depth=4)"
         );
     }
-    let file = crate::player_file::shipped_player(variant).with_context(|| {
+    // The default player of a solved game plays the shipped one where the solver proves nothing.
+    crate::player_file::shipped_player(variant).with_context(|| {
         format!(
             "no shipped player for {variant} ({}); give one with --player FILE, or play another \
              player with --against SPEC (e.g. ab:depth=4)",
             crate::player_file::shipped_player_path(variant).display()
         )
     })?;
-    Ok(format!("player:{}", file.display()))
+    Ok(crate::player_file::default_player_spec(game, true))
 }
 
 /// A game between the players `south` and `north` (specs), shown move by move; its record is

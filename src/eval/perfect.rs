@@ -38,8 +38,9 @@ impl Proven {
     }
 }
 
-/// A count out of a total, with its 95% interval.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+/// A count out of a total, with its 95% interval (in JSON: `count`, `of`, and the interval's
+/// `low` and `high` as fractions).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Share {
     /// The events counted.
     pub count: u64,
@@ -73,6 +74,19 @@ impl Share {
     }
 }
 
+impl Serialize for Share {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let (low, high) = self.interval();
+        let mut s = serializer.serialize_struct("Share", 4)?;
+        s.serialize_field("count", &self.count)?;
+        s.serialize_field("of", &self.of)?;
+        s.serialize_field("low", &low)?;
+        s.serialize_field("high", &high)?;
+        s.end()
+    }
+}
+
 impl std::fmt::Display for Share {
     /// `47 of 50 = 94.0% [83.8, 97.9]`, or `none` for no trials.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -93,7 +107,8 @@ impl std::fmt::Display for Share {
 }
 
 /// Solves `pos` and each of its moves within `time` each, answering from (and adding to) the
-/// on-disk cache in `cache_dir` when one is given; `None` if the solver ran out of time.
+/// on-disk cache in `cache_dir` when one is given; `None` if the solver ran out of time, now or in
+/// an earlier try given at least `time` (the cache remembers that too).
 pub fn prove(
     rules: &Rules,
     pos: &Position,
@@ -115,11 +130,20 @@ pub fn prove(
             moves,
         }));
     }
-    solver.set_limits(Some(time), None);
-    let Ok(solution) = solver.solve(rules, pos) else {
+    let seconds = time.as_secs_f64();
+    if let Some(dir) = cache_dir
+        && cache::gave_up(dir, rules, pos).is_some_and(|tried| tried >= seconds)
+    {
         return Ok(None);
-    };
-    let Ok((moves, _)) = solver.move_values(rules, pos) else {
+    }
+    solver.set_limits(Some(time), None);
+    let solved = solver
+        .solve(rules, pos)
+        .and_then(|solution| Ok((solution, solver.move_values(rules, pos)?.0)));
+    let Ok((solution, moves)) = solved else {
+        if let Some(dir) = cache_dir {
+            cache::store_gave_up(dir, rules, pos, seconds)?;
+        }
         return Ok(None);
     };
     if let Some(dir) = cache_dir {

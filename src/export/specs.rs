@@ -28,8 +28,8 @@ const DEFAULT_SIMS: u32 = 200;
 
 /// Adds the `mcts:...` and `player:FILE` kinds to `players`.
 pub fn register_player_specs(players: &mut PlayerRegistry) {
-    players.register("mcts", build);
-    players.register("player", build);
+    players.register("mcts", |_, spec, seed| build(spec, seed));
+    players.register("player", |_, spec, seed| build(spec, seed));
 }
 
 /// The classical players and the network players: what the command line builds from specs.

@@ -1,5 +1,7 @@
-//! Where the project ships the trained player of each game.
+//! Where the project ships the trained player of each game, and the default player it makes.
 
+use crate::rules::Variant;
+use crate::search::solver::SOLVED_GAMES;
 use std::path::{Path, PathBuf};
 
 /// Where the project ships the trained player of a game: `checkpoints/shipped/<variant>.bao`.
@@ -13,4 +15,24 @@ pub fn shipped_player(variant: &str) -> Option<PathBuf> {
     let relative = shipped_player_path(variant);
     let built = Path::new(env!("CARGO_MANIFEST_DIR")).join(&relative);
     [relative, built].into_iter().find(|p| p.is_file())
+}
+
+/// The time a move the default player of a solved game gives the solver before its other player
+/// answers.
+pub const DEFAULT_SOLVER_TIME: &str = "1s";
+
+/// The spec of `variant`'s default player, the one `bao play` and `bao engine` play: its shipped
+/// player when the program can load player files (`player_files`) and one is shipped, else
+/// alpha-beta; in a game the solver proves from the start ([`SOLVED_GAMES`]), the perfect player
+/// first, that player answering only where the solver proves nothing within a second.
+pub fn default_player_spec(variant: Variant, player_files: bool) -> String {
+    let shipped = shipped_player(variant.name()).filter(|_| player_files);
+    let trained = match shipped {
+        Some(file) => format!("player:{}", file.display()),
+        None => "ab".to_string(),
+    };
+    match SOLVED_GAMES.contains(&variant) {
+        true => format!("solver:time={DEFAULT_SOLVER_TIME},else={trained}"),
+        false => trained,
+    }
 }

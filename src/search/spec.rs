@@ -82,8 +82,10 @@ pub struct SpecError {
     pub why: String,
 }
 
-/// Builds a player of one kind from its spec and a seed.
-pub type BuildFn = dyn Fn(&PlayerSpec, u64) -> anyhow::Result<Box<dyn Player>> + Send + Sync;
+/// Builds a player of one kind from its spec and a seed; it gets the whole registry, so that a
+/// player built around another (the solver's `else=`) can build that one too.
+pub type BuildFn =
+    dyn Fn(&PlayerRegistry, &PlayerSpec, u64) -> anyhow::Result<Box<dyn Player>> + Send + Sync;
 
 /// The player kinds a program can build, by the kind named before `:` in a spec. The classical
 /// kinds (`random`, `greedy`, `ab`) are always there; a layer that provides more (network players
@@ -111,13 +113,13 @@ impl PlayerRegistry {
     /// The classical players: `random`, `greedy`, `ab` (also `alphabeta`), `engine`, `solver`.
     pub fn classical() -> PlayerRegistry {
         let mut r = PlayerRegistry { kinds: Vec::new() };
-        r.register("random", |_, seed| Ok(Box::new(RandomPlayer::new(seed))));
-        r.register("greedy", |_, seed| Ok(Box::new(GreedyPlayer::new(seed))));
-        r.register("ab", |spec, _| match spec {
+        r.register("random", |_, _, seed| Ok(Box::new(RandomPlayer::new(seed))));
+        r.register("greedy", |_, _, seed| Ok(Box::new(GreedyPlayer::new(seed))));
+        r.register("ab", |_, spec, _| match spec {
             PlayerSpec::AlphaBeta(ab) => Ok(Box::new(spec.alpha_beta(ab)?)),
             other => anyhow::bail!("`{other}` is not an alpha-beta spec"),
         });
-        r.register("engine", |spec, _| {
+        r.register("engine", |_, spec, _| {
             let PlayerSpec::Other { options, .. } = spec else {
                 anyhow::bail!("`{spec}` is not an engine spec")
             };
@@ -135,15 +137,20 @@ impl PlayerRegistry {
                 spec.to_string(),
             )?))
         });
-        r.register("solver", |spec, _| {
+        r.register("solver", |registry, spec, seed| {
             let options = match spec {
                 PlayerSpec::Other { options, .. } => options.as_str(),
                 _ => "",
             };
             let parsed = super::solver::player::SolverSpec::parse(options)?;
+            let fallback = match &parsed.fallback {
+                Some(text) => Some(registry.resolve(text, seed)?.1),
+                None => None,
+            };
             Ok(Box::new(super::solver::SolverPlayer::new(
                 parsed,
                 spec.to_string(),
+                fallback,
             )))
         });
         r
@@ -153,7 +160,10 @@ impl PlayerRegistry {
     pub fn register(
         &mut self,
         kind: &str,
-        build: impl Fn(&PlayerSpec, u64) -> anyhow::Result<Box<dyn Player>> + Send + Sync + 'static,
+        build: impl Fn(&PlayerRegistry, &PlayerSpec, u64) -> anyhow::Result<Box<dyn Player>>
+        + Send
+        + Sync
+        + 'static,
     ) {
         let kind = kind.to_ascii_lowercase();
         self.kinds.retain(|(k, _)| *k != kind);
@@ -175,7 +185,7 @@ impl PlayerRegistry {
     pub fn build(&self, spec: &PlayerSpec, seed: u64) -> anyhow::Result<Box<dyn Player>> {
         let kind = spec.kind();
         match self.kinds.iter().find(|(k, _)| k == kind) {
-            Some((_, build)) => build(spec, seed),
+            Some((_, build)) => build(self, spec, seed),
             None => {
                 let hint = if matches!(spec, PlayerSpec::Mcts(_) | PlayerSpec::File(_)) {
                     " (network players need the ml feature)"

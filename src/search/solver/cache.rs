@@ -6,6 +6,9 @@
 //! of every move. It is written atomically and read with a bound; a file with another header, a
 //! fingerprint or hash of another game, or unreadable JSON is refused with a one-line error (the
 //! caller then solves again and writes a good file over it).
+//!
+//! A position the solver gave up on gets a file of its own beside it (`.unproven`, the same header,
+//! then [`GaveUp`]), so that a caller with no more time than was spent need not try again.
 
 use super::{MoveValue, Solution};
 use crate::rules::{Position, Rules};
@@ -75,6 +78,57 @@ pub fn load(dir: &Path, rules: &Rules, pos: &Position) -> anyhow::Result<Option<
         );
     }
     Ok(Some(cached))
+}
+
+/// What an `.unproven` file holds: the solver ran out of time on a position.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GaveUp {
+    /// [`rules_fingerprint`] of the rule set.
+    pub rules: String,
+    /// The position's Zobrist hash, in hex.
+    pub hash: String,
+    /// The position as text (for people; the hash decides).
+    pub position: String,
+    /// The time the solver was given, in seconds.
+    pub seconds: f64,
+}
+
+/// The `.unproven` file of `pos` under `rules` in `dir`.
+pub fn gave_up_path(dir: &Path, rules: &Rules, pos: &Position) -> PathBuf {
+    path_for(dir, rules, pos).with_extension("unproven")
+}
+
+/// The most time the solver has been given on `pos` without proving it, if it ever gave up on
+/// it; a file that cannot be read, or belongs to another game, counts as none.
+pub fn gave_up(dir: &Path, rules: &Rules, pos: &Position) -> Option<f64> {
+    let path = gave_up_path(dir, rules, pos);
+    let text = crate::util::read_text_bounded(&path, MAX_BYTES, "solver cache file").ok()?;
+    let body = text.strip_prefix(HEADER)?.strip_prefix('\n')?;
+    let record: GaveUp = serde_json::from_str(body).ok()?;
+    let hash = format!("{:016x}", crate::search::zobrist::hash(pos));
+    (record.rules == rules_fingerprint(rules) && record.hash == hash).then_some(record.seconds)
+}
+
+/// Records (atomically) that the solver gave up on `pos` after `seconds`, unless it is already
+/// known to have failed with as much time.
+pub fn store_gave_up(
+    dir: &Path,
+    rules: &Rules,
+    pos: &Position,
+    seconds: f64,
+) -> anyhow::Result<()> {
+    if gave_up(dir, rules, pos).is_some_and(|s| s >= seconds) {
+        return Ok(());
+    }
+    let record = GaveUp {
+        rules: rules_fingerprint(rules),
+        hash: format!("{:016x}", crate::search::zobrist::hash(pos)),
+        position: pos.to_string(),
+        seconds,
+    };
+    let body = serde_json::to_string_pretty(&record).context("cache entry as JSON")?;
+    let path = gave_up_path(dir, rules, pos);
+    crate::util::write_atomic(&path, format!("{HEADER}\n{body}\n").as_bytes())
 }
 
 /// Writes the result of `pos` (atomically); returns the file's path.

@@ -26,6 +26,14 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+/// The games whose value the solver proves from their start on a small machine (docs/SOLVER.md).
+/// Their default player is the perfect one, wherever it proves the position in time.
+pub const SOLVED_GAMES: [crate::rules::Variant; 3] = [
+    crate::rules::Variant::Kujifunza,
+    crate::rules::Variant::MalawiBasic,
+    crate::rules::Variant::Hus,
+];
+
 /// The default table size (the memory limit): 1 GiB.
 pub const DEFAULT_MEMORY: usize = 1 << 30;
 /// The stack of the thread a solve runs on: lines up to [`MAX_PLY`] plies deep recurse.

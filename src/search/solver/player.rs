@@ -4,7 +4,10 @@
 //! of the opponent's proof line, found by iterative deepening: the most plies the solver shows the
 //! loss to last). If the moves are not all solved in the time left, it plays the solution's best
 //! move, which keeps the value; if the position itself is not solved within the limits, it falls
-//! back to alpha-beta at depth 4, so it always answers.
+//! back to another player, so it always answers: alpha-beta at depth 4, or the player the last
+//! option names (`solver:time=1s,else=player:checkpoints/shipped/hus.bao`). An `else=` player
+//! gets the caller's limits, less the time the solver spent; the solver then takes at most half
+//! of a time limit the caller gives.
 
 use super::{MoveValue, SolveLimits, Solver, Value};
 use crate::rules::{Position, Rules};
@@ -25,18 +28,33 @@ pub struct SolverSpec {
     pub time: Option<Duration>,
     /// Table size in MiB.
     pub memory_mb: usize,
+    /// The spec of the player that moves where the solver proves nothing (`else=`, always the
+    /// last option, since a spec may hold commas); `None`: alpha-beta at depth 4.
+    pub fallback: Option<String>,
 }
 
 impl SolverSpec {
-    /// Reads `time=10s,memory=256` (either or both, or nothing).
+    /// Reads `time=10s,memory=256,else=SPEC` (any of them, or nothing).
     pub fn parse(options: &str) -> anyhow::Result<SolverSpec> {
+        let (own, fallback) = match options.trim_start().strip_prefix("else=") {
+            Some(rest) => ("", Some(rest)),
+            None => match options.split_once(",else=") {
+                Some((own, rest)) => (own, Some(rest)),
+                None => (options, None),
+            },
+        };
+        let fallback = match fallback.map(str::trim) {
+            Some("") => bail!("solver option `else=` needs a player spec (else=ab:depth=4)"),
+            other => other.map(str::to_string),
+        };
         let mut spec = SolverSpec {
             time: None,
             memory_mb: DEFAULT_MEMORY_MB,
+            fallback,
         };
-        for item in options.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        for item in own.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             let Some((key, value)) = item.split_once('=') else {
-                bail!("solver option `{item}` must be key=value (time=10s, memory=256)");
+                bail!("solver option `{item}` must be key=value (time=10s, memory=256, else=SPEC)");
             };
             match key.trim() {
                 "time" => {
@@ -55,7 +73,7 @@ impl SolverSpec {
                             anyhow::anyhow!("solver memory `{value}` must be 1..=65536 (MiB)")
                         })?
                 }
-                other => bail!("unknown solver option `{other}` (known: time, memory)"),
+                other => bail!("unknown solver option `{other}` (known: time, memory, else)"),
             }
         }
         Ok(spec)
@@ -67,12 +85,18 @@ pub struct SolverPlayer {
     name: String,
     spec: SolverSpec,
     solver: Solver,
-    fallback: AlphaBeta,
+    /// Moves where the solver proves nothing in time.
+    fallback: Box<dyn Player>,
+    /// Whether `fallback` is the `else=` player (it then gets the caller's limits).
+    named_fallback: bool,
+    /// Whether the last move was the fallback's (its candidates are then the answer's).
+    fell_back: bool,
 }
 
 impl SolverPlayer {
-    /// A player from its options; `name` is its spec as written.
-    pub fn new(spec: SolverSpec, name: String) -> SolverPlayer {
+    /// A player from its options; `name` is its spec as written, `fallback` the player built
+    /// from the spec's `else=` (alpha-beta at depth 4 if `None`).
+    pub fn new(spec: SolverSpec, name: String, fallback: Option<Box<dyn Player>>) -> SolverPlayer {
         let limits = SolveLimits {
             memory: spec.memory_mb << 20,
             ..SolveLimits::default()
@@ -81,8 +105,41 @@ impl SolverPlayer {
             name,
             spec,
             solver: Solver::new(limits),
-            fallback: AlphaBeta::with_depth(4),
+            named_fallback: fallback.is_some(),
+            fallback: fallback.unwrap_or_else(|| Box::new(AlphaBeta::with_depth(4))),
+            fell_back: false,
         }
+    }
+
+    /// The time the solver may take with the caller's `limits`: the spec's (or the default),
+    /// within the caller's, and within half of it when a named fallback must have time left.
+    fn solving_time(&self, limits: &Limits) -> Duration {
+        let own = self.spec.time.unwrap_or(DEFAULT_TIME);
+        match limits.time {
+            Some(t) if self.named_fallback => own.min(t / 2),
+            Some(t) => own.min(t),
+            None => own,
+        }
+    }
+
+    /// The fallback's move, within the caller's limits less `spent` (a named fallback) or at
+    /// depth 4 (alpha-beta).
+    fn fall_back(
+        &mut self,
+        rules: &Rules,
+        pos: &Position,
+        limits: &Limits,
+        spent: Duration,
+    ) -> anyhow::Result<Choice> {
+        self.fell_back = true;
+        if !self.named_fallback {
+            return self.fallback.choose(rules, pos, &Limits::depth(4));
+        }
+        let mut left = *limits;
+        left.time = limits
+            .time
+            .map(|t| t.saturating_sub(spent).max(Duration::from_millis(1)));
+        self.fallback.choose(rules, pos, &left)
     }
 }
 
@@ -108,21 +165,21 @@ impl Player for SolverPlayer {
         if pos.outcome(rules).is_some() {
             bail!("no legal move: the game is over in {pos}");
         }
-        let time = match (self.spec.time, limits.time) {
-            (Some(a), Some(b)) => a.min(b),
-            (a, b) => a.or(b).unwrap_or(DEFAULT_TIME),
-        };
+        let time = self.solving_time(limits);
         let started = std::time::Instant::now();
-        self.solver.set_limits(Some(time), limits.nodes);
+        self.fell_back = false;
+        // A node limit is the fallback's when it is a named player (an MCTS player's simulations).
+        let nodes = limits.nodes.filter(|_| !self.named_fallback);
+        self.solver.set_limits(Some(time), nodes);
         let solution = match self.solver.solve(rules, pos) {
             Ok(s) => s,
-            Err(_) => return self.fallback.choose(rules, pos, &Limits::depth(4)),
+            Err(_) => return self.fall_back(rules, pos, limits, started.elapsed()),
         };
         // With the value known, the time left goes to valuing every move (the quickest win, the
         // longest loss); if it runs out, the solution's own best move keeps the value.
         let left = time.saturating_sub(started.elapsed());
         self.solver
-            .set_limits(Some(left.max(Duration::from_millis(1))), limits.nodes);
+            .set_limits(Some(left.max(Duration::from_millis(1))), nodes);
         let (mv, value, length, nodes) = match self.solver.move_values(rules, pos) {
             Ok((values, nodes)) => {
                 let m = pick(&values).expect("a position that goes on has a move");
@@ -152,8 +209,30 @@ impl Player for SolverPlayer {
         })
     }
 
+    fn rules(&self) -> Option<Rules> {
+        self.fallback.rules()
+    }
+
+    fn set_threads(&mut self, threads: usize) -> bool {
+        match self.named_fallback {
+            true => self.fallback.set_threads(threads),
+            false => threads == 1,
+        }
+    }
+
     fn set_stop(&mut self, stop: std::sync::Arc<std::sync::atomic::AtomicBool>) -> bool {
         self.solver.set_stop(stop.clone());
         self.fallback.set_stop(stop)
+    }
+
+    fn new_game(&mut self, seed: u64) {
+        self.fallback.new_game(seed);
+    }
+
+    fn candidates(&self) -> Vec<crate::search::player::Candidate> {
+        match self.fell_back {
+            true => self.fallback.candidates(),
+            false => Vec::new(),
+        }
     }
 }
