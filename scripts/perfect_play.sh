@@ -26,7 +26,7 @@ trap 'rm -rf "$work"' EXIT
 "$bao" eval -v "$game" --a "$player" --b "$player" -n "$games" --seed 5 --quiet \
   --records "$work/games.kiba" >/dev/null
 judge=("$bao" judge -v "$game" --records "$work/games.kiba" --positions "$positions" --last-plies "$last"
-  --quiet --json)
+  --threads "$(nproc)" --quiet --json)
 "${judge[@]}" --solve-time "$solve" --convert "$convert" --player "$player" >"$work/own.json"
 "${judge[@]}" --solve-time "$solve" --convert "$convert" --move-time 0.1 --player "$player" \
   --player "engine:$base" >"$work/timed.json"

@@ -93,6 +93,17 @@ fn bao_judge_reports_each_player_and_refuses_bad_input_in_one_line() {
         (json["last_plies"].as_u64(), json["proven"].as_u64()),
         (Some(3), Some(positions))
     );
+    // Proving on two threads finds the same.
+    let two = judge(
+        "kujifunza",
+        "random",
+        &["--last-plies", "3", "--threads", "2"],
+    );
+    let two: serde_json::Value = serde_json::from_slice(&two.stdout).unwrap();
+    for key in ["positions", "proven", "critical_won", "critical_drawn"] {
+        assert_eq!(two[key], json[key], "{key}: {two}");
+    }
+    assert_eq!(two["players"][0]["won"], json["players"][0]["won"]);
 
     for (variant, player, needle) in [
         ("hus", "random", "is a game of kujifunza, not hus"),

@@ -105,3 +105,17 @@ def test_every_shipped_player_is_found_by_its_game(shipped_player_path: Path) ->
         bao_zero.Player.shipped("ladder-kimbi")
     with pytest.raises(ValueError):
         bao_zero.Player.shipped("chess")
+
+
+def test_the_default_player_of_a_solved_game_plays_the_proven_win() -> None:
+    player = bao_zero.Player.default("kujifunza")
+    assert player.name.startswith("solver:time=1s,else=player:"), player.name
+    assert player.variant == "kujifunza"
+    # A won position (South to move) where some moves give the win away: the solver's answer.
+    won = "0,1,2,1,5,1,0,0/1,3,1,4,11,2,1,1/0,4,0,1,2,0,0,4/4,2,2,0,1,4,6,0 S 0,0 - - - 22 mtaji-captured=1"
+    choice = player.choose(won, sims=16)
+    assert choice.value == 1.0 and choice.pv[0] == choice.move
+    # A game not solved from the start keeps its shipped player alone.
+    assert bao_zero.Player.default("kiswahili").name.startswith("player:")
+    with pytest.raises(ValueError):
+        bao_zero.Player.default("chess")

@@ -47,9 +47,13 @@ pub struct JudgeArgs {
     /// Seconds the solver may take to prove a position, and again for its moves.
     #[arg(long, value_name = "S", default_value_t = 10.0)]
     pub solve_time: f64,
-    /// The solver's table size in MiB.
+    /// The solver's table size in MiB (one table a proving thread).
     #[arg(long, value_name = "MB", default_value_t = 1024)]
     pub memory: usize,
+    /// Positions proven at once, each on its own thread with its own table.
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: u16,
     /// Won positions each player plays out against the perfect defender (0: none).
     #[arg(long, default_value_t = 0)]
     pub convert: usize,
@@ -217,26 +221,46 @@ fn sample(args: &JudgeArgs, rules: &Rules) -> anyhow::Result<Vec<Position>> {
     Ok(positions)
 }
 
-/// Every sampled position the solver proves in time, with its moves.
+/// Every sampled position the solver proves in time, with its moves, in the order sampled. Each
+/// of `--threads` threads has its own solver and takes the next position left.
 fn prove_all(
     args: &JudgeArgs,
     rules: &Rules,
     positions: &[Position],
 ) -> anyhow::Result<Vec<Proven>> {
-    let mut solver = Solver::new(SolveLimits {
-        memory: args.memory << 20,
-        ..SolveLimits::default()
-    });
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicUsize, Ordering};
     let time = Duration::from_secs_f64(args.solve_time);
     let bar = progress_bar(positions.len() as u64, !args.quiet);
     bar.set_message("proving positions");
-    let mut proven = Vec::new();
-    for pos in positions {
-        proven.extend(prove(rules, pos, &mut solver, time, args.cache.dir())?);
-        bar.inc(1);
-    }
+    let next = AtomicUsize::new(0);
+    let slots: Vec<Mutex<Option<Proven>>> = positions.iter().map(|_| Mutex::new(None)).collect();
+    let work = || -> anyhow::Result<()> {
+        let mut solver = Solver::new(SolveLimits {
+            memory: args.memory << 20,
+            ..SolveLimits::default()
+        });
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(pos) = positions.get(i) else {
+                return Ok(());
+            };
+            let proven = prove(rules, pos, &mut solver, time, args.cache.dir())?;
+            *slots[i].lock().expect("a slot is written once") = proven;
+            bar.inc(1);
+        }
+    };
+    std::thread::scope(|scope| {
+        let threads: Vec<_> = (0..args.threads).map(|_| scope.spawn(work)).collect();
+        threads
+            .into_iter()
+            .try_for_each(|t| t.join().expect("a proving thread panicked"))
+    })?;
     bar.finish_and_clear();
-    Ok(proven)
+    Ok(slots
+        .into_iter()
+        .filter_map(|slot| slot.into_inner().expect("a slot is written once"))
+        .collect())
 }
 
 /// Up to `--convert` won positions, drawn at random.
