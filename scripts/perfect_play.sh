@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A solved game's players against perfect play (docs/SOLVER.md): GAMES games of the shipped player
-# against itself (at its own simulations, openings of 4 random plies), then `bao judge` over up to
+# against itself (at its own simulations, openings of OPENING_PLIES random plies, 4 unless given),
+# then `bao judge` over up to
 # POSITIONS of their positions: how often each player's move keeps a proven win, and how often it
 # converts a won position against the perfect defender. The shipped player is judged at its own
 # simulations and at 100 ms a move, beside the frozen alpha-beta (scripts/baseline.sh) at 100 ms;
@@ -8,15 +9,18 @@
 # many plies before their game's end are drawn: in a game too large to solve from the start
 # (Bao la Kiswahili) these are the ones the solver proves. Writes docs/perfect/GAME.json
 # (scripts/games_table.sh reads it) and the table in docs/SOLVER.md, and prints a summary.
-# Usage: scripts/perfect_play.sh GAME [GAMES] [POSITIONS] [CONVERT] [SOLVE_SECONDS] [LAST_PLIES]
+# A deterministic player repeats its games from the same opening: more random plies, more distinct
+# positions.
+# Usage: scripts/perfect_play.sh GAME [GAMES] [POSITIONS] [CONVERT] [SOLVE_SECONDS] [LAST_PLIES] [OPENING_PLIES]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-game=${1:?usage: scripts/perfect_play.sh GAME [GAMES] [POSITIONS] [CONVERT] [SOLVE_SECONDS] [LAST_PLIES]}
+game=${1:?usage: scripts/perfect_play.sh GAME [GAMES] [POSITIONS] [CONVERT] [SOLVE_SECONDS] [LAST_PLIES] [OPENING_PLIES]}
 games=${2:-40}
 positions=${3:-300}
 convert=${4:-40}
 solve=${5:-10}
 last=${6:-0}
+opening=${7:-4}
 cargo build --release --quiet
 bao=target/release/bao
 base=$(scripts/baseline.sh)
@@ -24,7 +28,7 @@ player="player:checkpoints/shipped/$game.bao"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$bao" eval -v "$game" --a "$player" --b "$player" -n "$games" --seed 5 --quiet \
-  --records "$work/games.kiba" >/dev/null
+  --opening-plies "$opening" --records "$work/games.kiba" >/dev/null
 judge=("$bao" judge -v "$game" --records "$work/games.kiba" --positions "$positions" --last-plies "$last"
   --threads "$(nproc)" --quiet --json)
 "${judge[@]}" --solve-time "$solve" --convert "$convert" --player "$player" >"$work/own.json"
@@ -34,9 +38,9 @@ judge=("$bao" judge -v "$game" --records "$work/games.kiba" --positions "$positi
 # Every position tried above is in the cache, proven or given up: none is tried again.
 "${judge[@]}" --player random --solve-time 0.1 >"$work/random.json"
 mkdir -p docs/perfect
-python3 - "$game" "$games" "$work/own.json" "$work/timed.json" "$work/random.json" <<'PY'
+python3 - "$game" "$games" "$work/own.json" "$work/timed.json" "$work/random.json" "$opening" <<'PY'
 import json, sys
-game, games = sys.argv[1], int(sys.argv[2])
+game, games, opening = sys.argv[1], int(sys.argv[2]), int(sys.argv[6])
 own, timed, rand = (json.load(open(f)) for f in sys.argv[3:6])
 def name(spec):
     """A player as the docs name it: the frozen baseline, not its path on this machine."""
@@ -51,6 +55,7 @@ for p in timed["players"]:
     p["player"] += " (100 ms a move)"
 out = {k: v for k, v in timed.items() if k != "players"}
 out["selfplay_games"] = games
+out["opening_plies"] = opening
 out["players"] = own["players"] + timed["players"] + rand["players"]
 open(f"docs/perfect/{game}.json", "w").write(json.dumps(out, indent=2) + "\n")
 def share(s):
@@ -74,6 +79,8 @@ for path in sorted(glob.glob("docs/perfect/*.json")):
     j = json.load(open(path))
     for i, p in enumerate(j["players"]):
         near = f' (their last {j["last_plies"]} plies)' if j.get("last_plies") else ""
+        if j.get("opening_plies", 4) != 4:
+            near += f', openings of {j["opening_plies"]} random plies'
         first = (f'{j["variant"]} | {j["positions"]} from {j["selfplay_games"]} games{near}, {j["proven"]} proven'
                  f' | {j["critical_won"]}') if i == 0 else " | |"
         rows.append(f'| {first} | {p["player"]} | {interval(p["won"])} | {interval(p["converted"])} '
