@@ -19,7 +19,7 @@ fuzz_target!(|data: &[u8]| {
     // The engine, with the classical players but no `engine:` kind: a fuzzer must not start
     // programs.
     let mut players = PlayerRegistry::classical();
-    players.register("engine", |_, _| {
+    players.register("engine", |_, _, _| {
         anyhow::bail!("no engine: players while fuzzing")
     });
     // A player with nothing to allocate: most inputs never search.
