@@ -32,7 +32,10 @@ fn the_solver_hands_a_position_it_cannot_prove_to_its_else_player() {
     assert_eq!(behind.candidates().len(), alone.candidates().len());
     // A spec may hold commas, so `else=` takes the rest of the options.
     let (_, mut nested) = registry
-        .resolve("solver:else=solver:time=10ms,else=ab:depth=2,time=20ms", 0)
+        .resolve(
+            "solver:time=10ms,else=solver:time=10ms,else=ab:depth=2,nodes=1m",
+            0,
+        )
         .unwrap();
     assert_eq!(
         nested.choose(&rules, &start, &Limits::NONE).unwrap().mv,
