@@ -53,39 +53,25 @@ fn the_solver_hands_a_position_it_cannot_prove_to_its_else_player() {
 }
 
 /// Won positions of self-play games in which some move gives the win away, each proven in
-/// milliseconds (so well within the default player's second on a loaded machine).
-const CRITICAL_WINS: [(Variant, &str); 8] = [
+/// milliseconds (so well within the default player's second on a loaded machine), by game.
+const CRITICAL_WINS: [(Variant, &[&str]); 2] = [
     (
         Variant::Kujifunza,
-        "0,1,2,1,5,1,0,0/1,3,1,4,11,2,1,1/0,4,0,1,2,0,0,4/4,2,2,0,1,4,6,0 S 0,0 - - - 22 mtaji-captured=1",
-    ),
-    (
-        Variant::Kujifunza,
-        "3,0,3,3,0,3,1,0/0,1,0,10,3,7,1,1/0,1,0,0,1,0,6,4/3,3,0,3,3,0,0,4 S 0,0 - - - 8 mtaji-captured=1",
-    ),
-    (
-        Variant::Kujifunza,
-        "2,1,0,1,4,1,0,2/0,12,3,12,1,7,3,1/1,1,0,1,0,0,1,0/0,2,2,2,2,2,0,0 N 0,0 - - - 17 mtaji-captured=1",
+        &[
+            "0,1,2,1,5,1,0,0/1,3,1,4,11,2,1,1/0,4,0,1,2,0,0,4/4,2,2,0,1,4,6,0 S 0,0 - - - 22 mtaji-captured=1",
+            "3,0,3,3,0,3,1,0/0,1,0,10,3,7,1,1/0,1,0,0,1,0,6,4/3,3,0,3,3,0,0,4 S 0,0 - - - 8 mtaji-captured=1",
+            "2,1,0,1,4,1,0,2/0,12,3,12,1,7,3,1/1,1,0,1,0,0,1,0/0,2,2,2,2,2,0,0 N 0,0 - - - 17 mtaji-captured=1",
+        ],
     ),
     (
         Variant::MalawiBasic,
-        "1,3,0,3,3,0,3,1/5,4,0,0,0,2,10,0/1,0,2,4,4,2,2,1/1,1,0,4,1,1,5,0 N 0,0 - - - 17 mtaji-captured=1",
-    ),
-    (
-        Variant::MalawiBasic,
-        "2,0,3,0,0,1,2,0/0,0,0,0,1,0,1,1/0,1,1,8,5,5,4,0/12,0,3,2,3,2,6,1 S 0,0 - - - 76 mtaji-captured=1",
-    ),
-    (
-        Variant::MalawiBasic,
-        "3,3,0,3,3,0,1,2/1,1,4,2,6,7,1,1/6,0,2,1,0,1,0,0/2,2,2,2,2,2,2,2 S 0,0 - - - 4 mtaji-captured=1",
-    ),
-    (
-        Variant::MalawiBasic,
-        "0,1,0,0,2,2,2,2/3,0,4,2,2,1,1,0/1,1,1,0,12,8,0,1/2,2,3,3,3,3,1,1 S 0,0 - - - 16 mtaji-captured=1",
-    ),
-    (
-        Variant::MalawiBasic,
-        "0,1,3,3,0,3,3,0/7,1,12,4,3,0,0,1/0,0,1,1,1,3,0,3/1,4,1,4,0,1,0,3 N 0,0 - - - 13 mtaji-captured=1",
+        &[
+            "1,3,0,3,3,0,3,1/5,4,0,0,0,2,10,0/1,0,2,4,4,2,2,1/1,1,0,4,1,1,5,0 N 0,0 - - - 17 mtaji-captured=1",
+            "2,0,3,0,0,1,2,0/0,0,0,0,1,0,1,1/0,1,1,8,5,5,4,0/12,0,3,2,3,2,6,1 S 0,0 - - - 76 mtaji-captured=1",
+            "3,3,0,3,3,0,1,2/1,1,4,2,6,7,1,1/6,0,2,1,0,1,0,0/2,2,2,2,2,2,2,2 S 0,0 - - - 4 mtaji-captured=1",
+            "0,1,0,0,2,2,2,2/3,0,4,2,2,1,1,0/1,1,1,0,12,8,0,1/2,2,3,3,3,3,1,1 S 0,0 - - - 16 mtaji-captured=1",
+            "0,1,3,3,0,3,3,0/7,1,12,4,3,0,0,1/0,0,1,1,1,3,0,3/1,4,1,4,0,1,0,3 N 0,0 - - - 13 mtaji-captured=1",
+        ],
     ),
 ];
 
@@ -96,7 +82,7 @@ fn read(game: Variant, text: &str) -> Position {
 #[test]
 fn a_position_the_solver_gave_up_on_is_not_tried_again_with_no_more_time() {
     let dir = tempfile::tempdir().unwrap();
-    let (game, text) = CRITICAL_WINS[0];
+    let (game, text) = (CRITICAL_WINS[0].0, CRITICAL_WINS[0].1[0]);
     let (rules, pos) = (game.rules(), read(game, text));
     let mut s = solver();
     cache::store_gave_up(dir.path(), &rules, &pos, 5.0).unwrap();
@@ -138,14 +124,14 @@ fn the_default_player_of_a_solved_game_plays_the_shortest_win_and_the_shipped_mo
     use bao_zero::player_file::{default_player_spec, shipped_player};
     use bao_zero::search::solver::Value;
     let registry = bao_zero::export::all_players();
-    for game in [Variant::Kujifunza, Variant::MalawiBasic] {
+    for (game, wins) in CRITICAL_WINS {
         let spec = default_player_spec(game, true);
         let shipped = format!("player:{}", shipped_player(game.name()).unwrap().display());
         assert_eq!(spec, format!("solver:time=1s,else={shipped}"));
         let rules = game.rules();
         let (_, mut player) = registry.resolve(&spec, 0).unwrap();
         assert_eq!(player.rules(), Some(rules.clone()));
-        for (_, text) in CRITICAL_WINS.iter().filter(|(g, _)| *g == game) {
+        for text in wins {
             let pos = read(game, text);
             let p = prove(&rules, &pos, &mut solver(), Duration::from_secs(20), None)
                 .unwrap()

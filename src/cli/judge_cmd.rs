@@ -208,10 +208,7 @@ fn sample(args: &JudgeArgs, rules: &Rules) -> anyhow::Result<Vec<Position>> {
             "{} holds no unfinished position after {} plies{}",
             args.records.display(),
             args.skip_plies,
-            match args.last_plies {
-                0 => String::new(),
-                n => format!(" within {n} plies of the end"),
-            }
+            near_end(args.last_plies)
         );
     }
     if args.positions > 0 && positions.len() > args.positions {
@@ -228,39 +225,38 @@ fn prove_all(
     rules: &Rules,
     positions: &[Position],
 ) -> anyhow::Result<Vec<Proven>> {
-    use std::sync::Mutex;
     use std::sync::atomic::{AtomicUsize, Ordering};
     let time = Duration::from_secs_f64(args.solve_time);
     let bar = progress_bar(positions.len() as u64, !args.quiet);
     bar.set_message("proving positions");
     let next = AtomicUsize::new(0);
-    let slots: Vec<Mutex<Option<Proven>>> = positions.iter().map(|_| Mutex::new(None)).collect();
-    let work = || -> anyhow::Result<()> {
+    let work = || -> anyhow::Result<Vec<(usize, Proven)>> {
         let mut solver = Solver::new(SolveLimits {
             memory: args.memory << 20,
             ..SolveLimits::default()
         });
+        let mut found = Vec::new();
         loop {
             let i = next.fetch_add(1, Ordering::Relaxed);
             let Some(pos) = positions.get(i) else {
-                return Ok(());
+                return Ok(found);
             };
-            let proven = prove(rules, pos, &mut solver, time, args.cache.dir())?;
-            *slots[i].lock().expect("a slot is written once") = proven;
+            found.extend(prove(rules, pos, &mut solver, time, args.cache.dir())?.map(|p| (i, p)));
             bar.inc(1);
         }
     };
-    std::thread::scope(|scope| {
+    let mut found: Vec<(usize, Proven)> = std::thread::scope(|scope| {
         let threads: Vec<_> = (0..args.threads).map(|_| scope.spawn(work)).collect();
-        threads
-            .into_iter()
-            .try_for_each(|t| t.join().expect("a proving thread panicked"))
-    })?;
+        (threads.into_iter())
+            .map(|t| t.join().expect("a proving thread panicked"))
+            .collect::<anyhow::Result<Vec<_>>>()
+    })?
+    .into_iter()
+    .flatten()
+    .collect();
     bar.finish_and_clear();
-    Ok(slots
-        .into_iter()
-        .filter_map(|slot| slot.into_inner().expect("a slot is written once"))
-        .collect())
+    found.sort_by_key(|(i, _)| *i);
+    Ok(found.into_iter().map(|(_, p)| p).collect())
 }
 
 /// Up to `--convert` won positions, drawn at random.
@@ -275,15 +271,20 @@ fn won_positions(args: &JudgeArgs, proven: &[Proven]) -> Vec<Position> {
     won
 }
 
+/// ` within N plies of the end` for `--last-plies N`, nothing for 0.
+fn near_end(last_plies: usize) -> String {
+    match last_plies {
+        0 => String::new(),
+        n => format!(" within {n} plies of the end"),
+    }
+}
+
 fn print(report: &Report, limits: &Limits) {
     println!(
         "{}: {} positions{}, {} proven in {} s each ({} not proven); the choice matters in {} won and {} drawn",
         report.variant,
         report.positions,
-        match report.last_plies {
-            0 => String::new(),
-            n => format!(" at most {n} plies from the end"),
-        },
+        near_end(report.last_plies),
         report.proven,
         report.solve_seconds,
         report.positions - report.proven,

@@ -17,6 +17,6 @@ mod training;
 
 #[cfg(feature = "ml")]
 pub use format::{Bundle, FORMAT_VERSION, Header};
-pub use shipped::{DEFAULT_SOLVER_TIME, default_player_spec, shipped_player, shipped_player_path};
+pub use shipped::{default_player_spec, shipped_player, shipped_player_path};
 #[cfg(feature = "ml")]
 pub use training::{EvalEntry, Meta};

@@ -19,7 +19,7 @@ pub fn shipped_player(variant: &str) -> Option<PathBuf> {
 
 /// The time a move the default player of a solved game gives the solver before its other player
 /// answers.
-pub const DEFAULT_SOLVER_TIME: &str = "1s";
+const DEFAULT_SOLVER_TIME: &str = "1s";
 
 /// The spec of `variant`'s default player, the one `bao play` and `bao engine` play: its shipped
 /// player when the program can load player files (`player_files`) and one is shipped, else

@@ -44,12 +44,23 @@ pub fn rules_fingerprint(rules: &Rules) -> String {
     format!("{:016x}", crate::util::fnv1a(&json))
 }
 
+/// The position's Zobrist hash as the files write it.
+fn hash_hex(pos: &Position) -> String {
+    format!("{:016x}", crate::search::zobrist::hash(pos))
+}
+
+/// Writes `entry` under the header line, atomically.
+fn write_entry(path: &Path, entry: &impl Serialize) -> anyhow::Result<()> {
+    let body = serde_json::to_string_pretty(entry).context("cache entry as JSON")?;
+    crate::util::write_atomic(path, format!("{HEADER}\n{body}\n").as_bytes())
+}
+
 /// The file of `pos` under `rules` in `dir`.
 pub fn path_for(dir: &Path, rules: &Rules, pos: &Position) -> PathBuf {
     dir.join(format!(
-        "{}-{:016x}.json",
+        "{}-{}.json",
         rules_fingerprint(rules),
-        crate::search::zobrist::hash(pos)
+        hash_hex(pos)
     ))
 }
 
@@ -70,7 +81,7 @@ pub fn load(dir: &Path, rules: &Rules, pos: &Position) -> anyhow::Result<Option<
     }
     let cached: Cached = serde_json::from_str(body)
         .map_err(|e| anyhow::anyhow!("solver cache file {} is corrupt: {e}", path.display()))?;
-    let hash = format!("{:016x}", crate::search::zobrist::hash(pos));
+    let hash = hash_hex(pos);
     if cached.rules != rules_fingerprint(rules) || cached.hash != hash {
         bail!(
             "solver cache file {} belongs to another game or position",
@@ -105,7 +116,7 @@ pub fn gave_up(dir: &Path, rules: &Rules, pos: &Position) -> Option<f64> {
     let text = crate::util::read_text_bounded(&path, MAX_BYTES, "solver cache file").ok()?;
     let body = text.strip_prefix(HEADER)?.strip_prefix('\n')?;
     let record: GaveUp = serde_json::from_str(body).ok()?;
-    let hash = format!("{:016x}", crate::search::zobrist::hash(pos));
+    let hash = hash_hex(pos);
     (record.rules == rules_fingerprint(rules) && record.hash == hash).then_some(record.seconds)
 }
 
@@ -122,13 +133,11 @@ pub fn store_gave_up(
     }
     let record = GaveUp {
         rules: rules_fingerprint(rules),
-        hash: format!("{:016x}", crate::search::zobrist::hash(pos)),
+        hash: hash_hex(pos),
         position: pos.to_string(),
         seconds,
     };
-    let body = serde_json::to_string_pretty(&record).context("cache entry as JSON")?;
-    let path = gave_up_path(dir, rules, pos);
-    crate::util::write_atomic(&path, format!("{HEADER}\n{body}\n").as_bytes())
+    write_entry(&gave_up_path(dir, rules, pos), &record)
 }
 
 /// Writes the result of `pos` (atomically); returns the file's path.
@@ -142,12 +151,11 @@ pub fn store(
     let path = path_for(dir, rules, pos);
     let cached = Cached {
         rules: rules_fingerprint(rules),
-        hash: format!("{:016x}", crate::search::zobrist::hash(pos)),
+        hash: hash_hex(pos),
         position: pos.to_string(),
         solution: solution.clone(),
         moves: moves.map(<[MoveValue]>::to_vec),
     };
-    let body = serde_json::to_string_pretty(&cached).context("cache entry as JSON")?;
-    crate::util::write_atomic(&path, format!("{HEADER}\n{body}\n").as_bytes())?;
+    write_entry(&path, &cached)?;
     Ok(path)
 }

@@ -4,10 +4,10 @@
 //! of the opponent's proof line, found by iterative deepening: the most plies the solver shows the
 //! loss to last). If the moves are not all solved in the time left, it plays the solution's best
 //! move, which keeps the value; if the position itself is not solved within the limits, it falls
-//! back to another player, so it always answers: alpha-beta at depth 4, or the player the last
-//! option names (`solver:time=1s,else=player:checkpoints/shipped/hus.bao`). An `else=` player
-//! gets the caller's limits, less the time the solver spent; the solver then takes at most half
-//! of a time limit the caller gives.
+//! back to another player, so it always answers: the player the last option names
+//! (`solver:time=1s,else=player:checkpoints/shipped/hus.bao`), alpha-beta at depth 4 by default.
+//! That player gets the caller's limits (a node limit is its own), less the time the solver
+//! spent; the solver takes at most half of a time limit the caller gives.
 
 use super::{MoveValue, SolveLimits, Solver, Value};
 use crate::rules::{Position, Rules};
@@ -87,8 +87,6 @@ pub struct SolverPlayer {
     solver: Solver,
     /// Moves where the solver proves nothing in time.
     fallback: Box<dyn Player>,
-    /// Whether `fallback` is the `else=` player (it then gets the caller's limits).
-    named_fallback: bool,
     /// Whether the last move was the fallback's (its candidates are then the answer's).
     fell_back: bool,
 }
@@ -105,25 +103,19 @@ impl SolverPlayer {
             name,
             spec,
             solver: Solver::new(limits),
-            named_fallback: fallback.is_some(),
             fallback: fallback.unwrap_or_else(|| Box::new(AlphaBeta::with_depth(4))),
             fell_back: false,
         }
     }
 
     /// The time the solver may take with the caller's `limits`: the spec's (or the default),
-    /// within the caller's, and within half of it when a named fallback must have time left.
+    /// within half of the caller's, so that the fallback has time left.
     fn solving_time(&self, limits: &Limits) -> Duration {
         let own = self.spec.time.unwrap_or(DEFAULT_TIME);
-        match limits.time {
-            Some(t) if self.named_fallback => own.min(t / 2),
-            Some(t) => own.min(t),
-            None => own,
-        }
+        limits.time.map_or(own, |t| own.min(t / 2))
     }
 
-    /// The fallback's move, within the caller's limits less `spent` (a named fallback) or at
-    /// depth 4 (alpha-beta).
+    /// The fallback's move, within the caller's limits less `spent`.
     fn fall_back(
         &mut self,
         rules: &Rules,
@@ -132,9 +124,6 @@ impl SolverPlayer {
         spent: Duration,
     ) -> anyhow::Result<Choice> {
         self.fell_back = true;
-        if !self.named_fallback {
-            return self.fallback.choose(rules, pos, &Limits::depth(4));
-        }
         let mut left = *limits;
         left.time = limits
             .time
@@ -168,9 +157,8 @@ impl Player for SolverPlayer {
         let time = self.solving_time(limits);
         let started = std::time::Instant::now();
         self.fell_back = false;
-        // A node limit is the fallback's when it is a named player (an MCTS player's simulations).
-        let nodes = limits.nodes.filter(|_| !self.named_fallback);
-        self.solver.set_limits(Some(time), nodes);
+        // A node limit is the fallback's (an MCTS player's simulations), not the solver's.
+        self.solver.set_limits(Some(time), None);
         let solution = match self.solver.solve(rules, pos) {
             Ok(s) => s,
             Err(_) => return self.fall_back(rules, pos, limits, started.elapsed()),
@@ -179,7 +167,7 @@ impl Player for SolverPlayer {
         // longest loss); if it runs out, the solution's own best move keeps the value.
         let left = time.saturating_sub(started.elapsed());
         self.solver
-            .set_limits(Some(left.max(Duration::from_millis(1))), nodes);
+            .set_limits(Some(left.max(Duration::from_millis(1))), None);
         let (mv, value, length, nodes) = match self.solver.move_values(rules, pos) {
             Ok((values, nodes)) => {
                 let m = pick(&values).expect("a position that goes on has a move");
@@ -214,10 +202,7 @@ impl Player for SolverPlayer {
     }
 
     fn set_threads(&mut self, threads: usize) -> bool {
-        match self.named_fallback {
-            true => self.fallback.set_threads(threads),
-            false => threads == 1,
-        }
+        self.fallback.set_threads(threads)
     }
 
     fn set_stop(&mut self, stop: std::sync::Arc<std::sync::atomic::AtomicBool>) -> bool {
