@@ -19,7 +19,8 @@ if ! command -v python3 >/dev/null 2>&1; then
   echo "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!" >&2
   exit 0
 fi
-venv=target/python-venv
+# BAO_PY_VENV names another folder for the environment (two checkouts sharing one target/).
+venv=${BAO_PY_VENV:-target/python-venv}
 python3 -m venv --clear "$venv"
 "$venv/bin/python" -m pip install --quiet --upgrade pip
 # maturin builds the extension in the workspace's own target directory and release profile, with
@@ -31,4 +32,5 @@ start=$SECONDS
 "$venv/bin/python" -m pip install --quiet "./bao-py[test]"
 echo "python_test: pip install took $((SECONDS - start)) s" >&2
 cd bao-py
-exec "../$venv/bin/python" -m pytest -q -p no:cacheprovider tests "$@"
+case $venv in /*) py=$venv/bin/python ;; *) py=../$venv/bin/python ;; esac
+exec "$py" -m pytest -q -p no:cacheprovider tests "$@"
