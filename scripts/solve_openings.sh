@@ -6,14 +6,17 @@
 # the counts with the game's value from the start (if cached or solved within 30 s) in
 # docs/perfect/openings-GAME.json for scripts/games_table.sh.
 # Usage: scripts/solve_openings.sh GAME [SEED] [GAMES] [SECONDS_PER_OPENING]
+# BAO=PROGRAM solves with another build of bao (say, an older one to compare with), unbuilt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 game=${1:?usage: scripts/solve_openings.sh GAME [SEED] [GAMES] [SECONDS_PER_OPENING]}
 seed=${2:-2}
 games=${3:-200}
 limit=${4:-300}
-cargo build --release --quiet
-bao=target/release/bao
+if [[ -z ${BAO:-} ]]; then
+  cargo build --release --quiet
+fi
+bao=${BAO:-target/release/bao}
 records=$(mktemp)
 trap 'rm -f "$records"' EXIT
 # Random players: the openings depend only on the seed and the pair, not on who plays them.

@@ -215,6 +215,24 @@ fn version_1_player_files_still_load() {
     assert!(bundle.evaluator().is_ok());
 }
 
+/// Player files written while the presets bounded moves at 10^8 seeds sown play the preset's game
+/// as the rules now define it (N = 100,000); any other bound is another game, kept as written.
+#[test]
+fn player_files_of_the_former_safety_bound_load_as_the_presets_game() {
+    let bundle = Bundle::from_bytes(&std::fs::read(player_file()).unwrap()).unwrap();
+    let preset = bundle.header.rules.clone();
+    assert_eq!(preset.max_sown, 100_000);
+    let with_bound = |max_sown: u32| {
+        let mut old = bundle.clone();
+        old.header.rules.max_sown = max_sown;
+        Bundle::from_bytes(&old.to_bytes().unwrap()).unwrap()
+    };
+    assert_eq!(with_bound(100_000_000).header.rules, preset);
+    let other = with_bound(5_000).header.rules;
+    assert_eq!(other.max_sown, 5_000);
+    assert_ne!(other, preset);
+}
+
 #[test]
 fn a_loaded_player_plays_legal_moves_to_the_end_and_refuses_other_rules() {
     let mut player = LoadedPlayer::load(player_file()).unwrap();

@@ -83,7 +83,29 @@ fn parse_header(bytes: &[u8], version: u32) -> anyhow::Result<Header> {
     let mut header: Header = serde_json::from_value(header)?;
     // A player plays on the CPU, wherever it was trained.
     header.net.device = crate::nn::Compute::Cpu;
+    migrate_old_bound(&mut header.rules);
     Ok(header)
+}
+
+/// The bound on seeds sown that the presets used while it was a safety net, not yet the rule.
+const OLD_SAFETY_BOUND: u32 = 100_000_000;
+
+/// A file written while the presets bounded moves at 10^8 seeds sown (as a safety net that was
+/// not meant to decide a move) plays the game as the rules now define it: N = 100,000, which the
+/// eleven shipped files always had. Says so once, on standard error.
+fn migrate_old_bound(rules: &mut Rules) {
+    if rules.max_sown != OLD_SAFETY_BOUND {
+        return;
+    }
+    rules.max_sown = crate::rules::variant::MAX_SOWN;
+    static SAID: std::sync::Once = std::sync::Once::new();
+    SAID.call_once(|| {
+        eprintln!(
+            "note: a player file written with max_sown = {OLD_SAFETY_BOUND} (a former safety \
+             net) plays under the rule max_sown = {} (docs/RULES.md)",
+            rules.max_sown
+        )
+    });
 }
 
 /// A player file in memory.

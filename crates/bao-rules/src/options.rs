@@ -152,8 +152,8 @@ pub enum InfiniteMoves {
     MoverLoses,
     /// The move may be played and the game is void: a draw (seed 000).
     Void,
-    /// The move may be played and stops at the end of the relay where it is found to be
-    /// never-ending (seed 000; Malawi: "sleeps at the end of the current relay").
+    /// The move may be played and stops where the sowing that passed the bound ended, with nothing
+    /// more happening in it (seed 000; Malawi: "sleeps at the end of the current relay").
     Stop,
 }
 

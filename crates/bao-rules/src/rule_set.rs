@@ -9,10 +9,9 @@ use super::pit::Rotation;
 use serde::{Deserialize, Serialize};
 
 /// A complete rule set. Build one from a [`Variant`] preset and change options as needed.
-/// Two rule sets are the same game whatever their `max_sown`: the bound is a safety net against
-/// exhaustion that never decides a move in play (player files written under the old default of
-/// 100000 play the same game as today's presets).
-#[derive(Clone, Debug, Eq, Serialize, Deserialize)]
+/// Two rule sets that differ in any option, the bound on never-ending moves included, are
+/// different games.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Rules {
     /// Starting seeds.
@@ -49,60 +48,14 @@ pub struct Rules {
     pub takasia: Takasia,
     /// Never-ending moves.
     pub infinite_moves: InfiniteMoves,
-    /// A move that sows more than this many laps of 16 seeds counts as never-ending (seed 000
-    /// says 12 laps); `None` decides exactly, by finding the repeated state.
+    /// Seed 000's "12 laps": `Some(L)` makes the bound on never-ending moves 16 L seeds, in
+    /// place of `max_sown`.
     pub lap_limit: Option<u32>,
-    /// Safety net: a move that sows more seeds than this counts as never-ending.
+    /// A move that sows more seeds than this in all is never-ending (seed 003 1.5.6 leaves what
+    /// counts as an infinite move to be agreed before the game; every preset says 100,000).
     pub max_sown: u32,
     /// Opening before the planting stage.
     pub opening: Opening,
-}
-
-impl PartialEq for Rules {
-    fn eq(&self, other: &Rules) -> bool {
-        // Destructured so that a new field cannot be left out of the comparison.
-        let Rules {
-            setup,
-            sowing,
-            min_lift,
-            captures,
-            capture_back_row,
-            captured_sowing,
-            kimbi,
-            takata,
-            max_capture_lift,
-            mandatory_capture,
-            front_row_first,
-            lone_kichwa,
-            empty_front_row_loses,
-            planting,
-            house,
-            takasia,
-            infinite_moves,
-            lap_limit,
-            opening,
-            max_sown: _,
-        } = self;
-        *setup == other.setup
-            && *sowing == other.sowing
-            && *min_lift == other.min_lift
-            && *captures == other.captures
-            && *capture_back_row == other.capture_back_row
-            && *captured_sowing == other.captured_sowing
-            && *kimbi == other.kimbi
-            && *takata == other.takata
-            && *max_capture_lift == other.max_capture_lift
-            && *mandatory_capture == other.mandatory_capture
-            && *front_row_first == other.front_row_first
-            && *lone_kichwa == other.lone_kichwa
-            && *empty_front_row_loses == other.empty_front_row_loses
-            && *planting == other.planting
-            && *house == other.house
-            && *takasia == other.takasia
-            && *infinite_moves == other.infinite_moves
-            && *lap_limit == other.lap_limit
-            && *opening == other.opening
-    }
 }
 
 impl Rules {
@@ -116,6 +69,14 @@ impl Rules {
             .map(|&n| n as u32)
             .sum::<u32>()
             + s.store as u32)
+    }
+
+    /// N, the most seeds a move may sow: a move whose sowings pass it is never-ending at the end
+    /// of the sowing that passed it (`lap_limit` laps of 16 seeds if set, else `max_sown`).
+    #[inline]
+    pub fn never_ending_bound(&self) -> u64 {
+        self.lap_limit
+            .map_or(u64::from(self.max_sown), |laps| 16 * u64::from(laps))
     }
 
     /// Whether the rule set has a house (nyumba or kuu).
@@ -142,7 +103,7 @@ impl Rules {
         if self.min_lift == 0 {
             return Err(RulesError::MinLift);
         }
-        if self.max_sown == 0 {
+        if self.max_sown == 0 || self.lap_limit == Some(0) {
             return Err(RulesError::MaxSown);
         }
         if self.opening == Opening::MalawiAdvanced
@@ -163,8 +124,8 @@ pub enum RulesError {
     /// `min_lift` is zero.
     #[error("min_lift must be at least 1")]
     MinLift,
-    /// `max_sown` is zero.
-    #[error("max_sown must be at least 1")]
+    /// `max_sown` or `lap_limit` is zero.
+    #[error("max_sown and lap_limit must be at least 1")]
     MaxSown,
     /// The Malawi advanced opening without a kuu or a store.
     #[error("opening: the Malawi advanced opening needs a kuu and seeds in store")]

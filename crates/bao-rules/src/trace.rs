@@ -15,7 +15,7 @@ pub enum StopReason {
     Blocked,
     /// A front row became empty: the game is over.
     FrontRowEmpty,
-    /// The move never ends (a repeated state, or over the configured bound).
+    /// The move is never-ending: its sowings passed the bound on seeds sown.
     NeverEnding,
 }
 

@@ -53,11 +53,7 @@ impl Rules {
             takasia: Takasia::None,
             infinite_moves: InfiniteMoves::Illegal,
             lap_limit: None,
-            // Beyond the longest loop known to close (2.6 million relays, 30 million seeds before
-            // Brent sees it). Some reachable moves (in Bao la Kiswahili and Malawi Bao basic) sow
-            // over 4 x 10^9 seeds without a repeat; the bound decides those, at about 0.3 s each
-            // (10^9 would cost 3 s, for the same verdict).
-            max_sown: 100_000_000,
+            max_sown: MAX_SOWN,
             opening: Opening::None,
         }
     }
@@ -91,6 +87,9 @@ impl Rules {
         store: 22,
     };
 }
+
+/// N in every preset: a move that sows more than 100,000 seeds in all is never-ending (RULES.md).
+pub const MAX_SOWN: u32 = 100_000;
 
 /// A named rule set. `Kiswahili` is the default game; the `Ladder*` presets are the steps of
 /// seed 000's tutorial from Hus to Bao la Kiswahili, each adding one rule (a training curriculum).

@@ -1,21 +1,19 @@
 //! Playing one move: planting, lifting, sowing, relays, captures, the house, the end of a move.
 //!
 //! The sowing is deterministic once the move's choices are made, so a move is simulated on a
-//! copy of the position. Never-ending moves are found exactly ([`cycle`]); long moves are
-//! remembered per thread ([`memo`]), so that a loop of millions of relays is walked once.
+//! copy of the position. A move that sows more than the rule set's bound is never-ending
+//! ([`bound`]); deep into a long move, plain relays run on the mover's ring of pits ([`ring`]).
 
-mod cycle;
-mod memo;
+mod bound;
 mod ring;
 
 pub use ring::without_ring;
 
-use super::options::{CapturedSowing, House, InfiniteMoves};
+use super::options::{CapturedSowing, House};
 use super::pit::{Dir, Pit, Rotation, Side, kichwa_rotation};
 use super::position::{EndReason, Outcome, Position, Stage, front_empty};
 use super::rule_set::Rules;
 use super::trace::{Event, Observer, StopReason};
-use cycle::{RelayState, warn_bound};
 
 /// How a move begins; decided by the move generator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -52,10 +50,6 @@ pub(crate) struct Sim {
     pub house_offered: bool,
     /// The move never ends and the rules make such a move illegal.
     pub illegal: bool,
-    /// The length (in relays) of the cycle that proved the move never-ending, if one did.
-    pub period: Option<u32>,
-    /// The safety bound `max_sown` decided that the move never ends (no repeated state did).
-    pub bound_hit: bool,
 }
 
 /// One move being played.
@@ -73,20 +67,11 @@ pub(crate) struct Mover<'a, O: Observer> {
     play_house: bool,
     house_offered: bool,
     illegal: bool,
+    /// Seeds sown so far: every seed a sowing dropped.
     sown: u64,
+    /// The most seeds the move may sow before it is never-ending (the rules' N).
+    bound: u64,
     relays: u32,
-    saved: Option<RelayState>,
-    power: u32,
-    lambda: u32,
-    /// The cycle's length once found.
-    period: Option<u32>,
-}
-
-/// A simulation's end: played through (with its relays), or the result of the same long move
-/// played before.
-enum Walk {
-    Played(Sim, u32),
-    Recalled(Sim),
 }
 
 /// What to do after a sowing ends.
@@ -100,8 +85,7 @@ enum Next {
         rotation: Rotation,
         lifted_front: bool,
     },
-    /// The sowing ended in `pit`, which is lifted and sown on in `rotation` (not yet lifted: the
-    /// state here is the one compared for cycles).
+    /// The sowing ended in `pit`, which is lifted and sown on in `rotation`.
     Relay {
         pit: Pit,
         rotation: Rotation,
@@ -111,7 +95,6 @@ enum Next {
 
 impl<'a, O: Observer> Mover<'a, O> {
     /// Plays `start` on a copy of `pos`. `play_house`: answer to the house choice if it arises.
-    /// A never-ending move that is played on is cut at its first repeated relay state.
     pub(crate) fn run(
         rules: &'a Rules,
         pos: &Position,
@@ -119,41 +102,16 @@ impl<'a, O: Observer> Mover<'a, O> {
         play_house: bool,
         obs: &'a mut O,
     ) -> Sim {
-        // An illegal never-ending move is thrown away, so where it is cut does not matter.
-        let replay = |sim: &Sim| {
-            sim.period
-                .filter(|_| rules.infinite_moves != InfiniteMoves::Illegal)
-        };
-        if O::ENABLED {
-            // Traced: learn first, untraced, whether the move must be cut, so that the events
-            // are those of the move as played.
-            let probe = match Mover::simulate(rules, pos, start, play_house, &mut (), None) {
-                Walk::Played(sim, _) | Walk::Recalled(sim) => sim,
+        let mut m = Mover::new(rules, pos, play_house, obs);
+        let mut next = m.begin(start);
+        loop {
+            next = m.sow_to_relay(next);
+            let Next::Relay { pit, rotation } = next else {
+                break;
             };
-            return match replay(&probe) {
-                Some(period) => Mover::cut(rules, pos, start, play_house, obs, period),
-                None => match Mover::simulate(rules, pos, start, play_house, obs, None) {
-                    Walk::Played(sim, _) | Walk::Recalled(sim) => sim,
-                },
-            };
+            next = m.relay_on(pit, rotation);
         }
-        let key = (*pos, start, play_house);
-        let (sim, relays) =
-            match Mover::simulate(rules, pos, start, play_house, &mut (), Some(&key)) {
-                Walk::Recalled(sim) => return sim,
-                Walk::Played(sim, relays) => (sim, relays),
-            };
-        if sim.bound_hit {
-            warn_bound(rules, pos);
-        }
-        let sim = match replay(&sim) {
-            Some(period) => Mover::cut(rules, pos, start, play_house, obs, period),
-            None => sim,
-        };
-        if relays >= memo::LONG {
-            memo::remember(rules, key, sim);
-        }
-        sim
+        m.finish(next)
     }
 }
 
@@ -174,49 +132,9 @@ impl<'a, O: Observer> Mover<'a, O> {
             house_offered: false,
             illegal: false,
             sown: 0,
+            bound: rules.never_ending_bound(),
             relays: 0,
-            saved: None,
-            power: 1,
-            lambda: 0,
-            period: None,
         }
-    }
-
-    /// One simulation, watching the relay states for a cycle. With `recall`, a move that turns
-    /// out long is looked up among those this thread played before.
-    fn simulate(
-        rules: &'a Rules,
-        pos: &Position,
-        start: Start,
-        play_house: bool,
-        obs: &'a mut O,
-        recall: Option<&memo::Key>,
-    ) -> Walk {
-        let mut m = Mover::new(rules, pos, play_house, obs);
-        let mut next = m.begin(start);
-        let mut recalled = false;
-        loop {
-            next = m.sow_to_relay(next);
-            let Next::Relay { pit, rotation } = next else {
-                break;
-            };
-            if let Some(stop) = m.never_ending(pit, rotation) {
-                next = stop;
-                break;
-            }
-            next = m.relay_on(pit, rotation);
-            if !recalled
-                && m.relays >= memo::LONG
-                && let Some(key) = recall
-            {
-                recalled = true;
-                if let Some(sim) = memo::recall(rules, key) {
-                    return Walk::Recalled(sim);
-                }
-            }
-        }
-        let relays = m.relays;
-        Walk::Played(m.finish(next), relays)
     }
 
     /// Plays on from `next` up to the next relay (not yet lifted) or the end of the move.
@@ -229,6 +147,9 @@ impl<'a, O: Observer> Mover<'a, O> {
         } = next
         {
             next = match self.sow(first, seeds, rotation, lifted_front) {
+                // The rules count when a sowing's last seed falls: past the bound, the move is
+                // never-ending there, whatever would have followed.
+                Some(_) if self.passed_bound() => self.declare_never_ending(),
                 Some(last) => self.after_sowing(last, rotation),
                 None => Next::Stop(StopReason::FrontRowEmpty),
             };
@@ -257,13 +178,8 @@ impl<'a, O: Observer> Mover<'a, O> {
         self.lift(pit, seeds as u32, rotation)
     }
 
-    /// The move's end: the safety net's last word, the stop event, the result.
-    fn finish(mut self, mut next: Next) -> Sim {
-        // The bounds count every seed sown, the last sowing's too: a move that stops on its own
-        // after passing them is never-ending all the same.
-        if !matches!(next, Next::Stop(StopReason::NeverEnding)) && self.over_bound() {
-            next = self.declare_never_ending();
-        }
+    /// The move's end: the stop event, the result.
+    fn finish(self, next: Next) -> Sim {
         if let Next::Stop(reason) = next
             && O::ENABLED
         {
@@ -273,8 +189,6 @@ impl<'a, O: Observer> Mover<'a, O> {
             pos: self.p,
             house_offered: self.house_offered,
             illegal: self.illegal,
-            period: self.period,
-            bound_hit: self.period.is_none() && self.sown > self.rules.max_sown as u64,
         }
     }
 
