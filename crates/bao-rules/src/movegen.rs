@@ -57,195 +57,199 @@ impl Position {
 
     /// Planting (namua) stage moves.
     fn gen_planting(&self, rules: &Rules, out: &mut MoveList) {
-        let me = self.to_move.index();
-        let mine = &self.pits[me];
-        let theirs = &self.pits[1 - me];
         if !rules.planting.first_move_plants && self.ply == 0 {
-            for pit in Pit::all().filter(|p| mine[p.index()] > 0) {
-                for dir in Self::dirs(rules, pit) {
-                    let start = Start::Lift {
-                        pit,
-                        dir,
-                        capturing: false,
-                    };
-                    self.try_start(rules, Move::sow(pit, dir), start, out);
-                }
-            }
+            self.gen_first_lifts(rules, out);
             return;
         }
         if rules.planting.captures {
-            for pit in Pit::front() {
-                if mine[pit.index()] == 0
-                    || theirs[pit.opposite().index()] == 0
-                    || self.kuu_capture_forbidden(rules, self.to_move, pit)
-                    || self.target.is_some_and(|t| t != pit.opposite())
-                {
-                    continue;
-                }
-                for dir in Dir::BOTH {
-                    // The direction names the kichwa; a kimbi capture must use the nearest one.
-                    let kichwa = if dir == Dir::Left {
-                        Pit::LEFT_KICHWA
-                    } else {
-                        Pit::RIGHT_KICHWA
-                    };
-                    if rules.kimbi && pit.is_kimbi() && kichwa != pit.nearest_kichwa() {
-                        continue;
-                    }
-                    if !rules.allows(kichwa_rotation(kichwa)) {
-                        continue;
-                    }
-                    self.try_start(
-                        rules,
-                        Move::sow(pit, dir),
-                        Start::PlantCapture { pit, dir },
-                        out,
-                    );
-                }
-            }
+            self.gen_planting_captures(rules, out);
             if !out.is_empty() && rules.mandatory_capture {
                 return;
             }
         }
-        let occupied_front = mine[..8].iter().filter(|&&n| n > 0).count();
-        let house_at = |p: Pit| p == Pit::HOUSE && self.house[me];
-        let multiple_front = |skip_kuu: bool| {
-            Pit::front().any(|p| mine[p.index()] > 1 && !(skip_kuu && house_at(p)))
-        };
-        for pit in Pit::all() {
-            let n = mine[pit.index()];
-            if n == 0 || (rules.planting.rows == PlantRows::Front && !pit.is_front()) {
-                continue;
-            }
-            if self.blocked == Some(pit) {
-                continue;
-            }
-            let tax = match &rules.house {
-                House::Nyumba(h) if house_at(pit) && n >= h.valid_from => match h.tax {
-                    Tax::WhenAlone if occupied_front == 1 => true,
-                    Tax::WhenAlone => continue,
-                    Tax::Always => true,
-                    Tax::Never => false,
-                },
-                // The kuu is never a takata start in the first stage, except when it is the only
-                // occupied front pit: taxed, or sown whole when it holds exactly 8.
-                House::Kuu if house_at(pit) => {
-                    if occupied_front != 1 {
-                        continue;
-                    }
-                    n != 8
-                }
-                _ => false,
-            };
-            if n == 1 {
-                let allowed = match rules.planting.singletons {
-                    SingletonPlanting::Always => true,
-                    SingletonPlanting::UnlessHouseLost => self.house[me] || !multiple_front(false),
-                    SingletonPlanting::OnlyIfNoOtherMultiple => !multiple_front(true),
+        self.gen_planting_takata(rules, out);
+    }
+
+    /// Kimasai's very first turn: any non-empty pit is lifted, and no seed is planted.
+    fn gen_first_lifts(&self, rules: &Rules, out: &mut MoveList) {
+        let mine = &self.pits[self.to_move.index()];
+        for pit in Pit::all().filter(|p| mine[p.index()] > 0) {
+            for dir in Self::dirs(rules, pit) {
+                let start = Start::Lift {
+                    pit,
+                    dir,
+                    capturing: false,
                 };
-                if !allowed {
+                self.try_start(rules, Move::sow(pit, dir), start, out);
+            }
+        }
+    }
+
+    /// Planting captures: a seed into a front pit facing seeds, whose capture is sown from the
+    /// kichwa the direction names.
+    fn gen_planting_captures(&self, rules: &Rules, out: &mut MoveList) {
+        let me = self.to_move.index();
+        let (mine, theirs) = (&self.pits[me], &self.pits[1 - me]);
+        for pit in Pit::front() {
+            if mine[pit.index()] == 0
+                || theirs[pit.opposite().index()] == 0
+                || self.kuu_capture_forbidden(rules, self.to_move, pit)
+                || self.target.is_some_and(|t| t != pit.opposite())
+            {
+                continue;
+            }
+            for dir in Dir::BOTH {
+                // The direction names the kichwa; a kimbi capture must use the nearest one.
+                let kichwa = if dir == Dir::Left {
+                    Pit::LEFT_KICHWA
+                } else {
+                    Pit::RIGHT_KICHWA
+                };
+                if rules.kimbi && pit.is_kimbi() && kichwa != pit.nearest_kichwa() {
                     continue;
                 }
+                if !rules.allows(kichwa_rotation(kichwa)) {
+                    continue;
+                }
+                let start = Start::PlantCapture { pit, dir };
+                self.try_start(rules, Move::sow(pit, dir), start, out);
             }
+        }
+    }
+
+    /// Planting takata: a seed into a pit that may start one, then that pit sown.
+    fn gen_planting_takata(&self, rules: &Rules, out: &mut MoveList) {
+        let mine = &self.pits[self.to_move.index()];
+        for pit in Pit::all() {
+            let n = mine[pit.index()];
+            if n == 0
+                || (rules.planting.rows == PlantRows::Front && !pit.is_front())
+                || self.blocked == Some(pit)
+                || (n == 1 && !self.may_plant_singleton(rules))
+            {
+                continue;
+            }
+            let Some(tax) = self.planting_tax(rules, pit, n) else {
+                continue;
+            };
             for dir in Self::dirs(rules, pit) {
                 if self.lone_kichwa_forbidden(rules, pit, dir) {
                     continue;
                 }
-                self.try_start(
-                    rules,
-                    Move::sow(pit, dir),
-                    Start::Plant { pit, dir, tax },
-                    out,
-                );
+                let start = Start::Plant { pit, dir, tax };
+                self.try_start(rules, Move::sow(pit, dir), start, out);
             }
+        }
+    }
+
+    /// Whether a planting takata may start from `pit` (holding `n` seeds), and if so whether it
+    /// is a tax (two seeds of the house sown); `None`: the house may not start one.
+    fn planting_tax(&self, rules: &Rules, pit: Pit, n: u8) -> Option<bool> {
+        let me = self.to_move.index();
+        if pit != Pit::HOUSE || !self.house[me] {
+            return Some(false);
+        }
+        let occupied_front = self.pits[me][..8].iter().filter(|&&n| n > 0).count();
+        match &rules.house {
+            House::Nyumba(h) if n >= h.valid_from => match h.tax {
+                Tax::WhenAlone if occupied_front == 1 => Some(true),
+                Tax::WhenAlone => None,
+                Tax::Always => Some(true),
+                Tax::Never => Some(false),
+            },
+            // The kuu is never a takata start in the first stage, except when it is the only
+            // occupied front pit: taxed, or sown whole when it holds exactly 8.
+            House::Kuu => (occupied_front == 1).then_some(n != 8),
+            _ => Some(false),
+        }
+    }
+
+    /// Whether a seed may be planted into a pit holding one (the singleton rule in force).
+    fn may_plant_singleton(&self, rules: &Rules) -> bool {
+        let me = self.to_move.index();
+        let mine = &self.pits[me];
+        let house_at = |p: Pit| p == Pit::HOUSE && self.house[me];
+        let multiple_front = |skip_kuu: bool| {
+            Pit::front().any(|p| mine[p.index()] > 1 && !(skip_kuu && house_at(p)))
+        };
+        match rules.planting.singletons {
+            SingletonPlanting::Always => true,
+            SingletonPlanting::UnlessHouseLost => self.house[me] || !multiple_front(false),
+            SingletonPlanting::OnlyIfNoOtherMultiple => !multiple_front(true),
         }
     }
 
     /// Mtaji stage moves.
     fn gen_mtaji(&self, rules: &Rules, out: &mut MoveList) {
-        let me = self.to_move.index();
-        let mine = &self.pits[me];
         if !rules.takata {
-            // Hus, Kimasai: any pit with enough seeds; captures may happen at any sowing's end.
-            for pit in Pit::all().filter(|p| mine[p.index()] >= rules.min_lift) {
-                for dir in Self::dirs(rules, pit) {
-                    if self.lone_kichwa_forbidden(rules, pit, dir) {
-                        continue;
-                    }
-                    let start = Start::Lift {
-                        pit,
-                        dir,
-                        capturing: rules.captures,
-                    };
-                    self.try_start(rules, Move::sow(pit, dir), start, out);
-                }
-            }
+            self.gen_free_lifts(rules, out);
             return;
         }
-        let side = self.to_move;
         if rules.captures {
-            // A takasia target restricts the captures to those taking it (if any still do).
-            let hits_target = |pit, dir| {
-                self.first_sowing_captures(rules, side, pit, dir)
-                    .is_some_and(|t| Some(t) == self.target)
-            };
-            let restrict = self.target.is_some()
-                && Pit::all().any(|p| Self::dirs(rules, p).any(|d| hits_target(p, d)));
-            for pit in Pit::all() {
-                for dir in Self::dirs(rules, pit) {
-                    if self.first_sowing_captures(rules, side, pit, dir).is_none()
-                        || (restrict && !hits_target(pit, dir))
-                    {
-                        continue;
-                    }
-                    let start = Start::Lift {
-                        pit,
-                        dir,
-                        capturing: true,
-                    };
-                    self.try_start(rules, Move::sow(pit, dir), start, out);
-                }
-            }
+            self.gen_mtaji_captures(rules, out);
             // Never-ending captures are illegal, so the duty to capture is over the legal ones.
             if !out.is_empty() && rules.mandatory_capture {
                 return;
             }
         }
-        // Takata: which pits may start one.
-        let startable = |p: Pit| mine[p.index()] >= rules.min_lift && self.blocked != Some(p);
-        let mut starts: u16 = 0;
-        // Malawi: a kuu never moved must be moved on the first takata, unless takasia blocks it:
-        // then takasia wins, the other takata moves are legal and the duty waits for the next
-        // takata (the blocked kuu still starts one when nothing else can, below).
-        if rules.house == House::Kuu
-            && self.house[me]
-            && mine[Pit::HOUSE.index()] >= rules.min_lift
-            && self.blocked != Some(Pit::HOUSE)
-        {
-            starts = 1 << Pit::HOUSE.index();
-        }
-        if starts == 0 {
-            for p in Pit::front().filter(|&p| startable(p)) {
-                starts |= 1 << p.index();
-            }
-            if starts == 0 || !rules.front_row_first {
-                for p in Pit::all().filter(|&p| !p.is_front() && startable(p)) {
-                    starts |= 1 << p.index();
+        self.gen_mtaji_takata(rules, out);
+    }
+
+    /// Hus, Kimasai: any pit with enough seeds; captures may happen at any sowing's end.
+    fn gen_free_lifts(&self, rules: &Rules, out: &mut MoveList) {
+        let mine = &self.pits[self.to_move.index()];
+        for pit in Pit::all().filter(|p| mine[p.index()] >= rules.min_lift) {
+            for dir in Self::dirs(rules, pit) {
+                if self.lone_kichwa_forbidden(rules, pit, dir) {
+                    continue;
                 }
-            }
-            if starts == 0
-                && rules.takasia == Takasia::Malawi
-                && let Some(b) = self.blocked.filter(|b| mine[b.index()] >= rules.min_lift)
-            {
-                starts = 1 << b.index();
+                let start = Start::Lift {
+                    pit,
+                    dir,
+                    capturing: rules.captures,
+                };
+                self.try_start(rules, Move::sow(pit, dir), start, out);
             }
         }
+    }
+
+    /// Mtaji captures; a takasia target restricts them to those taking it (if any still do).
+    fn gen_mtaji_captures(&self, rules: &Rules, out: &mut MoveList) {
+        let side = self.to_move;
+        let hits_target = |pit, dir| {
+            self.first_sowing_captures(rules, side, pit, dir)
+                .is_some_and(|t| Some(t) == self.target)
+        };
+        let restrict = self.target.is_some()
+            && Pit::all().any(|p| Self::dirs(rules, p).any(|d| hits_target(p, d)));
+        for pit in Pit::all() {
+            for dir in Self::dirs(rules, pit) {
+                if self.first_sowing_captures(rules, side, pit, dir).is_none()
+                    || (restrict && !hits_target(pit, dir))
+                {
+                    continue;
+                }
+                let start = Start::Lift {
+                    pit,
+                    dir,
+                    capturing: true,
+                };
+                self.try_start(rules, Move::sow(pit, dir), start, out);
+            }
+        }
+    }
+
+    /// Mtaji takata from the pits that may start one.
+    fn gen_mtaji_takata(&self, rules: &Rules, out: &mut MoveList) {
+        let starts = self.takata_starts(rules);
         for pit in Pit::all().filter(|p| starts & (1 << p.index()) != 0) {
             for dir in Self::dirs(rules, pit) {
-                if self.first_sowing_captures(rules, side, pit, dir).is_some()
+                if self
+                    .first_sowing_captures(rules, self.to_move, pit, dir)
+                    .is_some()
                     || self.lone_kichwa_forbidden(rules, pit, dir)
                 {
-                    continue; // a capture move (handled above), or forbidden
+                    continue; // a capture move (generated as one), or forbidden
                 }
                 let start = Start::Lift {
                     pit,
@@ -255,6 +259,39 @@ impl Position {
                 self.try_start(rules, Move::sow(pit, dir), start, out);
             }
         }
+    }
+
+    /// The pits that may start a mtaji takata, one bit each.
+    fn takata_starts(&self, rules: &Rules) -> u16 {
+        let me = self.to_move.index();
+        let mine = &self.pits[me];
+        // Malawi: a kuu never moved must be moved on the first takata, unless takasia blocks it:
+        // then takasia wins, the other takata moves are legal and the duty waits for the next
+        // takata (the blocked kuu still starts one when nothing else can, below).
+        if rules.house == House::Kuu
+            && self.house[me]
+            && mine[Pit::HOUSE.index()] >= rules.min_lift
+            && self.blocked != Some(Pit::HOUSE)
+        {
+            return 1 << Pit::HOUSE.index();
+        }
+        let startable = |p: Pit| mine[p.index()] >= rules.min_lift && self.blocked != Some(p);
+        let mut starts: u16 = 0;
+        for p in Pit::front().filter(|&p| startable(p)) {
+            starts |= 1 << p.index();
+        }
+        if starts == 0 || !rules.front_row_first {
+            for p in Pit::all().filter(|&p| !p.is_front() && startable(p)) {
+                starts |= 1 << p.index();
+            }
+        }
+        if starts == 0
+            && rules.takasia == Takasia::Malawi
+            && let Some(b) = self.blocked.filter(|b| mine[b.index()] >= rules.min_lift)
+        {
+            starts = 1 << b.index();
+        }
+        starts
     }
 
     /// Malawi advanced opening moves.
