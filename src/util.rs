@@ -326,7 +326,10 @@ mod tests {
         assert!(err.to_string().contains("is a folder"), "{err}");
         let file = dir.path().join("meta.json");
         std::fs::write(&file, "{}").unwrap();
-        assert_eq!(read_regular_text_bounded(&file, 10, "run file").unwrap(), "{}");
+        assert_eq!(
+            read_regular_text_bounded(&file, 10, "run file").unwrap(),
+            "{}"
+        );
         assert!(read_regular_bounded(&file, 1, "run file").is_err());
     }
 
