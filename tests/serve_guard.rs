@@ -233,7 +233,6 @@ fn slow_bodies_are_cut_and_connections_past_the_bound_wait_for_a_free_one() {
 
 #[test]
 fn a_fifo_among_a_runs_games_does_not_hang_the_server() {
-    use bao_zero::rules::{Position, Variant};
     let dir = tempfile::tempdir().unwrap();
     let run = bao_zero::train::RunDir::new(dir.path());
     let meta = bao_zero::train::Meta {
@@ -245,10 +244,7 @@ fn a_fifo_among_a_runs_games_does_not_hang_the_server() {
     run.write_config(include_str!("../configs/smoke.toml"))
         .unwrap();
     std::fs::create_dir_all(run.games()).unwrap();
-    let rules = Variant::Kiswahili.rules();
-    let record = bao_zero::notation::Record::from_game(&rules, &Position::start(&rules), &[])
-        .unwrap()
-        .to_string();
+    let record = "[Variant \"kiswahili\"]\n[South \"ab\"]\n[North \"random\"]\n1: A6<;\n";
     std::fs::write(run.eval_games(1), record).unwrap();
     let fifo = run.eval_games(99);
     let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
