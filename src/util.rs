@@ -85,7 +85,6 @@ pub mod limits {
 /// Reads at most `limit` bytes of the file at `path` (`what` names it in errors): a larger file
 /// is a one-line error, read no further than the bound.
 pub fn read_bounded(path: &Path, limit: u64, what: &str) -> anyhow::Result<Vec<u8>> {
-    use std::io::Read;
     let file = std::fs::File::open(path)
         .with_context(|| format!("cannot read {what} {}", path.display()))?;
     let meta = file
@@ -101,6 +100,54 @@ pub fn read_bounded(path: &Path, limit: u64, what: &str) -> anyhow::Result<Vec<u
             anyhow::bail!("{what} {} is a device, not a {what}", path.display());
         }
     }
+    read_open(file, &meta, path, limit, what)
+}
+
+/// [`read_bounded`] of a regular file only, for the files bao writes itself (a run directory's,
+/// game records, caches), where a pipe is never meant: a FIFO, device, socket or folder at
+/// `path` is a one-line error at once. The file is opened without waiting, so a FIFO that no
+/// program writes to cannot hang the reader.
+pub fn read_regular_bounded(path: &Path, limit: u64, what: &str) -> anyhow::Result<Vec<u8>> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        // Opening a FIFO for reading waits for a writer unless O_NONBLOCK; on a regular file
+        // the flag changes nothing.
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options
+        .open(path)
+        .with_context(|| format!("cannot read {what} {}", path.display()))?;
+    let meta = file
+        .metadata()
+        .with_context(|| format!("cannot read {what} {}", path.display()))?;
+    if !meta.is_file() {
+        let kind = if meta.is_dir() {
+            "a folder"
+        } else {
+            "not a regular file"
+        };
+        anyhow::bail!("{what} {} is {kind}", path.display());
+    }
+    read_open(file, &meta, path, limit, what)
+}
+
+/// [`read_regular_bounded`] of a UTF-8 text file.
+pub fn read_regular_text_bounded(path: &Path, limit: u64, what: &str) -> anyhow::Result<String> {
+    utf8_text(read_regular_bounded(path, limit, what)?, path, what)
+}
+
+/// At most `limit` bytes of the open `file` (at `path`, `what` in errors; `meta` its metadata).
+fn read_open(
+    file: std::fs::File,
+    meta: &std::fs::Metadata,
+    path: &Path,
+    limit: u64,
+    what: &str,
+) -> anyhow::Result<Vec<u8>> {
+    use std::io::Read;
     if meta.is_file() && meta.len() > limit {
         anyhow::bail!(
             "{what} {} is larger than {} MiB: not a {what}",
@@ -124,7 +171,12 @@ pub fn read_bounded(path: &Path, limit: u64, what: &str) -> anyhow::Result<Vec<u
 
 /// [`read_bounded`] of a UTF-8 text file.
 pub fn read_text_bounded(path: &Path, limit: u64, what: &str) -> anyhow::Result<String> {
-    String::from_utf8(read_bounded(path, limit, what)?).map_err(|e| {
+    utf8_text(read_bounded(path, limit, what)?, path, what)
+}
+
+/// `bytes` read from `path` as text, or an error saying it is not UTF-8.
+fn utf8_text(bytes: Vec<u8>, path: &Path, what: &str) -> anyhow::Result<String> {
+    String::from_utf8(bytes).map_err(|e| {
         anyhow::anyhow!(
             "{what} {} is not UTF-8 text: {}",
             path.display(),
@@ -245,6 +297,40 @@ mod tests {
             "the link is still there"
         );
         assert!(err(&file.join("below")).contains("is not a folder"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn regular_file_reads_refuse_a_fifo_at_once_and_read_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("eval-0099.kiba");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        // On a thread, so that a read that waits for a writer fails the test instead of hanging.
+        let (tx, rx) = std::sync::mpsc::channel();
+        let path = fifo.clone();
+        std::thread::spawn(move || {
+            let _ = tx.send(read_regular_text_bounded(&path, limits::TEXT, "records"));
+        });
+        let err = rx
+            .recv_timeout(std::time::Duration::from_secs(10))
+            .expect("the read of a FIFO returns")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            err,
+            format!("records {} is not a regular file", fifo.display())
+        );
+        let err = read_regular_bounded(dir.path(), 10, "run file").unwrap_err();
+        assert!(err.to_string().contains("is a folder"), "{err}");
+        let file = dir.path().join("meta.json");
+        std::fs::write(&file, "{}").unwrap();
+        assert_eq!(
+            read_regular_text_bounded(&file, 10, "run file").unwrap(),
+            "{}"
+        );
+        assert!(read_regular_bounded(&file, 1, "run file").is_err());
     }
 
     #[test]

@@ -377,3 +377,101 @@ fn moves_names_the_line_that_is_not_utf8() {
     assert_eq!(out.lines().count(), 1, "{out}");
     assert_one_line_error(&err, "line 2 of the input is not UTF-8 text");
 }
+
+/// `bao engine ARGS` given `input` with its stdin kept open (no end of input to stop a search):
+/// its first `n` replies after the greeting, all within `limit`, or the test fails.
+fn engine_replies(args: &[&str], input: &str, n: usize, limit: Duration) -> Vec<String> {
+    use std::io::BufRead;
+    let mut child = bao()
+        .arg("engine")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).unwrap();
+    let stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in stdout.lines().map_while(Result::ok).skip(1) {
+            if tx.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    let start = Instant::now();
+    let mut replies = Vec::new();
+    while replies.len() < n {
+        let left = limit.saturating_sub(start.elapsed());
+        match rx.recv_timeout(left) {
+            Ok(line) => replies.push(line),
+            Err(_) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!(
+                    "{args:?}: {} replies in {limit:?}: {replies:?}",
+                    replies.len()
+                );
+            }
+        }
+    }
+    drop(stdin);
+    let _ = child.kill();
+    let _ = child.wait();
+    replies
+}
+
+#[test]
+fn engine_a_pipelined_stop_ends_the_search_of_the_go_before_it() {
+    // The second `stop` follows the second `go`: it must end that search, not the first one's.
+    let input = "go movetime 600000\nstop\ngo movetime 600000\nstop\nlegal\n";
+    let replies = engine_replies(
+        &["--player", "ab:depth=60"],
+        input,
+        3,
+        Duration::from_secs(20),
+    );
+    assert!(replies[0].starts_with("bestmove "), "{replies:?}");
+    assert!(replies[1].starts_with("bestmove "), "{replies:?}");
+    assert!(replies[2].starts_with("legal "), "{replies:?}");
+    // A command between `go` and `stop` answers after the search, which the stop still ends.
+    let input = "go movetime 600000\nlegal\nstop\nshow\n";
+    let replies = engine_replies(&["--player", "ab"], input, 3, Duration::from_secs(20));
+    assert!(replies[0].starts_with("bestmove "), "{replies:?}");
+    assert!(replies[1].starts_with("legal "), "{replies:?}");
+    assert!(
+        !replies.iter().any(|r| r.starts_with("error")),
+        "{replies:?}"
+    );
+}
+
+#[test]
+fn engine_answers_go_as_the_last_input_line_for_players_that_cannot_stop() {
+    for player in ["greedy", "random", "solver:time=1s,else=greedy"] {
+        for _ in 0..3 {
+            let (ok, out, err) = run_with(
+                &["engine", "--player", player],
+                b"position startpos\ngo\n",
+                &[],
+            );
+            assert!(ok, "{player}: {err}");
+            let lines: Vec<&str> = out.lines().collect();
+            assert_eq!(lines[1], "ok", "{player}: {out}");
+            assert!(lines[2].starts_with("bestmove "), "{player}: {out}");
+        }
+    }
+}
+
+#[test]
+fn engine_quit_after_a_search_ends_it_with_its_reply() {
+    let (ok, out, _) = run_with(
+        &["engine", "--player", "ab:depth=60"],
+        b"go movetime 600000\nquit\nlegal\n",
+        &[],
+    );
+    assert!(ok);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(lines[1].starts_with("bestmove "), "{out}");
+}

@@ -2,6 +2,8 @@
 //! from another page (`Origin`), analyses past the bound; and how it stops: Ctrl-C is obeyed
 //! while a client has sent half a request, whose connection is cut after the header timeout.
 //! A port in use or an address that cannot be listened on gives a one-line error naming it.
+//! Slow bodies are cut, connections past the bound wait for a free one, and a FIFO among a
+//! run's files never hangs a request.
 #![cfg(feature = "ml")]
 
 use std::io::{Read, Write};
@@ -193,4 +195,72 @@ fn a_port_in_use_or_a_bad_host_names_the_address() {
     assert!(err.contains("no-such-host.invalid:0"), "{err}");
     let err = serve_fails(&["--host", "192.0.2.1", "--port", "0"]);
     assert!(err.contains("192.0.2.1:0"), "{err}");
+}
+
+/// A connection that sent the headers of a request whose body (`Content-Length: 60000`) it
+/// then sends one byte of, and no more.
+fn slow_client(addr: &str) -> TcpStream {
+    let mut s = TcpStream::connect(addr).unwrap();
+    write!(
+        s,
+        "POST /api/load HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Content-Length: 60000\r\n\r\n{{"
+    )
+    .unwrap();
+    s
+}
+
+#[test]
+fn slow_bodies_are_cut_and_connections_past_the_bound_wait_for_a_free_one() {
+    let server = serve(&["--max-connections", "4", "--body-timeout", "2s"]);
+    let t = Instant::now();
+    let slow: Vec<TcpStream> = (0..4).map(|_| slow_client(&server.addr)).collect();
+    // The bound's four connections are the slow clients': a fifth request waits for one to end,
+    // which the body timeout brings about.
+    let (status, body) = server.own("GET", "/api/state", "", "");
+    assert_eq!(status, 200, "{body}");
+    assert!(t.elapsed() > Duration::from_secs(1), "{:?}", t.elapsed());
+    // Each slow body was answered 408 after the body timeout, and its connection closed.
+    for mut s in slow {
+        s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let mut answer = String::new();
+        let _ = s.read_to_string(&mut answer);
+        assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+        assert!(error_of(answer.split_once("\r\n\r\n").unwrap().1).contains("2000 ms"));
+    }
+    assert!(t.elapsed() < Duration::from_secs(8), "{:?}", t.elapsed());
+}
+
+#[test]
+fn a_fifo_among_a_runs_games_does_not_hang_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = bao_zero::train::RunDir::new(dir.path());
+    let meta = bao_zero::train::Meta {
+        version: 1,
+        variant: "kiswahili".into(),
+        ..Default::default()
+    };
+    run.write_meta(&meta).unwrap();
+    run.write_config(include_str!("../configs/smoke.toml"))
+        .unwrap();
+    std::fs::create_dir_all(run.games()).unwrap();
+    let record = "[Variant \"kiswahili\"]\n[South \"ab\"]\n[North \"random\"]\n1: A6<;\n";
+    std::fs::write(run.eval_games(1), record).unwrap();
+    let fifo = run.eval_games(99);
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let server = serve(&["--run", dir.path().to_str().unwrap()]);
+    // Every answer comes back (a FIFO that nobody writes to would block a read for ever).
+    for _ in 0..3 {
+        let (status, body) = server.own("GET", "/api/run/games", "", "");
+        assert_eq!(status, 200, "{body}");
+        let games: serde_json::Value = serde_json::from_str(&body).unwrap();
+        let games = games["games"].as_array().unwrap();
+        assert_eq!(games.len(), 1, "{body}");
+        assert_eq!(games[0]["file"], "eval-0001.kiba");
+        let body = r#"{"file":"eval-0099.kiba","game":0}"#;
+        let (status, answer) = server.own("POST", "/api/run/load", "", body);
+        assert_eq!(status, 400, "{answer}");
+        assert_eq!(server.own("GET", "/api/state", "", "").0, 200);
+    }
 }

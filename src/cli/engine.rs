@@ -3,11 +3,10 @@
 
 use crate::notation::{Diagram, legal_strings, line_text, move_text, parse_and_play};
 use crate::rules::{MoveList, Position, Rules, Variant};
-use crate::search::{Limits, Player, PlayerRegistry, excerpt};
+use crate::search::{Bot, Limits, Player, PlayerRegistry, excerpt};
 use anyhow::{Context, bail};
+use std::collections::VecDeque;
 use std::io::{BufRead, Write};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender};
 
 /// `bao engine`: a line protocol on stdin/stdout (see the README).
@@ -28,7 +27,8 @@ pub struct Engine {
     rules: Rules,
     start: Position,
     pos: Position,
-    player: Box<dyn Player>,
+    /// The player, searching on a thread of its own.
+    bot: Bot,
     /// Whether the player is the game's default one, changing with `variant`.
     default_player: bool,
     /// How `player SPEC` becomes a player.
@@ -58,7 +58,7 @@ impl Engine {
             rules,
             start,
             pos: start,
-            player,
+            bot: Bot::new(player),
             default_player,
             players: players.clone(),
         })
@@ -116,7 +116,8 @@ impl Engine {
         };
         let variant: Variant = name.parse()?;
         if self.default_player {
-            self.player = default_player_of(variant, &self.players)?;
+            self.bot
+                .set_player(default_player_of(variant, &self.players)?)?;
         }
         self.set_rules(variant, Vec::new())?;
         Ok(format!("ok {}", self.variant.name()))
@@ -140,14 +141,16 @@ impl Engine {
     fn player_cmd(&mut self, rest: &[&str]) -> anyhow::Result<String> {
         anyhow::ensure!(!rest.is_empty(), "usage: player SPEC|default");
         if rest == [DEFAULT_PLAYER] {
-            self.player = default_player_of(self.variant, &self.players)?;
+            self.bot
+                .set_player(default_player_of(self.variant, &self.players)?)?;
             self.default_player = true;
-            return Ok(format!("ok {}", self.player.name()));
+            return Ok(format!("ok {}", self.bot.player()?.name()));
         }
-        self.player = self.players.resolve(&rest.join(" "), 0)?.1;
+        self.bot
+            .set_player(self.players.resolve(&rest.join(" "), 0)?.1)?;
         self.default_player = false;
         // A trained player brings its own rules: the game switches to them.
-        if let Some(rules) = self.player.rules() {
+        if let Some(rules) = self.bot.player()?.rules() {
             if let Some(v) = Variant::ALL.into_iter().find(|v| v.rules() == rules) {
                 self.variant = v;
                 self.overrides.clear();
@@ -156,7 +159,7 @@ impl Engine {
             self.pos = self.start;
             self.rules = rules;
         }
-        Ok(format!("ok {}", self.player.name()))
+        Ok(format!("ok {}", self.bot.player()?.name()))
     }
 
     /// `position startpos|text POSITION [moves M...]`: the position to search from.
@@ -192,10 +195,11 @@ impl Engine {
             _ => None,
         }
         .context("usage: threads N (1 to 256)")?;
+        let player = self.bot.player_mut()?;
         anyhow::ensure!(
-            self.player.set_threads(n),
+            player.set_threads(n),
             "{} always searches on one thread",
-            self.player.name()
+            player.name()
         );
         Ok(format!("ok threads {n}"))
     }
@@ -203,7 +207,8 @@ impl Engine {
     /// `go [limits]`: the player's move, value, effort and principal variation.
     fn go_cmd(&mut self, rest: &[&str]) -> anyhow::Result<String> {
         let limits = self.go_limits(rest)?;
-        search_reply(self.player.as_mut(), &self.rules, &self.pos, &limits)
+        let choice = self.bot.choose(&self.rules, &self.pos, limits);
+        search_reply(choice, &self.rules, &self.pos)
     }
 
     /// The limits of `go`, refused where the game is over.
@@ -219,35 +224,33 @@ impl Engine {
         Ok(limits)
     }
 
-    /// Starts `go` on a thread of its own, which sends its reply (and the player back) to
-    /// `done`; the returned flag stops it early.
-    fn start_go(&mut self, rest: &[&str], done: Sender<Event>) -> anyhow::Result<Search> {
+    /// Starts `go` on the bot's thread, which sends [`Event::Done`] to `done` when its answer
+    /// is ready ([`Engine::search_done`] gives the reply).
+    fn start_go(&mut self, rest: &[&str], done: Sender<Event>) -> anyhow::Result<()> {
         let limits = self.go_limits(rest)?;
-        let stop = Arc::new(AtomicBool::new(false));
-        // The player searches on the thread; a stand-in holds its place until it is back.
-        let stand_in = Box::new(crate::search::RandomPlayer::new(0));
-        let mut player = std::mem::replace(&mut self.player, stand_in);
-        let stoppable = player.set_stop(stop.clone());
-        let (rules, pos) = (self.rules.clone(), self.pos);
-        std::thread::Builder::new()
-            .name("engine-search".into())
-            .spawn(move || {
-                let reply = search_reply(player.as_mut(), &rules, &pos, &limits);
-                let _ = done.send(Event::Done(player, reply));
-            })
-            .context("cannot start the search thread")?;
-        Ok(Search { stop, stoppable })
+        self.bot.start(&self.rules, &self.pos, limits, move || {
+            let _ = done.send(Event::Done);
+        })
+    }
+
+    /// The reply of the search started by [`Engine::start_go`], waiting for it; with `end`
+    /// (the end of input) the search is stopped first where the player can stop.
+    fn search_done(&mut self, end: bool) -> Option<anyhow::Result<String>> {
+        let choice = match end {
+            true => self.bot.finish()?,
+            false => self.bot.wait()?,
+        };
+        Some(search_reply(choice, &self.rules, &self.pos))
     }
 }
 
 /// The reply to `go`: the player's move, value, effort and principal variation.
 fn search_reply(
-    player: &mut dyn Player,
+    choice: anyhow::Result<crate::search::Choice>,
     rules: &Rules,
     pos: &Position,
-    limits: &Limits,
 ) -> anyhow::Result<String> {
-    let c = player.choose(rules, pos, limits)?;
+    let c = choice?;
     let value = c.eval.map_or("none".to_string(), |v| format!("{v:+.3}"));
     Ok(format!(
         "bestmove {} value {value} nodes {} depth {} pv {}",
@@ -339,8 +342,8 @@ pub enum Event {
     Line(usize, Result<String, String>),
     /// The end of standard input.
     Eof,
-    /// A search ended: the player, back from its thread, and the reply.
-    Done(Box<dyn Player>, anyhow::Result<String>),
+    /// The search under way has its answer ready.
+    Done,
 }
 
 /// Reads `input` line by line as bytes on a thread of its own, so that the engine reads `stop`
@@ -402,9 +405,10 @@ fn error_line(e: &anyhow::Error) -> String {
 
 /// Runs `bao engine` until `quit` or the end of input: one reply line (or block, for `show`)
 /// per command; errors are replies starting with `error`, and the engine goes on. `go` searches
-/// on a thread while input is read: `stop` ends the search (its reply is the best move so far),
-/// other commands wait for the reply and follow in order, and the end of input with nothing left
-/// to do stops the search too.
+/// on a thread while input is read, and commands take effect in the order given: a `stop` ends
+/// the search of the `go` before it (whose reply is then the best move so far), other commands
+/// wait for the reply and follow in order, and `quit` or the end of input ends the search too,
+/// still giving its reply.
 pub fn run_engine(args: EngineArgs, players: &PlayerRegistry) -> anyhow::Result<()> {
     let mut engine = Engine::new(&args.player, players)?;
     let (tx, rx) = std::sync::mpsc::channel();
@@ -416,63 +420,83 @@ pub fn run_engine(args: EngineArgs, players: &PlayerRegistry) -> anyhow::Result<
     engine_loop(&mut engine, &rx, &tx, &mut out)
 }
 
-/// A search under way: its stop flag, and whether the player heeds it.
-struct Search {
-    stop: Arc<AtomicBool>,
-    stoppable: bool,
+/// The command word of `event`, if it is a command line.
+fn command_word(event: &Event) -> Option<&str> {
+    match event {
+        Event::Line(_, Ok(line)) => line.split_whitespace().next(),
+        _ => None,
+    }
 }
 
-/// The engine's loop over `events` (see [`run_engine`]), replying on `out`.
+/// Whether `event` ends the engine: `quit` or the end of input.
+fn is_end(event: &Event) -> bool {
+    matches!(event, Event::Eof) || command_word(event) == Some("quit")
+}
+
+/// Whether the input queued behind the search under way asks it to end: a `stop` before the
+/// next `go` (taken out of the queue: the search's reply answers it), or `quit` or the end of
+/// input before the next `go` (left in the queue, to end the engine after the reply). A `stop`
+/// after a later `go` waits for that one.
+fn ends_search(queue: &mut VecDeque<Event>) -> bool {
+    let mut asked = false;
+    let mut i = 0;
+    while i < queue.len() && command_word(&queue[i]) != Some("go") {
+        if command_word(&queue[i]) == Some("stop") {
+            queue.remove(i);
+            asked = true;
+            continue;
+        }
+        asked |= is_end(&queue[i]);
+        i += 1;
+    }
+    asked
+}
+
+/// The engine's loop over `events` (see [`run_engine`]), replying on `out`. While a search
+/// runs, input waits in a queue; what in it concerns the search ([`ends_search`]) is applied at
+/// once, the rest in order when the search has replied.
 pub fn engine_loop(
     engine: &mut Engine,
     events: &Receiver<Event>,
     sender: &Sender<Event>,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    let mut search: Option<Search> = None;
-    let mut queue: std::collections::VecDeque<Event> = Default::default();
+    let mut queue: VecDeque<Event> = VecDeque::new();
     loop {
-        let next = match search {
-            None => queue.pop_front(),
-            Some(_) => None,
-        };
-        let Some(event) = next.or_else(|| events.recv().ok()) else {
-            return Ok(());
-        };
-        if let Some(s) = &search {
-            match event {
-                Event::Done(player, reply) => {
-                    engine.player = player;
-                    search = None;
+        if engine.bot.is_searching() {
+            if queue.front().is_some_and(is_end) {
+                // Nothing more will be asked: the search ends now, its reply still given.
+                if let Some(reply) = engine.search_done(true) {
                     write_reply(out, reply)?;
                 }
-                Event::Line(_, Ok(line)) if line.trim() == "stop" => {
-                    s.stop.store(true, Ordering::Relaxed);
-                }
-                Event::Eof if queue.is_empty() => {
-                    // Nothing more will be asked: the search ends now, its reply still given.
-                    s.stop.store(true, Ordering::Relaxed);
-                    if !s.stoppable {
-                        return Ok(());
+                return Ok(());
+            }
+            if ends_search(&mut queue) {
+                engine.bot.stop();
+            }
+            match events.recv() {
+                Ok(Event::Done) => {
+                    if let Some(reply) = engine.search_done(false) {
+                        write_reply(out, reply)?;
                     }
-                    queue.push_back(Event::Eof);
                 }
-                other => queue.push_back(other),
+                Ok(event) => queue.push_back(event),
+                Err(_) => queue.push_back(Event::Eof),
             }
             continue;
         }
+        let Some(event) = queue.pop_front().or_else(|| events.recv().ok()) else {
+            return Ok(());
+        };
         let reply = match event {
-            Event::Done(..) => continue,
+            Event::Done => continue,
             Event::Eof => return Ok(()),
             Event::Line(_, Err(why)) => Err(anyhow::anyhow!(why)),
             Event::Line(_, Ok(line)) => {
                 let words: Vec<&str> = line.split_whitespace().collect();
                 if let ["go", rest @ ..] = words.as_slice() {
                     match engine.start_go(rest, sender.clone()) {
-                        Ok(s) => {
-                            search = Some(s);
-                            continue;
-                        }
+                        Ok(()) => continue,
                         Err(e) => Err(e),
                     }
                 } else {

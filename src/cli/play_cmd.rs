@@ -7,12 +7,10 @@ use super::eval_cmds::{LimitArgs, spec, variant_name};
 use crate::eval::arena::{mix, play_game, result_tag};
 use crate::notation::{Diagram, Record, legal_strings, line_text, move_text, parse_and_play};
 use crate::rules::{Move, MoveList, Position, Rules, Side, Variant};
-use crate::search::{Choice, Limits, Player, PlayerRegistry};
+use crate::search::{Bot, Choice, Limits, Player, PlayerRegistry};
 use anyhow::{Context, anyhow, bail};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::Duration;
 
@@ -86,7 +84,7 @@ pub fn run_play(args: PlayArgs, players: &PlayerRegistry) -> anyhow::Result<()> 
         };
         (me, opponent_spec(&args, players)?)
     };
-    let (_, mut ai) = players.resolve(&opponent, args.seed)?;
+    let (_, ai) = players.resolve(&opponent, args.seed)?;
     let rules = args.game.rules()?;
     if let Some(own) = ai.rules()
         && own != rules
@@ -106,7 +104,7 @@ pub fn run_play(args: PlayArgs, players: &PlayerRegistry) -> anyhow::Result<()> 
         .with_context(|| format!("cannot write the record to {}", record.display()))?;
     interrupt::install();
     let input = std::io::BufReader::new(std::io::stdin());
-    play_human(&rules, start, me, ai.as_mut(), &limits, input, &record)
+    play_human(&rules, start, me, ai, &limits, input, &record)
 }
 
 /// The spec of the player you play against: `--against`, `--player`, or the variant's default
@@ -257,12 +255,12 @@ pub fn default_record_path(variant: &str) -> PathBuf {
 
 /// You (reading `input`) against `ai`; the record of the game so far is written to `record`
 /// when it ends: at its end, at `quit` or the end of input, on Ctrl-C (see [`interrupt`]), or
-/// when the player fails.
+/// when the player fails. The player searches on a [`Bot`]'s thread, so Ctrl-C stops it.
 pub fn play_human(
     rules: &Rules,
     start: Position,
     me: Side,
-    ai: &mut dyn Player,
+    ai: Box<dyn Player>,
     limits: &Limits,
     input: impl BufRead + Send + 'static,
     record: &std::path::Path,
@@ -270,16 +268,31 @@ pub fn play_human(
     let mut history: Vec<(Move, Position)> = Vec::new();
     let (tx, lines) = std::sync::mpsc::channel();
     spawn_line_reader(input, tx).context("cannot start the input thread")?;
-    let stop = Arc::new(AtomicBool::new(false));
-    ai.set_stop(stop.clone());
-    println!("bao-zero: you play {me} against {}.\n{HELP}", ai.name());
-    let played = game_loop(rules, start, me, ai, limits, &lines, &stop, &mut history);
+    let name = ai.name();
+    let mut ai = Bot::new(ai);
+    println!("bao-zero: you play {me} against {name}.\n{HELP}");
+    let game = Game {
+        rules,
+        me,
+        name: &name,
+        limits,
+    };
+    let played = game_loop(&game, start, &mut ai, &lines, &mut history);
     if let Err(e) = &played {
         println!("the game stopped: {e:#}");
     }
     let moves: Vec<Move> = history.iter().map(|h| h.0).collect();
-    save_record(rules, &start, &moves, me, &ai.name(), record)?;
+    save_record(rules, &start, &moves, me, &name, record)?;
     played
+}
+
+/// What stays the same through a game you play: the rules, your side, the player's name and
+/// its limits per move.
+struct Game<'a> {
+    rules: &'a Rules,
+    me: Side,
+    name: &'a str,
+    limits: &'a Limits,
 }
 
 /// What the prompt read.
@@ -298,7 +311,7 @@ fn next_line(lines: &Receiver<Event>) -> Input {
         match lines.recv_timeout(Duration::from_millis(50)) {
             Ok(Event::Line(_, Ok(line))) => return Input::Line(line),
             Ok(Event::Line(_, Err(why))) => println!("{why}"),
-            Ok(Event::Eof | Event::Done(..)) | Err(RecvTimeoutError::Disconnected) => {
+            Ok(Event::Eof | Event::Done) | Err(RecvTimeoutError::Disconnected) => {
                 return Input::End("end of input");
             }
             Err(RecvTimeoutError::Timeout) => {}
@@ -307,28 +320,8 @@ fn next_line(lines: &Receiver<Event>) -> Input {
 }
 
 /// The player's move in `pos`, stopped early on Ctrl-C; `None` when interrupted.
-fn ai_move(
-    rules: &Rules,
-    pos: &Position,
-    ai: &mut dyn Player,
-    limits: &Limits,
-    stop: &Arc<AtomicBool>,
-) -> anyhow::Result<Option<Choice>> {
-    let thinking = AtomicBool::new(true);
-    let choice = std::thread::scope(|scope| {
-        scope.spawn(|| {
-            while thinking.load(Ordering::Relaxed) {
-                if interrupt::happened() {
-                    stop.store(true, Ordering::Relaxed);
-                    return;
-                }
-                std::thread::sleep(Duration::from_millis(20));
-            }
-        });
-        let choice = ai.choose(rules, pos, limits);
-        thinking.store(false, Ordering::Relaxed);
-        choice
-    });
+fn ai_move(game: &Game, pos: &Position, ai: &mut Bot) -> anyhow::Result<Option<Choice>> {
+    let choice = ai.choose_until(game.rules, pos, *game.limits, interrupt::happened);
     match interrupt::happened() {
         true => Ok(None),
         false => choice.map(Some),
@@ -336,17 +329,16 @@ fn ai_move(
 }
 
 /// The moves of a game you play, until it ends or you leave; `history` holds them.
-#[allow(clippy::too_many_arguments)]
 fn game_loop(
-    rules: &Rules,
+    game: &Game,
     start: Position,
-    me: Side,
-    ai: &mut dyn Player,
-    limits: &Limits,
+    ai: &mut Bot,
     lines: &Receiver<Event>,
-    stop: &Arc<AtomicBool>,
     history: &mut Vec<(Move, Position)>,
 ) -> anyhow::Result<()> {
+    let Game {
+        rules, me, name, ..
+    } = *game;
     let mut list = MoveList::new();
     loop {
         let pos = history.last().map_or(start, |h| h.1);
@@ -355,23 +347,23 @@ fn game_loop(
             println!("{}", Diagram { pos: &pos, rules });
             match o.winner {
                 Some(w) if w == me => println!("You win ({}).", o.reason),
-                Some(_) => println!("{} wins ({}).", ai.name(), o.reason),
+                Some(_) => println!("{name} wins ({}).", o.reason),
                 None => println!("The game is void ({}).", o.reason),
             }
             return Ok(());
         }
         if pos.side_to_move() != me {
-            let Some(c) = ai_move(rules, &pos, ai, limits, stop)? else {
+            let Some(c) = ai_move(game, &pos, ai)? else {
                 println!("\n(interrupted)");
                 return Ok(());
             };
             let next = *list
                 .find(c.mv)
-                .with_context(|| format!("{} chose an illegal move", ai.name()))?;
+                .with_context(|| format!("{name} chose an illegal move"))?;
             let mv = move_text(c.mv, pos.side_to_move());
             match c.eval {
-                Some(v) => println!("{}: {mv} (value {v:+.2})", ai.name()),
-                None => println!("{}: {mv}", ai.name()),
+                Some(v) => println!("{name}: {mv} (value {v:+.2})"),
+                None => println!("{name}: {mv}"),
             }
             history.push((c.mv, next));
             continue;
@@ -393,14 +385,13 @@ fn game_loop(
             "moves" | "legal" => println!("legal: {}", legal_strings(&list, me).join(" ")),
             "undo" => undo(history, me),
             "eval" | "hint" => {
-                let Some(c) = ai_move(rules, &pos, ai, limits, stop)? else {
+                let Some(c) = ai_move(game, &pos, ai)? else {
                     println!("\n(interrupted)");
                     return Ok(());
                 };
                 let value = c.eval.map_or("?".to_string(), |v| format!("{v:+.2}"));
                 println!(
-                    "{}'s view of your position: value {value}, best line {}",
-                    ai.name(),
+                    "{name}'s view of your position: value {value}, best line {}",
                     line_text(rules, &pos, &c.pv).join(" ")
                 );
             }

@@ -244,17 +244,17 @@ pub const CHECKSUMS: &str = "checksums";
 /// The file `name` of the checkpoint folder `dir`, read within the network bound and checked
 /// against the folder's `checksums` if it has that file.
 fn read_checked(dir: &Path, name: &str) -> anyhow::Result<Vec<u8>> {
-    use crate::util::{limits, read_bounded};
+    use crate::util::{limits, read_regular_bounded};
     let path = dir.join(name);
     if !path.is_file() {
         bail!("checkpoint file {} does not exist", path.display());
     }
-    let bytes = read_bounded(&path, limits::NETWORK, "checkpoint file")?;
+    let bytes = read_regular_bounded(&path, limits::NETWORK, "checkpoint file")?;
     let sums_path = dir.join(CHECKSUMS);
     if !sums_path.exists() {
         return Ok(bytes);
     }
-    let sums = crate::util::read_text_bounded(&sums_path, 1 << 16, "checksums file")?;
+    let sums = crate::util::read_regular_text_bounded(&sums_path, 1 << 16, "checksums file")?;
     let Some(want) = sums.lines().find_map(|line| {
         let (sum, file) = line.split_once("  ")?;
         (file == name).then(|| u64::from_str_radix(sum, 16).ok())

@@ -49,7 +49,11 @@ pub fn score_of_elo(elo: f64) -> f64 {
 impl RunMetrics {
     /// Reads `metrics.jsonl`.
     pub fn read(path: &Path) -> anyhow::Result<RunMetrics> {
-        let text = crate::util::read_text_bounded(path, crate::util::limits::TEXT, "metrics file")?;
+        let text = crate::util::read_regular_text_bounded(
+            path,
+            crate::util::limits::TEXT,
+            "metrics file",
+        )?;
         Ok(RunMetrics::parse(&text))
     }
 

@@ -8,6 +8,7 @@
 
 pub mod alphabeta;
 pub mod bench;
+pub mod bot;
 pub mod eval_fn;
 pub mod external;
 pub mod player;
@@ -18,6 +19,7 @@ mod tt;
 pub mod zobrist;
 
 pub use alphabeta::{AlphaBeta, AlphaBetaConfig, Analysis};
+pub use bot::Bot;
 pub use eval_fn::EvalWeights;
 pub use external::ExternalEngine;
 pub use player::{Candidate, Choice, Limits, Player};

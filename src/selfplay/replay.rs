@@ -93,7 +93,8 @@ impl ReplayBuffer {
 
     /// Reads a buffer written by [`ReplayBuffer::save`]; a truncated or damaged file is an error.
     pub fn load(path: &Path) -> anyhow::Result<ReplayBuffer> {
-        let bytes = crate::util::read_bounded(path, crate::util::limits::REPLAY, "replay buffer")?;
+        let bytes =
+            crate::util::read_regular_bounded(path, crate::util::limits::REPLAY, "replay buffer")?;
         ReplayBuffer::from_bytes(&bytes)
             .with_context(|| format!("replay buffer {} is damaged", path.display()))
     }

@@ -1,11 +1,12 @@
-//! The page's requests: each takes the game's lock briefly, and players think outside it (on a
-//! blocking thread), so the page can keep asking for the state while a player thinks.
+//! The page's requests: each takes the game's lock briefly, and players think outside it (on
+//! their [`Bot`]'s thread, awaited), so the page can keep asking for the state while a player
+//! thinks.
 
 use super::seats::time_of;
 use super::table::{HUMAN, Refusal, Table};
 use super::{ApiError, App, Body};
-use crate::rules::{Rules, Variant};
-use crate::search::{Candidate, Limits, Player};
+use crate::rules::{Position, Rules, Variant};
+use crate::search::{Bot, Candidate, Choice, Limits};
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -39,14 +40,45 @@ fn seat_players(
     app: &App,
     seats: &[String; 2],
     rules: &Rules,
-) -> Result<[Option<Box<dyn Player>>; 2], Refusal> {
-    let mut players: [Option<Box<dyn Player>>; 2] = [None, None];
+) -> Result<[Option<Bot>; 2], Refusal> {
+    let mut players: [Option<Bot>; 2] = [None, None];
     for (k, seat) in seats.iter().enumerate() {
         if seat != HUMAN {
-            players[k] = Some(app.build(seat, rules)?);
+            players[k] = Some(Bot::new(app.build(seat, rules)?));
         }
     }
     Ok(players)
+}
+
+/// What a player thought: its bot (to keep for the next move), its choice, and the moves it
+/// weighed.
+type Thought = (Bot, anyhow::Result<Choice>, Vec<Candidate>);
+
+/// `bot`'s move in `pos` within `limits`, searched on the bot's thread while the request
+/// waits without holding a thread of the server; `held` (an analysis permit) is let go when the
+/// search ends, even if the client hangs up first.
+async fn think<H: Send + 'static>(
+    mut bot: Bot,
+    rules: &Rules,
+    pos: &Position,
+    limits: Limits,
+    held: H,
+) -> Thought {
+    let (done, finished) = tokio::sync::oneshot::channel();
+    let started = bot.start(rules, pos, limits, move || {
+        drop(held);
+        let _ = done.send(());
+    });
+    if let Err(e) = started {
+        return (bot, Err(e), Vec::new());
+    }
+    let _ = finished.await;
+    // The search has sent its signal and is handing its answer back: this wait is short.
+    let choice = bot
+        .wait()
+        .unwrap_or_else(|| Err(anyhow::anyhow!("no search was started")));
+    let candidates = bot.player().map(|p| p.candidates()).unwrap_or_default();
+    (bot, choice, candidates)
 }
 
 /// `GET /api/state`.
@@ -108,7 +140,7 @@ pub(super) async fn play_move(State(app): State<Arc<App>>, Body(req): Body<MoveR
 
 /// `POST /api/reply`: the player on move thinks (outside the lock) and plays.
 pub(super) async fn reply(State(app): State<Arc<App>>) -> ApiResult {
-    let (mut player, pos, rules, limits, side) = {
+    let (player, pos, rules, limits, side) = {
         let mut t = idle_table!(app);
         let pos = t.current();
         if pos.outcome(&t.rules).is_some() {
@@ -121,25 +153,15 @@ pub(super) async fn reply(State(app): State<Arc<App>>) -> ApiResult {
         }
         let player = match t.players[side.index()].take() {
             Some(p) => p,
-            None => app.build(&seat, &t.rules)?,
+            None => Bot::new(app.build(&seat, &t.rules)?),
         };
         t.thinking = true;
         let limits = Limits::time(Duration::from_millis(t.time_ms));
         (player, pos, t.rules.clone(), limits, side)
     };
-    let thought = tokio::task::spawn_blocking(move || {
-        let choice = player.choose(&rules, &pos, &limits);
-        (player, choice)
-    })
-    .await;
+    let (player, choice, _) = think(player, &rules, &pos, limits, ()).await;
     let mut t = app.table();
     t.thinking = false;
-    let (player, choice) = thought.map_err(|e| {
-        ApiError(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            format!("the player failed: {e}"),
-        )
-    })?;
     t.players[side.index()] = Some(player);
     let choice = choice.map_err(Refusal::from)?;
     if t.current() != pos {
@@ -266,29 +288,20 @@ pub(super) async fn analyse(State(app): State<Arc<App>>, Body(req): Body<Analyse
         ));
     };
     let taken = app.analyst.lock().unwrap_or_else(|e| e.into_inner()).take();
-    let (name, mut player) = match taken {
-        Some((name, p)) if p.rules().is_none_or(|r| r == rules) => (name, p),
+    let fits = |bot: &Bot| {
+        bot.player()
+            .is_ok_and(|p| p.rules().is_none_or(|r| r == rules))
+    };
+    let (name, player) = match taken {
+        Some((name, bot)) if fits(&bot) => (name, bot),
         _ => match app.build(&app.player, &rules) {
-            Ok(p) => (app.player.clone(), p),
+            Ok(p) => (app.player.clone(), Bot::new(p)),
             // The default player knows other rules: alpha-beta analyses any game.
-            Err(_) => ("ab".to_string(), app.build("ab", &rules)?),
+            Err(_) => ("ab".to_string(), Bot::new(app.build("ab", &rules)?)),
         },
     };
     let limits = Limits::time(Duration::from_millis(time_ms));
-    let rules2 = rules.clone();
-    let (player, choice, mut candidates) = tokio::task::spawn_blocking(move || {
-        let choice = player.choose(&rules2, &pos, &limits);
-        let candidates = player.candidates();
-        drop(permit);
-        (player, choice, candidates)
-    })
-    .await
-    .map_err(|e| {
-        ApiError(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            format!("the analysis failed: {e}"),
-        )
-    })?;
+    let (player, choice, mut candidates) = think(player, &rules, &pos, limits, permit).await;
     *app.analyst.lock().unwrap_or_else(|e| e.into_inner()) = Some((name.clone(), player));
     let choice = choice.map_err(Refusal::from)?;
     if candidates.is_empty() {

@@ -7,8 +7,11 @@
 //! another page (`Origin`) is refused. Both answers are 403 with a one-line JSON error.
 //!
 //! The server drives hyper itself so that a client that sends half a request is cut off after
-//! [`HEADER_TIMEOUT`], and Ctrl-C stops it after at most [`SHUTDOWN_GRACE`] whatever the open
-//! connections do.
+//! [`HEADER_TIMEOUT`] (its headers) or the body timeout (its body, [`read_body`]: 408), that
+//! connections past a bound ([`MAX_CONNECTIONS`] by default, lowered to fit the process's file
+//! limit) wait to be accepted until one served closes, and that Ctrl-C stops it after at most
+//! [`SHUTDOWN_GRACE`] whatever the open connections do. Slow clients can therefore hold at most
+//! the bound's connections, each for a bounded time, and never the server's file descriptors.
 
 use super::ApiError;
 use axum::Router;
@@ -27,6 +30,16 @@ pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// How long Ctrl-C waits for requests under way before the server stops anyway.
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(2);
+
+/// How long a client may take to send a request's body, unless `--body-timeout` says.
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The most connections served at once, unless `--max-connections` says.
+pub const MAX_CONNECTIONS: usize = 128;
+
+/// File descriptors kept free of connections under the process's limit (`ulimit -n`): for the
+/// listener, the runtime and players' files.
+const FD_RESERVE: usize = 64;
 
 /// The names a request may call the server by.
 #[derive(Clone, Debug)]
@@ -146,13 +159,83 @@ pub(super) async fn check(State(guard): State<Arc<Guard>>, req: Request, next: N
     }
 }
 
-/// Serves `router` on `listener` until Ctrl-C: each connection gets [`HEADER_TIMEOUT`] for a
-/// request's headers, and after Ctrl-C requests under way get [`SHUTDOWN_GRACE`] to finish.
-pub(super) async fn serve(listener: tokio::net::TcpListener, router: Router) {
+/// The middleware: reads a request's body (at most `BODY_LIMIT` bytes) within `timeout` of its
+/// headers, before any handler runs; a slower body is answered 408 and its connection closed.
+pub(super) async fn read_body(
+    State(timeout): State<Duration>,
+    req: Request,
+    next: Next,
+) -> Response {
+    let (parts, body) = req.into_parts();
+    let read = axum::body::to_bytes(body, super::BODY_LIMIT);
+    match tokio::time::timeout(timeout, read).await {
+        Ok(Ok(bytes)) => {
+            next.run(Request::from_parts(parts, axum::body::Body::from(bytes)))
+                .await
+        }
+        Ok(Err(_)) => ApiError(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "the request's body is larger than {} KiB, or cut short",
+                super::BODY_LIMIT >> 10
+            ),
+        )
+        .into_response(),
+        Err(_) => {
+            let why = format!(
+                "the request's body took longer than {} ms to arrive",
+                timeout.as_millis()
+            );
+            let mut answer = ApiError(StatusCode::REQUEST_TIMEOUT, why).into_response();
+            answer.headers_mut().insert(
+                header::CONNECTION,
+                header::HeaderValue::from_static("close"),
+            );
+            answer
+        }
+    }
+}
+
+/// `wanted` connections at most, lowered where the process may open fewer files.
+pub fn connection_cap(wanted: usize) -> usize {
+    #[cfg(unix)]
+    {
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit only writes the struct it is given.
+        let known = unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } == 0;
+        if known && limit.rlim_cur != libc::RLIM_INFINITY {
+            let free = usize::try_from(limit.rlim_cur).unwrap_or(usize::MAX);
+            return wanted.min(free.saturating_sub(FD_RESERVE).max(1));
+        }
+    }
+    wanted
+}
+
+/// Serves `router` on `listener` until Ctrl-C: at most `max_connections` at once (more wait to
+/// be accepted until one closes), each with [`HEADER_TIMEOUT`] for a request's headers; after
+/// Ctrl-C, requests under way get [`SHUTDOWN_GRACE`] to finish.
+pub(super) async fn serve(
+    listener: tokio::net::TcpListener,
+    router: Router,
+    max_connections: usize,
+) {
     // Each connection holds a receiver; the sender's `closed` says when all are gone.
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    let permits = Arc::new(tokio::sync::Semaphore::new(max_connections));
     let mut ctrl_c = std::pin::pin!(tokio::signal::ctrl_c());
     loop {
+        // A connection past the bound waits in the listener's queue, holding no descriptor of
+        // this process, until a connection served ends (the timeouts bound how long).
+        let permit = tokio::select! {
+            _ = &mut ctrl_c => break,
+            permit = permits.clone().acquire_owned() => match permit {
+                Ok(permit) => permit,
+                Err(_) => break,
+            },
+        };
         let stream = tokio::select! {
             _ = &mut ctrl_c => break,
             accepted = listener.accept() => match accepted {
@@ -167,6 +250,7 @@ pub(super) async fn serve(listener: tokio::net::TcpListener, router: Router) {
         let service = TowerToHyperService::new(router.clone());
         let mut stop = stop_rx.clone();
         tokio::spawn(async move {
+            let _permit = permit;
             let mut builder = hyper::server::conn::http1::Builder::new();
             builder
                 .timer(TokioTimer::new())
@@ -191,6 +275,28 @@ pub(super) async fn serve(listener: tokio::net::TcpListener, router: Router) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_connection_cap_leaves_file_descriptors_to_spare() {
+        assert_eq!(connection_cap(0), 0);
+        let cap = connection_cap(usize::MAX);
+        assert!(cap >= 1);
+        #[cfg(unix)]
+        {
+            let mut limit = libc::rlimit {
+                rlim_cur: 0,
+                rlim_max: 0,
+            };
+            // SAFETY: getrlimit only writes the struct it is given.
+            assert_eq!(
+                unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) },
+                0
+            );
+            if limit.rlim_cur != libc::RLIM_INFINITY {
+                assert!((cap as u64) < limit.rlim_cur.max(FD_RESERVE as u64 + 1));
+            }
+        }
+    }
 
     #[test]
     fn host_names_of_a_loopback_server() {

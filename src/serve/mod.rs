@@ -15,7 +15,9 @@
 //! | `POST /api/analyse {time_ms}` | the analysis player's top moves: visit share, value, line |
 //! | `GET /api/run/games`, `POST /api/run/load {file, game}` | a training run's recorded evaluation games |
 //!
-//! Malformed requests get a 4xx answer with a message (bodies over [`BODY_LIMIT`] 413); the
+//! Malformed requests get a 4xx answer with a message (bodies over [`BODY_LIMIT`] 413, bodies
+//! slower than [`ServeConfig::body_timeout`] 408; connections past
+//! [`ServeConfig::max_connections`] wait to be accepted); the
 //! handlers return errors instead of panicking, and a poisoned lock is taken over, so one bad
 //! request never stops the server. Player specs from the page are limited ([`seats`]). Requests
 //! that name the server by a foreign `Host`, and writes from another page (`Origin`), are
@@ -30,7 +32,7 @@ pub mod sowing;
 pub mod table;
 
 use crate::rules::{Position, Variant};
-use crate::search::{Player, PlayerRegistry};
+use crate::search::{Bot, PlayerRegistry};
 use axum::extract::{DefaultBodyLimit, FromRequest, Request};
 use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
@@ -43,6 +45,8 @@ use table::{Refusal, Table};
 
 /// The largest request body accepted.
 pub const BODY_LIMIT: usize = 64 * 1024;
+
+pub use guard::{BODY_TIMEOUT, MAX_CONNECTIONS};
 
 const PAGE: &str = include_str!("page.html");
 const SCRIPT: &str = include_str!("page.js");
@@ -63,6 +67,11 @@ pub struct ServeConfig {
     pub seed: u64,
     /// The most analyses (`/api/analyse`) that run at once; more are refused with 503.
     pub max_analyses: usize,
+    /// How long a client may take to send a request's body (then 408).
+    pub body_timeout: std::time::Duration,
+    /// The most connections open at once (more wait to be accepted); lowered where the process
+    /// may open fewer files.
+    pub max_connections: usize,
 }
 
 /// The server's state.
@@ -76,7 +85,7 @@ struct App {
     offered: Vec<String>,
     run: Option<run::RunInfo>,
     /// The analysis player, built on first use (taken out while it thinks).
-    analyst: Mutex<Option<(String, Box<dyn Player>)>>,
+    analyst: Mutex<Option<(String, Bot)>>,
     /// One permit per analysis that may run; held until its search ends.
     analyses: Arc<tokio::sync::Semaphore>,
     max_analyses: usize,
@@ -137,8 +146,8 @@ fn asset(content_type: &'static str, body: &'static str) -> Response {
     ([(header::CONTENT_TYPE, content_type)], body).into_response()
 }
 
-/// The page's routes, behind the guard.
-fn router(app: Arc<App>, guard: guard::Guard) -> Router {
+/// The page's routes, behind the guard; bodies are read within `body_timeout`.
+fn router(app: Arc<App>, guard: guard::Guard, body_timeout: std::time::Duration) -> Router {
     Router::new()
         .route("/", get(|| async { Html(PAGE) }))
         .route(
@@ -161,6 +170,10 @@ fn router(app: Arc<App>, guard: guard::Guard) -> Router {
         .route("/api/run/load", post(api::run_load))
         .fallback(|| async { ApiError(StatusCode::NOT_FOUND, "no such page".into()) })
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(axum::middleware::from_fn_with_state(
+            body_timeout,
+            guard::read_body,
+        ))
         .layer(axum::middleware::from_fn_with_state(
             Arc::new(guard),
             guard::check,
@@ -192,7 +205,7 @@ fn app(config: &ServeConfig, players: PlayerRegistry) -> anyhow::Result<App> {
     let mut table = Table::new(&variant, rules.clone(), Some(Position::start(&rules)));
     if first.rules().is_none_or(|r| r == rules) {
         table.seats[1] = config.player.clone();
-        table.players[1] = Some(first);
+        table.players[1] = Some(Bot::new(first));
     }
     table.message = format!("you play South against {}", table.seats[1]);
     Ok(App {
@@ -220,7 +233,9 @@ pub fn serve(config: ServeConfig, players: PlayerRegistry) -> anyhow::Result<()>
         let addr = listener.local_addr()?;
         println!("bao serve: http://{addr}/");
         let guard = guard::Guard::new(&config.host, addr.port());
-        guard::serve(listener, router(app, guard)).await;
+        let router = router(app, guard, config.body_timeout);
+        let cap = guard::connection_cap(config.max_connections);
+        guard::serve(listener, router, cap).await;
         anyhow::Ok(())
     });
     // A search under way does not hold the process after Ctrl-C.

@@ -74,7 +74,7 @@ impl RunInfo {
         files.reverse();
         let mut out = Vec::new();
         for (iteration, file) in files {
-            let Ok(text) = crate::util::read_text_bounded(
+            let Ok(text) = crate::util::read_regular_text_bounded(
                 &self.games.join(&file),
                 crate::util::limits::TEXT,
                 "records",
@@ -109,7 +109,7 @@ impl RunInfo {
         if !ok {
             return None;
         }
-        let text = crate::util::read_text_bounded(
+        let text = crate::util::read_regular_text_bounded(
             &self.games.join(file),
             crate::util::limits::TEXT,
             "records",

@@ -6,7 +6,7 @@ use super::sowing::{Frame, frames};
 use crate::board_svg::{board_svg, status_line};
 use crate::notation::{MoveSpec, Record, move_text};
 use crate::rules::{Move, MoveKind, MoveList, Pit, Position, Row, Rules, Side, Stage};
-use crate::search::Player;
+use crate::search::Bot;
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -51,7 +51,7 @@ pub struct Table {
     /// South's and North's seat: [`HUMAN`] or a player spec.
     pub seats: [String; 2],
     /// The players of the seats that are not human (taken out while they think).
-    pub players: [Option<Box<dyn Player>>; 2],
+    pub players: [Option<Bot>; 2],
     /// Time per move of the players, in milliseconds.
     pub time_ms: u64,
     /// The last move's frames.

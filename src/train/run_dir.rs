@@ -204,7 +204,8 @@ impl RunDir {
         if !path.exists() {
             return Ok(String::new());
         }
-        let bytes = crate::util::read_bounded(&path, crate::util::limits::TEXT, "metrics file")?;
+        let bytes =
+            crate::util::read_regular_bounded(&path, crate::util::limits::TEXT, "metrics file")?;
         // A line damaged into invalid UTF-8 is skipped by the readers, not fatal.
         Ok(String::from_utf8_lossy(&bytes).into_owned())
     }
@@ -224,7 +225,8 @@ impl RunDir {
                 self.path.display()
             );
         }
-        let text = crate::util::read_text_bounded(&path, crate::util::limits::TEXT, "run file")?;
+        let text =
+            crate::util::read_regular_text_bounded(&path, crate::util::limits::TEXT, "run file")?;
         let damaged = || format!("{} is damaged", path.display());
         let mut value: serde_json::Value = serde_json::from_str(&text).with_context(damaged)?;
         // Files written before checksums have none.
@@ -264,7 +266,8 @@ impl RunDir {
     /// config written before checksums, or whose first line was deleted to keep an edit, has none).
     pub fn read_config(&self) -> anyhow::Result<TrainConfig> {
         let path = self.config();
-        let text = crate::util::read_text_bounded(&path, crate::util::limits::TEXT, "run config")?;
+        let text =
+            crate::util::read_regular_text_bounded(&path, crate::util::limits::TEXT, "run config")?;
         if let Some((first, body)) = text.split_once('\n')
             && let Some(sum) = first.strip_prefix(CONFIG_SUM)
             && !sum.starts_with(&format!("{:016x} ", fnv1a(body.as_bytes())))

@@ -39,9 +39,13 @@ impl Server {
         }
     }
 
-    /// One request with these extra header lines (each ending in `\r\n`); the status and body.
+    /// One request with these extra header lines (each ending in `\r\n`); the status and body
+    /// (status 0 when no answer came within 30 s).
     pub fn raw(&self, method: &str, path: &str, headers: &str, body: &str) -> (u16, String) {
         let mut s = TcpStream::connect(&self.addr).unwrap();
+        // A server that hangs gives no answer (status 0) instead of hanging the test.
+        s.set_read_timeout(Some(std::time::Duration::from_secs(30)))
+            .unwrap();
         write!(
             s,
             "{method} {path} HTTP/1.1\r\n{headers}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
