@@ -1,7 +1,7 @@
 """Type stubs of the extension module (the Rust side of bao_zero)."""
 
 from os import PathLike
-from typing import Any, Optional, Union
+from typing import Any, Callable, Optional, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -12,8 +12,22 @@ OBS_LEN: int
 OBS_SHAPE: tuple[int, int, int]
 __version__: str
 
+#: Rule options over a preset: a dict, or the path of a TOML file (as ``bao --rules FILE``).
+Rules = Union[None, dict[str, Any], str, PathLike[str]]
+
 def variants() -> list[str]: ...
 def episode_seed(base_seed: int, index: int, episode: int) -> int: ...
+def evaluate(
+    policy: Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8]], int],
+    opponent: str = "random",
+    variant: str = "kiswahili",
+    games: int = 100,
+    seed: int = 0,
+    opening_plies: int = 4,
+    max_plies: int = 400,
+    rules: Rules = None,
+    name: str = "policy",
+) -> dict[str, Any]: ...
 def load_samples(
     path: Union[str, PathLike[str]], q_weight: float = 0.0, variant: Optional[str] = None
 ) -> dict[str, npt.NDArray[Any]]: ...
@@ -35,15 +49,23 @@ class Env:
         seed: Optional[int] = None,
         max_plies: int = 1000,
         opening_random_plies: int = 0,
+        rules: Rules = None,
     ) -> None: ...
     @staticmethod
-    def from_position(position: str, variant: str = "kiswahili", max_plies: int = 1000) -> Env: ...
+    def from_position(
+        position: str, variant: str = "kiswahili", max_plies: int = 1000, rules: Rules = None
+    ) -> Env: ...
     def reset(
         self, seed: Optional[int] = None
     ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]: ...
     def step(
         self, action: int
     ) -> tuple[npt.NDArray[np.float32], float, bool, bool, dict[str, Any]]: ...
+    def play(self, action: int) -> bool: ...
+    def observe_into(self, out: npt.NDArray[np.float32]) -> None: ...
+    def render_rgb(self) -> npt.NDArray[np.uint8]: ...
+    @property
+    def rules(self) -> dict[str, Any]: ...
     @property
     def observation(self) -> npt.NDArray[np.float32]: ...
     def observation_for(self, player: int) -> npt.NDArray[np.float32]: ...
@@ -93,6 +115,7 @@ class VecEnvCore:
         threads: Optional[int] = None,
         max_plies: int = 1000,
         opening_random_plies: int = 0,
+        rules: Rules = None,
     ) -> None: ...
     def reset(self, seed: int) -> None: ...
     def step(self, actions: npt.ArrayLike) -> None: ...

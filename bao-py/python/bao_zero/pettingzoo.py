@@ -17,11 +17,17 @@ Agents: ``player_0`` is South (moves first), ``player_1`` North. Each observatio
 The winner gets +1 and the loser -1; a void game or one truncated at ``max_plies`` gives 0.
 ``env()`` wraps ``raw_env`` as the classic environments do: an illegal action ends the game with
 -1 for the agent who played it. ``raw_env.step`` itself raises ``ValueError``.
+
+Masks are int8, as in PettingZoo's classic games and as Gymnasium's ``Discrete.sample(mask)``
+takes them. ``rules`` overrides the preset's options (a dict or the path of a TOML file, as
+``bao --rules FILE``). Render modes: ``"ansi"`` (the text board), ``"rgb_array"`` (the board's
+picture, uint8 ``(height, width, 3)``) and ``"human"`` (the text board printed).
 """
 
 from __future__ import annotations
 
-from typing import Any, Optional
+import os
+from typing import Any, Optional, Union
 
 import gymnasium
 import numpy as np
@@ -32,6 +38,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector, wrappers
 
 from bao_zero._core import ACTIONS, OBS_SHAPE, Env
+from bao_zero._render import RENDER_MODES, check_render_mode, render
 
 __all__ = ["env", "raw_env"]
 
@@ -52,7 +59,7 @@ class raw_env(AECEnv, EzPickle):
     """Two agents taking turns at Bao (any preset of ``bao_zero.variants()``)."""
 
     metadata = {
-        "render_modes": ["ansi"],
+        "render_modes": RENDER_MODES,
         "name": "bao_v0",
         "is_parallelizable": False,
         "render_fps": 1,
@@ -64,12 +71,12 @@ class raw_env(AECEnv, EzPickle):
         max_plies: int = 1000,
         opening_random_plies: int = 0,
         render_mode: Optional[str] = None,
+        rules: Union[None, dict[str, Any], str, os.PathLike] = None,
     ) -> None:
         super().__init__()
-        EzPickle.__init__(self, variant, max_plies, opening_random_plies, render_mode)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        self.game = Env(variant, 0, max_plies, opening_random_plies)
+        EzPickle.__init__(self, variant, max_plies, opening_random_plies, render_mode, rules)
+        check_render_mode(render_mode)
+        self.game = Env(variant, 0, max_plies, opening_random_plies, rules)
         self.render_mode = render_mode
         self.agents = ["player_0", "player_1"]
         self.possible_agents = self.agents[:]
@@ -137,12 +144,13 @@ class raw_env(AECEnv, EzPickle):
         self._accumulate_rewards()
         self.agent_selection = self.agents[self.game.current_player]
 
-    def render(self) -> Optional[str]:
-        """The board as text (``render_mode="ansi"``)."""
+    def render(self) -> Any:
+        """The board in the render mode: text (``"ansi"``), a picture (``"rgb_array"``), or
+        printed (``"human"``, returns ``None``)."""
         if self.render_mode is None:
             gymnasium.logger.warn("You are calling render method without specifying any render mode.")
             return None
-        return self.game.render()
+        return render(self.game, self.render_mode)
 
     def close(self) -> None:
         pass
