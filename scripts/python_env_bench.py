@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The single-game step loop from Python against OpenSpiel's, in one run (not a timed test).
 
-Each loop draws a random legal action with ``random.choice`` from the list of legal actions,
-steps, and starts a new game at the end, as a user's own loop would:
+Each loop (optionally reads the observation,) draws a random legal action with
+``random.choice`` from the list of legal actions, steps, and starts a new game at the end, as a
+user's own loop would:
 
 - OpenSpiel (``pyspiel``, package ``open-spiel``) on ``mancala``: ``apply_action``, and the same
   with ``observation_tensor()`` after each step;
@@ -56,11 +57,11 @@ def openspiel_loop(observe: bool) -> Optional[Callable[[float], int]]:
         end = time.perf_counter() + seconds
         while time.perf_counter() < end:
             for _ in range(1000):
-                if state.is_terminal():
-                    state = game.new_initial_state()
-                state.apply_action(choice(state.legal_actions()))
                 if observe:
                     state.observation_tensor()
+                state.apply_action(choice(state.legal_actions()))
+                if state.is_terminal():
+                    state = game.new_initial_state()
             steps += 1000
         return steps
 
@@ -80,10 +81,10 @@ def bao_play_loop(variant: str, observe: bool) -> Callable[[float], int]:
         end = time.perf_counter() + seconds
         while time.perf_counter() < end:
             for _ in range(1000):
-                if play(choice(legal())):
-                    env.reset()
                 if observe:
                     observe_into(obs)
+                if play(choice(legal())):
+                    env.reset()
             steps += 1000
         return steps
 
