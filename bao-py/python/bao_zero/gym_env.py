@@ -102,7 +102,8 @@ class BaoEnv(gymnasium.Env):
         self._over = True
 
     def _mask(self) -> npt.NDArray[np.int8]:
-        return self.game.action_mask.astype(np.int8)
+        # The bool mask's bytes are 0 and 1: viewed as int8 without a copy.
+        return self.game.action_mask.view(np.int8)
 
     def action_masks(self) -> npt.NDArray[np.int8]:
         """The legal actions now, int8 ``(64,)`` (1 legal): what sb3-contrib's ``MaskablePPO``
@@ -129,7 +130,7 @@ class BaoEnv(gymnasium.Env):
                 action = legal[int(self.np_random.integers(len(legal)))]
             else:
                 action = self.opponent.choose(self.game).action
-            self.game.step(action)
+            self.game.play(action)
             moves.append(self.game.last_move)
         return moves
 
@@ -178,7 +179,7 @@ class BaoEnv(gymnasium.Env):
                 False,
                 self._info(illegal_action=True),
             )
-        self.game.step(action)
+        self.game.play(action)
         move = self.game.last_move
         replies = self._opponent_moves()
         self._over = self.game.done

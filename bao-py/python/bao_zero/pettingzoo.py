@@ -108,9 +108,10 @@ class raw_env(AECEnv, EzPickle):
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
         """The board from ``agent``'s side and its legal actions (none unless it is to move)."""
         player = self.possible_agents.index(agent)
-        mask = np.zeros(ACTIONS, dtype=np.int8)
         if player == self.game.current_player:
-            mask[self.game.action_mask] = 1
+            mask = self.game.action_mask.view(np.int8)  # bool bytes are 0/1: no copy
+        else:
+            mask = np.zeros(ACTIONS, dtype=np.int8)
         return {"observation": self.game.observation_for(player), "action_mask": mask}
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -132,15 +133,18 @@ class raw_env(AECEnv, EzPickle):
             return
         if action is None:
             raise ValueError(f"{agent} is to move: an action is needed, not None")
-        _, _, terminated, truncated, info = self.game.step(int(action))
+        # play() builds no observation or info dict (observe() builds what an agent reads).
+        self.game.play(int(action))
+        terminated, truncated = self.game.terminated, self.game.truncated
         self._cumulative_rewards[agent] = 0.0
-        south, north = info["rewards"]
-        self.rewards = {self.agents[0]: float(south), self.agents[1]: float(north)}
+        winner = self.game.winner
+        south = 0.0 if winner is None else (1.0 if winner == 0 else -1.0)
+        self.rewards = {self.agents[0]: south, self.agents[1]: -south}
         if terminated or truncated:
             self.terminations = dict.fromkeys(self.agents, bool(terminated))
             self.truncations = dict.fromkeys(self.agents, bool(truncated))
         self.infos = {a: {} for a in self.agents}
-        self.infos[agent] = {"move": info["move"], "ply": info["ply"]}
+        self.infos[agent] = {"move": self.game.last_move, "ply": self.game.plies}
         self._accumulate_rewards()
         self.agent_selection = self.agents[self.game.current_player]
 
