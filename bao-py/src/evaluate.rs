@@ -79,7 +79,8 @@ impl Player for PolicyPlayer {
 /// game of a pair and North in the other, a game reaching `max_plies` a draw. Returns a dict
 /// from the policy's side: `games`, `wins`, `draws`, `losses`, `score`, `score_low`,
 /// `score_high` (95%), `elo`, `elo_low`, `elo_high`, `elo_text`, `model` and `summary` (the
-/// text `bao eval` prints). An exception in the policy is raised again as it was; an illegal
+/// text `bao eval` prints). The games are played one at a time, so the policy is never called
+/// from two threads at once. An exception in the policy is raised again as it was; an illegal
 /// action is a `ValueError`.
 #[pyfunction]
 #[pyo3(
@@ -136,7 +137,13 @@ pub(crate) fn evaluate<'py>(
     cfg.max_plies = max_plies;
     cfg.progress = false;
     cfg.players = players;
-    let result = py.detach(|| run_match(&cfg));
+    // One game at a time: a Python policy is rarely safe to call from two threads at once
+    // (an SB3 model keeps its action distribution in the policy object).
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .map_err(runtime_error)?;
+    let result = py.detach(|| pool.install(|| run_match(&cfg)));
     if let Some(e) = raised.lock().unwrap_or_else(|p| p.into_inner()).take() {
         return Err(e);
     }

@@ -63,3 +63,24 @@ def test_policy_errors_and_bad_arguments() -> None:
             bao_zero.evaluate(first_legal, "random", **kwargs)
     with pytest.raises(ValueError, match="unknown player kind"):
         bao_zero.evaluate(first_legal, "nobody:x=1", games=2)
+
+
+def test_the_policy_is_never_called_from_two_threads_at_once() -> None:
+    import threading
+    import time
+
+    inside = threading.Lock()
+    overlaps = []
+
+    def slow_policy(observation: np.ndarray, mask: np.ndarray) -> int:
+        if not inside.acquire(blocking=False):
+            overlaps.append(1)
+            return first_legal(observation, mask)
+        try:
+            time.sleep(0.001)  # lets another game's thread in, were there one
+            return first_legal(observation, mask)
+        finally:
+            inside.release()
+
+    bao_zero.evaluate(slow_policy, "random", variant="kujifunza", games=8)
+    assert not overlaps
