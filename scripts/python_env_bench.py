@@ -12,8 +12,9 @@ user's own loop would:
 - for reference, ``Env.step`` (a new observation and info dict each step), the Gymnasium env
   against a random opponent and the PettingZoo env, where those are installed.
 
-Every figure is the median of ``--runs`` runs of ``--seconds`` each, in steps (plies) per
-second; the ratios bao / OpenSpiel are printed last. OpenSpiel is not a dependency of the
+Every figure is the median of ``--runs`` rounds in which each loop runs ``--seconds`` in turn
+(so the machine's load touches them alike), in steps (plies) per second; the ratios
+bao / OpenSpiel are printed last. OpenSpiel is not a dependency of the
 project: install it in a separate virtual environment beside bao_zero, e.g.
 ``python -m venv /tmp/bench && /tmp/bench/bin/pip install ./bao-py open-spiel gymnasium
 pettingzoo``, then ``/tmp/bench/bin/python scripts/python_env_bench.py``.
@@ -32,14 +33,16 @@ import numpy as np
 import bao_zero
 
 
-def timed(loop: Callable[[float], int], seconds: float, runs: int) -> float:
-    """Median steps/s of ``runs`` runs of ``loop(seconds)`` (which returns its step count)."""
-    rates = []
+def timed(loops: dict[str, Callable[[float], int]], seconds: float, runs: int) -> dict[str, float]:
+    """Median steps/s of each loop over ``runs`` rounds; each round runs every loop once for
+    ``seconds``, in turn, so a change in the machine's load touches all loops alike."""
+    rates: dict[str, list[float]] = {name: [] for name in loops}
     for _ in range(runs):
-        start = time.perf_counter()
-        steps = loop(seconds)
-        rates.append(steps / (time.perf_counter() - start))
-    return statistics.median(rates)
+        for name, loop in loops.items():
+            start = time.perf_counter()
+            steps = loop(seconds)
+            rates[name].append(steps / (time.perf_counter() - start))
+    return {name: statistics.median(r) for name, r in rates.items()}
 
 
 def openspiel_loop(observe: bool) -> Optional[Callable[[float], int]]:
@@ -175,13 +178,12 @@ def main() -> None:
         "bao Gymnasium env vs random": gym_loop(args.variant),
         "bao PettingZoo env": pettingzoo_loop(args.variant),
     }
-    rates = {}
     for name, loop in loops.items():
         if loop is None:
             print(f"{name:34} (not installed)")
-            continue
-        rates[name] = timed(loop, args.seconds, args.runs)
-        print(f"{name:34} {rates[name] / 1e6:7.3f} M steps/s", flush=True)
+    rates = timed({n: f for n, f in loops.items() if f is not None}, args.seconds, args.runs)
+    for name, rate in rates.items():
+        print(f"{name:34} {rate / 1e6:7.3f} M steps/s", flush=True)
     if "openspiel apply_action" in rates:
         plain = rates["bao Env.play"] / rates["openspiel apply_action"]
         observed = rates["bao Env.play + observe_into"] / rates["openspiel + observation_tensor"]
