@@ -36,6 +36,21 @@ def policy_of(model: Any) -> Callable[[np.ndarray, np.ndarray], int]:
     return policy
 
 
+def play_in_gym(model: Any, variant: str, side: str, games: int, seed: int) -> tuple[int, int]:
+    """Games won by the model as ``side`` in ``bao_zero/Bao-v0`` against its random opponent."""
+    env = gymnasium.make("bao_zero/Bao-v0", variant=variant, agent_side=side)
+    wins = 0
+    for g in range(games):
+        obs, info = env.reset(seed=seed + g)
+        done, reward = False, 0.0
+        while not done:
+            action, _ = model.predict(obs, action_masks=info["action_mask"], deterministic=True)
+            obs, reward, terminated, truncated, info = env.step(int(action))
+            done = terminated or truncated
+        wins += reward > 0
+    return wins, games
+
+
 def report(label: str, result: dict[str, Any]) -> None:
     print(
         f"{label}: against random, {result['games']} games "
@@ -53,6 +68,9 @@ def main() -> None:
     parser.add_argument("--envs", type=int, default=0,
                         help="games stepped together on the Rust batch env (0: one gymnasium env)")
     parser.add_argument("--games", type=int, default=400, help="evaluation games")
+    parser.add_argument("--side", default="random", choices=["south", "north", "random"],
+                        help="the agent's side while training (the Gymnasium env)")
+    parser.add_argument("--n-steps", type=int, default=2048, help="PPO's rollout per env")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
 
@@ -66,8 +84,8 @@ def main() -> None:
         env: Any = Sb3VecEnv(args.envs, variant=args.variant)
         env.seed(args.seed)
     else:
-        env = gymnasium.make("bao_zero/Bao-v0", variant=args.variant, agent_side="random")
-    model = MaskablePPO("MlpPolicy", env, seed=args.seed, verbose=0)
+        env = gymnasium.make("bao_zero/Bao-v0", variant=args.variant, agent_side=args.side)
+    model = MaskablePPO("MlpPolicy", env, seed=args.seed, n_steps=args.n_steps, verbose=0)
     report("untrained", bao_zero.evaluate(policy_of(model), "random", variant=args.variant,
                                           games=args.games, seed=args.seed + 1))
     start = time.perf_counter()
@@ -78,6 +96,10 @@ def main() -> None:
     report(f"after {args.steps} steps",
            bao_zero.evaluate(policy_of(model), "random", variant=args.variant,
                              games=args.games, seed=args.seed + 1))
+    for side in ("south", "north"):
+        wins, games = play_in_gym(model, args.variant, side, args.games, args.seed + 2)
+        print(f"after {args.steps} steps, in the Gymnasium env as {side} against random: "
+              f"won {wins} of {games} ({100 * wins / games:.1f}%)", flush=True)
 
 
 if __name__ == "__main__":
