@@ -108,7 +108,7 @@ fn px(x: f64) -> i32 {
 
 fn draw(area: &Area<'_>, pos: &Position, rules: &Rules) -> DrawResult {
     let l = Layout::new();
-    let (w, h) = SIZE;
+    let h = SIZE.1;
     area.fill(&WHITE)?;
     let board_h = 4.0 * l.step + l.middle + 12.0;
     area.draw(&Rectangle::new(
@@ -157,7 +157,6 @@ fn draw(area: &Area<'_>, pos: &Position, rules: &Rules) -> DrawResult {
         &status,
         (px(l.left), px(h - 16.0)),
     )?;
-    let _ = w;
     Ok(())
 }
 
@@ -261,8 +260,9 @@ mod tests {
     fn the_picture_changes_with_the_position() {
         let rules = Variant::Kujifunza.rules();
         let start = Position::start(&rules);
-        let mv = start.legal_moves(&rules)[0];
-        let next = start.play(&rules, mv).unwrap();
+        let mut list = crate::rules::MoveList::new();
+        start.legal_moves(&rules, &mut list);
+        let next = list.children()[0];
         assert_ne!(
             board_rgb(&start, &rules).unwrap(),
             board_rgb(&next, &rules).unwrap()
