@@ -71,6 +71,8 @@ def main() -> None:
     parser.add_argument("--side", default="random", choices=["south", "north", "random"],
                         help="the agent's side while training (the Gymnasium env)")
     parser.add_argument("--n-steps", type=int, default=2048, help="PPO's rollout per env")
+    parser.add_argument("--opening-plies", type=int, default=0,
+                        help="random plies that start each training game (evaluate() plays 4)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
 
@@ -81,10 +83,12 @@ def main() -> None:
     if args.envs:
         from bao_zero.sb3 import Sb3VecEnv
 
-        env: Any = Sb3VecEnv(args.envs, variant=args.variant)
+        env: Any = Sb3VecEnv(args.envs, variant=args.variant,
+                             opening_random_plies=args.opening_plies)
         env.seed(args.seed)
     else:
-        env = gymnasium.make("bao_zero/Bao-v0", variant=args.variant, agent_side=args.side)
+        env = gymnasium.make("bao_zero/Bao-v0", variant=args.variant, agent_side=args.side,
+                             opening_random_plies=args.opening_plies)
     model = MaskablePPO("MlpPolicy", env, seed=args.seed, n_steps=args.n_steps, verbose=0)
     report("untrained", bao_zero.evaluate(policy_of(model), "random", variant=args.variant,
                                           games=args.games, seed=args.seed + 1))
