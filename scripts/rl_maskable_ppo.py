@@ -97,9 +97,10 @@ def main() -> None:
     seconds = time.perf_counter() - start
     print(f"trained {args.steps} steps in {seconds:.0f} s: {args.steps / seconds:.0f} steps/s",
           flush=True)
-    report(f"after {args.steps} steps",
-           bao_zero.evaluate(policy_of(model), "random", variant=args.variant,
-                             games=args.games, seed=args.seed + 1))
+    for plies in (4, 0):
+        report(f"after {args.steps} steps, {plies} random opening plies",
+               bao_zero.evaluate(policy_of(model), "random", variant=args.variant,
+                                 games=args.games, seed=args.seed + 1, opening_plies=plies))
     for side in ("south", "north"):
         wins, games = play_in_gym(model, args.variant, side, args.games, args.seed + 2)
         print(f"after {args.steps} steps, in the Gymnasium env as {side} against random: "
