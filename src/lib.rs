@@ -5,6 +5,7 @@
 //! [`rules`] and [`notation`]; everything else builds on them.
 
 pub mod bench;
+pub mod board_raster;
 pub mod board_svg;
 pub mod cli;
 pub mod env;

@@ -1,7 +1,9 @@
 //! `bao_zero.Env`: one game, stepped by action id, with numpy observations and masks.
 
+use crate::args::{int_arg, plies_args, seed_arg};
 use crate::errors::{env_error, runtime_error, value_error};
-use crate::variant_rules;
+use crate::pyjson::json_to_py;
+use crate::rules_arg::rules_of;
 use bao_zero::env::{ACTIONS, EnvConfig, EpisodeEnd, OBS_CHANNELS, Transition};
 use bao_zero::notation::Diagram;
 use bao_zero::rules::{Move, Position, Side};
@@ -54,11 +56,12 @@ impl Env {
     /// A new environment at the start of an episode reset with `seed`.
     pub(crate) fn build(
         variant: &str,
+        rules: Option<&Bound<'_, PyAny>>,
         seed: Option<u64>,
         max_plies: u32,
         opening_random_plies: u32,
     ) -> PyResult<Env> {
-        let (v, rules) = variant_rules(variant)?;
+        let (v, rules) = rules_of(variant, rules)?;
         let config = EnvConfig {
             max_plies,
             opening_random_plies,
@@ -122,6 +125,31 @@ impl Env {
     }
 }
 
+/// The observation of `pos` as `player` (0 South, 1 North) sees it, as a new `(27, 4, 8)`
+/// array: for the player to move the usual one, for the other the same board encoded as if it
+/// were to move (the mover's takasia marks, which bind only the mover, left out). Finished
+/// positions too.
+pub(crate) fn observation_as<'py>(
+    py: Python<'py>,
+    rules: &bao_zero::rules::Rules,
+    pos: &Position,
+    player: usize,
+) -> Bound<'py, PyArray3<f32>> {
+    let obs = PyArray3::<f32>::zeros(py, [OBS_CHANNELS, 4, 8], false);
+    // SAFETY: the array was just created here and nothing else refers to it yet.
+    let out = unsafe { obs.as_slice_mut() }.expect("a new array is contiguous");
+    if player == pos.side_to_move().index() {
+        bao_zero::env::encode(rules, pos, out);
+    } else {
+        let mut setup = pos.to_setup();
+        setup.to_move = setup.to_move.opponent();
+        setup.blocked = None;
+        setup.target = None;
+        bao_zero::env::encode(rules, &Position::from_setup_unchecked(setup), out);
+    }
+    obs
+}
+
 /// The winner's index (0 South, 1 North), or `None` for a void or truncated game.
 fn winner(end: EpisodeEnd) -> Option<usize> {
     match end {
@@ -138,58 +166,47 @@ fn entropy_seed() -> u64 {
     bao_zero::env::episode_seed(nanos, std::process::id() as usize, 0)
 }
 
-/// A JSON value as a Python object (dicts, lists, str, int, float, bool, None).
-fn json_to_py<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
-    use serde_json::Value;
-    Ok(match v {
-        Value::Null => py.None().into_bound(py),
-        Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
-        Value::Number(n) => match n.as_i64() {
-            Some(i) => i.into_pyobject(py)?.into_any(),
-            None => n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any(),
-        },
-        Value::String(s) => s.into_pyobject(py)?.into_any(),
-        Value::Array(items) => {
-            let list = PyList::empty(py);
-            for item in items {
-                list.append(json_to_py(py, item)?)?;
-            }
-            list.into_any()
-        }
-        Value::Object(map) => {
-            let dict = PyDict::new(py);
-            for (k, item) in map {
-                dict.set_item(k, json_to_py(py, item)?)?;
-            }
-            dict.into_any()
-        }
-    })
-}
-
 #[pymethods]
 impl Env {
-    /// `Env(variant="kiswahili", seed=None, max_plies=1000, opening_random_plies=0)`: a game of
-    /// the preset `variant` (see `bao_zero.variants()`), reset with `seed` (none: from the
-    /// clock). `opening_random_plies` random legal plies drawn from the reset seed start each
-    /// episode; a game reaching `max_plies` plies is truncated.
+    /// `Env(variant="kiswahili", seed=None, max_plies=1000, opening_random_plies=0,
+    /// rules=None)`: a game of the preset `variant` (see `bao_zero.variants()`), reset with
+    /// `seed` (none: from the clock). `opening_random_plies` random legal plies drawn from the
+    /// reset seed start each episode; a game reaching `max_plies` plies is truncated. `rules`
+    /// overrides the preset's options: a dict (`{"takasia": "none"}`) or the path of a TOML
+    /// file, as `bao --rules FILE`.
     #[new]
-    #[pyo3(signature = (variant = "kiswahili", seed = None, max_plies = 1000, opening_random_plies = 0))]
+    #[pyo3(
+        signature = (variant = "kiswahili", seed = None, max_plies = None, opening_random_plies = None, rules = None),
+        text_signature = "(variant='kiswahili', seed=None, max_plies=1000, opening_random_plies=0, rules=None)"
+    )]
     fn new(
         variant: &str,
-        seed: Option<u64>,
-        max_plies: u32,
-        opening_random_plies: u32,
+        seed: Option<&Bound<'_, PyAny>>,
+        max_plies: Option<&Bound<'_, PyAny>>,
+        opening_random_plies: Option<&Bound<'_, PyAny>>,
+        rules: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Env> {
-        Env::build(variant, seed, max_plies, opening_random_plies)
+        let seed = seed_arg(seed)?;
+        let (max_plies, opening) = plies_args(max_plies, opening_random_plies)?;
+        Env::build(variant, rules, seed, max_plies, opening)
     }
 
     /// An environment starting from the position `position` (the one-line text format of
     /// `docs/RULES.md`), checked by the rules' setup gate: `ValueError` if it does not read or
     /// does not fit the rules.
     #[staticmethod]
-    #[pyo3(signature = (position, variant = "kiswahili", max_plies = 1000))]
-    fn from_position(position: &str, variant: &str, max_plies: u32) -> PyResult<Env> {
-        let mut env = Env::build(variant, Some(0), max_plies, 0)?;
+    #[pyo3(
+        signature = (position, variant = "kiswahili", max_plies = None, rules = None),
+        text_signature = "(position, variant='kiswahili', max_plies=1000, rules=None)"
+    )]
+    fn from_position(
+        position: &str,
+        variant: &str,
+        max_plies: Option<&Bound<'_, PyAny>>,
+        rules: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Env> {
+        let (max_plies, _) = plies_args(max_plies, None)?;
+        let mut env = Env::build(variant, rules, Some(0), max_plies, 0)?;
         env.set_position(position)?;
         Ok(env)
     }
@@ -200,9 +217,9 @@ impl Env {
     fn reset<'py>(
         &mut self,
         py: Python<'py>,
-        seed: Option<u64>,
+        seed: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<(Bound<'py, PyArray3<f32>>, Bound<'py, PyDict>)> {
-        match seed {
+        match seed_arg(seed)? {
             Some(s) => self.reset_to(s),
             None => {
                 let resets = self.resets + 1;
@@ -222,7 +239,11 @@ impl Env {
     /// the observation for the player now to move, the reward of the player who moved (+1 won,
     /// -1 lost, 0 otherwise), and `info` with `move` (KIBA text), `player` (who moved: 0 South,
     /// 1 North), `ply`, `rewards` (South, North) and, at the end, `end` and `winner`.
-    fn step<'py>(&mut self, py: Python<'py>, action: i64) -> PyResult<StepResult<'py>> {
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        action: &Bound<'py, PyAny>,
+    ) -> PyResult<StepResult<'py>> {
         let action = checked_action(action)?;
         let t = self.play(action)?;
         let reward = t.rewards[t.info.mv.side.index()];
@@ -234,6 +255,34 @@ impl Env {
             t.truncated,
             info,
         ))
+    }
+
+    /// Plays `action` and returns whether the episode is over: the fast step, which builds no
+    /// observation and no info (read what is needed: `observe_into`, `legal_actions`,
+    /// `winner`, ...). Errors as `step`.
+    #[pyo3(name = "play")]
+    fn play_action(&mut self, action: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let action = checked_action(action)?;
+        self.play(action)?;
+        Ok(self.env.is_done())
+    }
+
+    /// Writes the observation for the player to move into `out`, a C-contiguous, writeable
+    /// float32 array of 864 elements (shape `(27, 4, 8)` or `(864,)`), with no new array.
+    fn observe_into(&self, out: &Bound<'_, numpy::PyArrayDyn<f32>>) -> PyResult<()> {
+        let mut rw = out.try_readwrite().map_err(|_| {
+            value_error("out must be a writeable float32 array that nothing else borrows")
+        })?;
+        let slice = rw
+            .as_slice_mut()
+            .map_err(|_| value_error("out must be a C-contiguous float32 array of 864 elements"))?;
+        self.env.observe_into(slice).map_err(|_| {
+            value_error(format!(
+                "out must hold {} floats (shape (27, 4, 8)), not {}",
+                bao_zero::env::OBS_LEN,
+                slice.len()
+            ))
+        })
     }
 
     /// The observation of the current position for the player to move, float32 `(27, 4, 8)`.
@@ -248,26 +297,18 @@ impl Env {
     fn observation_for<'py>(
         &self,
         py: Python<'py>,
-        player: usize,
+        player: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyArray3<f32>>> {
-        if player > 1 {
-            return Err(value_error(format!(
-                "player {player} does not exist: 0 is South, 1 North"
-            )));
-        }
+        let player = int_arg(player, "player (0 South, 1 North)", 0, 1)? as usize;
         if player == self.env.current_player().index() {
             return Ok(self.observation_array(py));
         }
-        let mut setup = self.env.state().to_setup();
-        setup.to_move = setup.to_move.opponent();
-        setup.blocked = None;
-        setup.target = None;
-        let pos = Position::from_setup_unchecked(setup);
-        let obs = PyArray3::<f32>::zeros(py, [OBS_CHANNELS, 4, 8], false);
-        // SAFETY: the array was just created here and nothing else refers to it yet.
-        let out = unsafe { obs.as_slice_mut() }.expect("a new array is contiguous");
-        bao_zero::env::encode(self.env.rules(), &pos, out);
-        Ok(obs)
+        Ok(observation_as(
+            py,
+            self.env.rules(),
+            self.env.state(),
+            player,
+        ))
     }
 
     /// The legal actions as a bool array of 64 (all false once the episode is over).
@@ -303,7 +344,7 @@ impl Env {
 
     /// The move action `action` names in the current position, in KIBA notation (legal or
     /// not); `ValueError` if the id names no move.
-    fn action_to_move(&self, action: i64) -> PyResult<String> {
+    fn action_to_move(&self, action: &Bound<'_, PyAny>) -> PyResult<String> {
         let action = checked_action(action)?;
         self.env.action_text(action).map_err(env_error)
     }
@@ -384,6 +425,14 @@ impl Env {
         self.variant
     }
 
+    /// The rule options in force (the preset's, with those of `rules=` applied), as a dict
+    /// in the layout of a `--rules` TOML file.
+    #[getter]
+    fn rules<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let value = serde_json::to_value(self.env.rules()).map_err(runtime_error)?;
+        json_to_py(py, &value)
+    }
+
     /// Plies after which a game is truncated.
     #[getter]
     fn max_plies(&self) -> u32 {
@@ -441,6 +490,16 @@ impl Env {
         )
     }
 
+    /// The board as a picture, the one `bao show --svg` draws: a uint8 array of shape
+    /// `(height, width, 3)` (RGB), for `render_mode="rgb_array"`.
+    fn render_rgb<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray3<u8>>> {
+        use bao_zero::board_raster::{RASTER_SIZE, board_rgb};
+        let (pos, rules) = (self.env.state(), self.env.rules());
+        let rgb = py.detach(|| board_rgb(pos, rules)).map_err(runtime_error)?;
+        let (w, h) = RASTER_SIZE;
+        PyArray1::from_vec(py, rgb).reshape([h as usize, w as usize, 3])
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Env(variant={:?}, ply={}, position={:?})",
@@ -452,7 +511,7 @@ impl Env {
 }
 
 /// An action id in `0..64`, or `ValueError`.
-pub(crate) fn checked_action(action: i64) -> PyResult<usize> {
+pub(crate) fn checked_action_id(action: i64) -> PyResult<usize> {
     usize::try_from(action)
         .ok()
         .filter(|&a| a < ACTIONS)
@@ -460,5 +519,25 @@ pub(crate) fn checked_action(action: i64) -> PyResult<usize> {
             value_error(format!(
                 "action {action} is out of range: actions are 0..{ACTIONS}"
             ))
+        })
+}
+
+/// A Python action (an int or numpy integer) as an id in `0..64`: `ValueError` out of range,
+/// `TypeError` for a non-integer.
+pub(crate) fn checked_action(action: &Bound<'_, PyAny>) -> PyResult<usize> {
+    if let Ok(a) = action.extract::<i64>() {
+        return checked_action_id(a);
+    }
+    int_arg(action, "action", 0, ACTIONS as u64 - 1)
+        .map(|a| a as usize)
+        .map_err(|e| {
+            if e.is_instance_of::<pyo3::exceptions::PyValueError>(action.py()) {
+                value_error(format!(
+                    "action {} is out of range: actions are 0..{ACTIONS}",
+                    crate::args::short_repr(action)
+                ))
+            } else {
+                e
+            }
         })
 }

@@ -8,10 +8,14 @@
 //! Errors become Python exceptions (see [`errors`]); nothing here panics on bad input, and a
 //! call that fails leaves its object as it was.
 
+mod args;
 mod env;
 mod errors;
+mod evaluate;
 mod player;
+mod pyjson;
 mod reference;
+mod rules_arg;
 mod samples;
 mod training;
 mod vec_env;
@@ -54,6 +58,7 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(variants, m)?)?;
     m.add_function(wrap_pyfunction!(episode_seed, m)?)?;
+    m.add_function(wrap_pyfunction!(evaluate::evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(samples::load_samples, m)?)?;
     m.add_function(wrap_pyfunction!(training::network_tensors, m)?)?;
     m.add_function(wrap_pyfunction!(reference::rust_random_game, m)?)?;

@@ -1,9 +1,10 @@
 //! `bao_zero._core.VecEnvCore`: the Rust `VecEnv` behind `bao_zero.VecEnv`, stepped on its own
 //! rayon pool with the GIL released, its result buffers shown to numpy without copies.
 
+use crate::args::{MAX_ENVS, MAX_THREADS, int_arg, opt_int_arg, plies_args};
 use crate::env::Env;
 use crate::errors::{value_error, vec_env_error};
-use crate::variant_rules;
+use crate::rules_arg::rules_of;
 use bao_zero::env::{ACTIONS, EnvConfig, OBS_CHANNELS, VecEnv};
 use numpy::ndarray::{ArrayView, Dimension, IntoDimension};
 use numpy::{Element, PyArray, PyArray1, PyArrayMethods, PyUntypedArrayMethods};
@@ -73,24 +74,30 @@ unsafe fn view<'py, T: Element, D: Dimension>(
 
 #[pymethods]
 impl VecEnvCore {
-    /// `VecEnvCore(n, variant, seed, threads, max_plies, opening_random_plies)`; see
-    /// `bao_zero.VecEnv`.
+    /// `VecEnvCore(n, variant, seed, threads, max_plies, opening_random_plies, rules)`; see
+    /// `bao_zero.VecEnv`. Every number is checked first (`n` from 1 to 2^20, `threads` from 1
+    /// to 256): `ValueError` names the one out of range.
     #[new]
-    #[pyo3(signature = (n, variant = "kiswahili", seed = 0, threads = None, max_plies = 1000, opening_random_plies = 0))]
+    #[pyo3(
+        signature = (n, variant = "kiswahili", seed = None, threads = None, max_plies = None, opening_random_plies = None, rules = None),
+        text_signature = "(n, variant='kiswahili', seed=0, threads=None, max_plies=1000, opening_random_plies=0, rules=None)"
+    )]
     fn new(
-        n: usize,
+        n: &Bound<'_, PyAny>,
         variant: &str,
-        seed: u64,
-        threads: Option<usize>,
-        max_plies: u32,
-        opening_random_plies: u32,
+        seed: Option<&Bound<'_, PyAny>>,
+        threads: Option<&Bound<'_, PyAny>>,
+        max_plies: Option<&Bound<'_, PyAny>>,
+        opening_random_plies: Option<&Bound<'_, PyAny>>,
+        rules: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<VecEnvCore> {
-        let (v, rules) = variant_rules(variant)?;
-        if threads == Some(0) {
-            return Err(value_error("threads must be at least 1"));
-        }
+        let n = int_arg(n, "n (the number of environments)", 1, MAX_ENVS)? as usize;
+        let seed = opt_int_arg(seed, "seed", 0, u64::MAX, 0)?;
+        let threads = opt_int_arg(threads, "threads", 1, MAX_THREADS, 0)? as usize;
+        let (max_plies, opening_random_plies) = plies_args(max_plies, opening_random_plies)?;
+        let (v, rules) = rules_of(variant, rules)?;
         let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads.unwrap_or(0))
+            .num_threads(threads)
             .thread_name(|i| format!("bao-vecenv-{i}"))
             .build()
             .map_err(value_error)?;
@@ -115,10 +122,12 @@ impl VecEnvCore {
     }
 
     /// Restarts every environment with the base seed `seed` (episode counters back to 0).
-    fn reset(&mut self, py: Python<'_>, seed: u64) {
+    fn reset(&mut self, py: Python<'_>, seed: &Bound<'_, PyAny>) -> PyResult<()> {
+        let seed = int_arg(seed, "seed", 0, u64::MAX)?;
         let (venv, pool) = (&mut self.venv, &self.pool);
         py.detach(|| pool.install(|| venv.reset(seed)));
         self.publish();
+        Ok(())
     }
 
     /// Plays `actions[i]` in environment `i` (a 1-d integer array of `n`), all in parallel with
@@ -211,8 +220,44 @@ impl VecEnvCore {
             .collect()
     }
 
+    /// The last observation of the episode environment `index` ended at the last step, as
+    /// `player` (0 South, 1 North) sees it (`ValueError` if none ended there).
+    fn final_observation<'py>(
+        &self,
+        py: Python<'py>,
+        index: &Bound<'py, PyAny>,
+        player: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, numpy::PyArray3<f32>>> {
+        let last = self.venv.len() as u64 - 1;
+        let i = int_arg(index, "index", 0, last)? as usize;
+        let player = int_arg(player, "player (0 South, 1 North)", 0, 1)? as usize;
+        let fin = self.venv.finals()[i].ok_or_else(|| {
+            value_error(format!(
+                "no episode of environment {i} ended at the last step"
+            ))
+        })?;
+        let rules = self
+            .venv
+            .env(i)
+            .map(|e| e.rules())
+            .ok_or_else(|| value_error("no such environment"))?;
+        Ok(crate::env::observation_as(py, rules, &fin.position, player))
+    }
+
     /// A copy of environment `index` as an `Env` (stepping the copy leaves this one alone).
-    fn env(&self, index: usize) -> PyResult<Env> {
+    fn env(&self, index: &Bound<'_, PyAny>) -> PyResult<Env> {
+        let last = self.venv.len() as u64 - 1;
+        let index = int_arg(index, "index", 0, last).map_err(|e| {
+            if e.is_instance_of::<pyo3::exceptions::PyValueError>(index.py()) {
+                value_error(format!(
+                    "environment {} does not exist: there are {}",
+                    crate::args::short_repr(index),
+                    self.venv.len()
+                ))
+            } else {
+                e
+            }
+        })? as usize;
         let env = self.venv.env(index).ok_or_else(|| {
             value_error(format!(
                 "environment {index} does not exist: there are {}",
@@ -292,7 +337,7 @@ fn copy_actions<T: Element + Copy + TryInto<i64>>(
     let view = a.as_array();
     for (i, (o, &x)) in out.iter_mut().zip(view.iter()).enumerate() {
         let v: i64 = x.try_into().unwrap_or(i64::MAX);
-        *o = crate::env::checked_action(v)
+        *o = crate::env::checked_action_id(v)
             .map_err(|e| value_error(format!("environment {i}: {e}")))?;
     }
     Ok(())

@@ -188,3 +188,39 @@ def test_seeded_resets_repeat_and_differ() -> None:
         assert a.position == b.position
         positions.add(a.position)
     assert len(positions) > 1
+
+
+def test_the_fast_loop_play_and_observe_into_is_step_without_the_allocations() -> None:
+    import random
+
+    fast, slow = bao_zero.Env("kiswahili", seed=0), bao_zero.Env("kiswahili", seed=0)
+    obs = np.zeros(bao_zero.OBS_SHAPE, np.float32)
+    flat = np.zeros(bao_zero.OBS_LEN, np.float32)
+    rng = random.Random(0)
+    while True:
+        fast.observe_into(obs)
+        fast.observe_into(flat)
+        assert np.array_equal(obs, slow.observation) and np.array_equal(flat, obs.ravel())
+        action = rng.choice(fast.legal_actions())
+        over = fast.play(action)
+        _, _, terminated, truncated, _ = slow.step(action)
+        assert over == (terminated or truncated) and fast.position == slow.position
+        assert fast.last_move == slow.last_move
+        if over:
+            break
+    assert fast.winner == slow.winner and fast.plies == slow.plies
+    with pytest.raises(RuntimeError):
+        fast.play(0)
+
+
+def test_observe_into_refuses_buffers_it_cannot_fill() -> None:
+    env = bao_zero.Env("hus", seed=0)
+    for bad in (np.zeros(10, np.float32), np.zeros((27, 4, 16), np.float32)[:, :, ::2]):
+        with pytest.raises(ValueError):
+            env.observe_into(bad)
+    read_only = np.zeros(bao_zero.OBS_SHAPE, np.float32)
+    read_only.flags.writeable = False
+    with pytest.raises(ValueError):
+        env.observe_into(read_only)
+    with pytest.raises(TypeError):
+        env.observe_into(np.zeros(bao_zero.OBS_SHAPE, np.float64))

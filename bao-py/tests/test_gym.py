@@ -66,3 +66,66 @@ def test_bad_arguments() -> None:
         BaoEnv(opponent="ab:depth=zero")
     with pytest.raises(FileNotFoundError):
         BaoEnv(opponent="no/such/player.bao")
+
+
+GAMES = [v for v in bao_zero.variants() if not v.startswith("ladder-")]
+
+
+@pytest.mark.parametrize("variant", GAMES)
+def test_check_env_with_every_render_mode_for_every_game(variant: str) -> None:
+    env = gymnasium.make("bao_zero/Bao-v0", variant=variant, render_mode="rgb_array")
+    check_env(env.unwrapped)
+    env.close()
+
+
+def test_action_masks_are_found_through_gymnasium_make_as_maskable_ppo_looks() -> None:
+    env = gymnasium.make("bao_zero/Bao-v0", variant="kujifunza")
+    _, info = env.reset(seed=0)
+    # sb3-contrib's is_masking_supported / get_action_masks call exactly this.
+    masks = env.get_wrapper_attr("action_masks")()
+    assert masks.dtype == np.int8 and masks.shape == (64,)
+    assert np.array_equal(masks, info["action_mask"]) and masks.sum() > 0
+    rng = np.random.default_rng(0)
+    done = False
+    while not done:
+        masks = env.get_wrapper_attr("action_masks")()
+        assert np.array_equal(masks, info["action_mask"])
+        action = int(rng.choice(np.flatnonzero(masks)))
+        _, _, terminated, truncated, info = env.step(action)
+        done = terminated or truncated
+    assert not env.get_wrapper_attr("action_masks")().any()
+
+
+def test_rgb_array_render_is_a_picture_of_the_board() -> None:
+    env = BaoEnv(variant="kiswahili", render_mode="rgb_array")
+    env.reset(seed=0)
+    first = env.render()
+    assert isinstance(first, np.ndarray) and first.dtype == np.uint8
+    assert first.ndim == 3 and first.shape[2] == 3 and first.shape[0] > 100
+    assert len(np.unique(first.reshape(-1, 3), axis=0)) > 5
+    env.step(int(np.flatnonzero(env.action_masks())[0]))
+    assert not np.array_equal(env.render(), first)
+
+
+def test_human_render_prints_the_board(capsys: pytest.CaptureFixture[str]) -> None:
+    env = BaoEnv(variant="hus", render_mode="human")
+    env.reset(seed=0)
+    assert env.render() is None
+    assert "position:" in capsys.readouterr().out
+    with pytest.raises(ValueError, match="render_mode"):
+        BaoEnv(render_mode="video")
+
+
+def test_rules_reach_the_game_as_a_dict_or_a_toml_file(tmp_path: Path) -> None:
+    assert BaoEnv().game.rules["takasia"] == "kiswahili"
+    by_dict = BaoEnv(rules={"takasia": "none", "house": {"nyumba": {"tax": "always"}}})
+    path = tmp_path / "rules.toml"
+    path.write_text('takasia = "none"\n[house.nyumba]\ntax = "always"\n')
+    by_file = BaoEnv(rules=path)
+    assert by_dict.game.rules == by_file.game.rules
+    assert by_dict.game.rules["takasia"] == "none"
+    assert by_dict.game.rules["house"]["nyumba"]["tax"] == "always"
+    made = gymnasium.make("bao_zero/Bao-v0", rules=str(path))
+    assert made.unwrapped.game.rules == by_file.game.rules
+    with pytest.raises(ValueError, match="takasiaa"):
+        BaoEnv(rules={"takasiaa": "none"})

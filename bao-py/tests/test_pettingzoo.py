@@ -4,18 +4,37 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, render_test, seed_test
 
+import bao_zero
 from bao_zero.pettingzoo import env, raw_env
 
+GAMES = [v for v in bao_zero.variants() if not v.startswith("ladder-")]
 
-@pytest.mark.parametrize("variant", ["kiswahili", "hus", "malawi-advanced"])
+
+@pytest.mark.parametrize("variant", GAMES)
 def test_api(variant: str) -> None:
     api_test(env(variant=variant), num_cycles=300)
 
 
-def test_seed() -> None:
-    seed_test(lambda: env(opening_random_plies=4), num_cycles=300)
+@pytest.mark.parametrize("variant", GAMES)
+def test_seed(variant: str) -> None:
+    seed_test(lambda: env(variant=variant, opening_random_plies=4), num_cycles=300)
+
+
+@pytest.mark.parametrize("variant", GAMES)
+def test_render_in_every_mode(variant: str) -> None:
+    render_test(lambda render_mode=None: env(variant=variant, render_mode=render_mode))
+
+
+def test_rgb_array_is_the_board_and_rules_reach_the_game() -> None:
+    game = env(variant="kiswahili", render_mode="rgb_array", rules={"takasia": "none"})
+    game.reset(seed=0)
+    picture = game.render()
+    assert picture.dtype == np.uint8 and picture.ndim == 3 and picture.shape[2] == 3
+    assert game.unwrapped.game.rules["takasia"] == "none"
+    with pytest.raises(ValueError, match="render_mode"):
+        env(render_mode="video")
 
 
 def test_a_whole_game_with_masks_and_ansi_render() -> None:

@@ -13,7 +13,11 @@ and the replay reader are the Rust ones of the bao-zero project (the extension m
 - :func:`load_samples`: a training run's self-play samples as numpy arrays;
 - :class:`SelfPlayWorker`, :class:`Learner`, :class:`Evaluator`: the training stages of
   ``bao train``, for distributed drivers (:mod:`bao_zero.ray_train` runs them on Ray);
-- :func:`network_tensors`: a network's tensors as numpy arrays.
+- :func:`network_tensors`: a network's tensors as numpy arrays;
+- :func:`evaluate`: a Python policy ``(observation, mask) -> action`` against any player, in
+  the pairs of games ``bao eval`` plays, with the score's 95% interval and Elo;
+- :mod:`bao_zero.gym_vector`: the batch env as a ``gymnasium.vector.VectorEnv``, and
+  :mod:`bao_zero.sb3` the same for Stable-Baselines3's vectorized training.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from bao_zero._core import (
     SelfPlayWorker,
     __version__,
     episode_seed,
+    evaluate,
     load_samples,
     network_tensors,
     variants,
@@ -51,6 +56,7 @@ __all__ = [
     "VecEnv",
     "__version__",
     "episode_seed",
+    "evaluate",
     "load_samples",
     "network_tensors",
     "variants",

@@ -4,6 +4,7 @@
 >>> env = gymnasium.make("bao_zero/Bao-v0", variant="kiswahili", opponent="ab:depth=2")
 >>> observation, info = env.reset(seed=0)
 >>> mask = info["action_mask"]          # int8 (64,), 1 for the legal actions
+>>> mask = env.unwrapped.action_masks()  # the same, as sb3-contrib's MaskablePPO asks for it
 
 The agent plays one side (``agent_side``: ``"south"``, ``"north"`` or ``"random"``, drawn at
 each reset); the opponent's replies are played inside :meth:`BaoEnv.step`. The opponent is
@@ -16,6 +17,14 @@ Reward: +1 when the agent wins, -1 when it loses, 0 otherwise. The action space 
 game (reward -1, ``terminated``, ``info["illegal_action"] = True``) with
 ``illegal_action="lose"`` (the default, so that unmasked agents and checkers can run), or raises
 ``ValueError`` with ``illegal_action="raise"``.
+
+Masks are int8 (1 legal, 0 not), as in PettingZoo's classic games and as Gymnasium's
+``Discrete.sample(mask)`` takes them. :meth:`BaoEnv.action_masks` gives the current one, so
+sb3-contrib's ``MaskablePPO("MlpPolicy", gymnasium.make("bao_zero/Bao-v0"))`` trains with no
+wrapper. ``rules`` overrides the preset's options (a dict or the path of a TOML file, as
+``bao --rules FILE``). Render modes: ``"ansi"`` (the text board), ``"rgb_array"`` (the board's
+picture, uint8 ``(height, width, 3)``) and ``"human"`` (the text board printed at each reset and
+step).
 """
 
 from __future__ import annotations
@@ -29,6 +38,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from bao_zero._core import ACTIONS, OBS_SHAPE, Env, Player
+from bao_zero._render import RENDER_MODES, check_render_mode, render
 
 __all__ = ["BaoEnv", "ENV_ID", "register_envs"]
 
@@ -56,7 +66,7 @@ def _opponent_player(opponent: Union[str, Player, os.PathLike]) -> Optional[Play
 class BaoEnv(gymnasium.Env):
     """One side of a Bao game; the other is played by a built-in opponent."""
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata = {"render_modes": RENDER_MODES, "render_fps": 1}
 
     def __init__(
         self,
@@ -67,14 +77,14 @@ class BaoEnv(gymnasium.Env):
         opening_random_plies: int = 0,
         illegal_action: str = "lose",
         render_mode: Optional[str] = None,
+        rules: Union[None, dict[str, Any], str, os.PathLike] = None,
     ) -> None:
         if agent_side not in ("south", "north", "random"):
             raise ValueError(f"agent_side must be 'south', 'north' or 'random', not {agent_side!r}")
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action must be 'lose' or 'raise', not {illegal_action!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        self.game = Env(variant, 0, max_plies, opening_random_plies)
+        check_render_mode(render_mode)
+        self.game = Env(variant, 0, max_plies, opening_random_plies, rules)
         self.opponent = _opponent_player(opponent)
         if self.opponent is not None and self.opponent.variant not in (None, variant):
             raise ValueError(
@@ -92,7 +102,15 @@ class BaoEnv(gymnasium.Env):
         self._over = True
 
     def _mask(self) -> npt.NDArray[np.int8]:
-        return self.game.action_mask.astype(np.int8)
+        # The bool mask's bytes are 0 and 1: viewed as int8 without a copy.
+        return self.game.action_mask.view(np.int8)
+
+    def action_masks(self) -> npt.NDArray[np.int8]:
+        """The legal actions now, int8 ``(64,)`` (1 legal): what sb3-contrib's ``MaskablePPO``
+        calls (all zeros once the episode is over)."""
+        if self._over:
+            return np.zeros(ACTIONS, dtype=np.int8)
+        return self._mask()
 
     def _info(self, **extra: Any) -> dict[str, Any]:
         info: dict[str, Any] = {
@@ -112,7 +130,7 @@ class BaoEnv(gymnasium.Env):
                 action = legal[int(self.np_random.integers(len(legal)))]
             else:
                 action = self.opponent.choose(self.game).action
-            self.game.step(action)
+            self.game.play(action)
             moves.append(self.game.last_move)
         return moves
 
@@ -138,6 +156,8 @@ class BaoEnv(gymnasium.Env):
         self._over = False
         replies = self._opponent_moves()
         self._over = self.game.done
+        if self.render_mode == "human":
+            self.render()
         return self.game.observation_for(self.player), self._info(opponent_moves=replies)
 
     def step(
@@ -159,10 +179,12 @@ class BaoEnv(gymnasium.Env):
                 False,
                 self._info(illegal_action=True),
             )
-        self.game.step(action)
+        self.game.play(action)
         move = self.game.last_move
         replies = self._opponent_moves()
         self._over = self.game.done
+        if self.render_mode == "human":
+            self.render()
         return (
             self.game.observation_for(self.player),
             self._agent_reward(),
@@ -171,18 +193,25 @@ class BaoEnv(gymnasium.Env):
             self._info(move=move, opponent_moves=replies),
         )
 
-    def render(self) -> Optional[str]:
-        """The board as text (``render_mode="ansi"``)."""
+    def render(self) -> Union[None, str, npt.NDArray[np.uint8]]:
+        """The board in the render mode: text (``"ansi"``), a picture (``"rgb_array"``), or
+        printed (``"human"``, returns ``None``)."""
         if self.render_mode is None:
             gymnasium.logger.warn("You are calling render method without specifying any render mode.")
             return None
-        return self.game.render()
+        return render(self.game, self.render_mode)
 
     def close(self) -> None:
         pass
 
 
 def register_envs() -> None:
-    """Registers :class:`BaoEnv` as ``bao_zero/Bao-v0`` (once)."""
+    """Registers :class:`BaoEnv` as ``bao_zero/Bao-v0`` (once), with
+    :class:`bao_zero.gym_vector.BaoVectorEnv` as its vector entry point
+    (``gymnasium.make_vec(..., vectorization_mode="vector_entry_point")``)."""
     if ENV_ID not in gymnasium.registry:
-        gymnasium.register(id=ENV_ID, entry_point="bao_zero.gym_env:BaoEnv")
+        gymnasium.register(
+            id=ENV_ID,
+            entry_point="bao_zero.gym_env:BaoEnv",
+            vector_entry_point="bao_zero.gym_vector:BaoVectorEnv",
+        )

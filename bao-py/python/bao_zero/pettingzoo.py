@@ -17,11 +17,17 @@ Agents: ``player_0`` is South (moves first), ``player_1`` North. Each observatio
 The winner gets +1 and the loser -1; a void game or one truncated at ``max_plies`` gives 0.
 ``env()`` wraps ``raw_env`` as the classic environments do: an illegal action ends the game with
 -1 for the agent who played it. ``raw_env.step`` itself raises ``ValueError``.
+
+Masks are int8, as in PettingZoo's classic games and as Gymnasium's ``Discrete.sample(mask)``
+takes them. ``rules`` overrides the preset's options (a dict or the path of a TOML file, as
+``bao --rules FILE``). Render modes: ``"ansi"`` (the text board), ``"rgb_array"`` (the board's
+picture, uint8 ``(height, width, 3)``) and ``"human"`` (the text board printed).
 """
 
 from __future__ import annotations
 
-from typing import Any, Optional
+import os
+from typing import Any, Optional, Union
 
 import gymnasium
 import numpy as np
@@ -32,6 +38,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector, wrappers
 
 from bao_zero._core import ACTIONS, OBS_SHAPE, Env
+from bao_zero._render import RENDER_MODES, check_render_mode, render
 
 __all__ = ["env", "raw_env"]
 
@@ -52,7 +59,7 @@ class raw_env(AECEnv, EzPickle):
     """Two agents taking turns at Bao (any preset of ``bao_zero.variants()``)."""
 
     metadata = {
-        "render_modes": ["ansi"],
+        "render_modes": RENDER_MODES,
         "name": "bao_v0",
         "is_parallelizable": False,
         "render_fps": 1,
@@ -64,12 +71,12 @@ class raw_env(AECEnv, EzPickle):
         max_plies: int = 1000,
         opening_random_plies: int = 0,
         render_mode: Optional[str] = None,
+        rules: Union[None, dict[str, Any], str, os.PathLike] = None,
     ) -> None:
         super().__init__()
-        EzPickle.__init__(self, variant, max_plies, opening_random_plies, render_mode)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        self.game = Env(variant, 0, max_plies, opening_random_plies)
+        EzPickle.__init__(self, variant, max_plies, opening_random_plies, render_mode, rules)
+        check_render_mode(render_mode)
+        self.game = Env(variant, 0, max_plies, opening_random_plies, rules)
         self.render_mode = render_mode
         self.agents = ["player_0", "player_1"]
         self.possible_agents = self.agents[:]
@@ -101,9 +108,10 @@ class raw_env(AECEnv, EzPickle):
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
         """The board from ``agent``'s side and its legal actions (none unless it is to move)."""
         player = self.possible_agents.index(agent)
-        mask = np.zeros(ACTIONS, dtype=np.int8)
         if player == self.game.current_player:
-            mask[self.game.action_mask] = 1
+            mask = self.game.action_mask.view(np.int8)  # bool bytes are 0/1: no copy
+        else:
+            mask = np.zeros(ACTIONS, dtype=np.int8)
         return {"observation": self.game.observation_for(player), "action_mask": mask}
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -125,24 +133,28 @@ class raw_env(AECEnv, EzPickle):
             return
         if action is None:
             raise ValueError(f"{agent} is to move: an action is needed, not None")
-        _, _, terminated, truncated, info = self.game.step(int(action))
+        # play() builds no observation or info dict (observe() builds what an agent reads).
+        self.game.play(int(action))
+        terminated, truncated = self.game.terminated, self.game.truncated
         self._cumulative_rewards[agent] = 0.0
-        south, north = info["rewards"]
-        self.rewards = {self.agents[0]: float(south), self.agents[1]: float(north)}
+        winner = self.game.winner
+        south = 0.0 if winner is None else (1.0 if winner == 0 else -1.0)
+        self.rewards = {self.agents[0]: south, self.agents[1]: -south}
         if terminated or truncated:
             self.terminations = dict.fromkeys(self.agents, bool(terminated))
             self.truncations = dict.fromkeys(self.agents, bool(truncated))
         self.infos = {a: {} for a in self.agents}
-        self.infos[agent] = {"move": info["move"], "ply": info["ply"]}
+        self.infos[agent] = {"move": self.game.last_move, "ply": self.game.plies}
         self._accumulate_rewards()
         self.agent_selection = self.agents[self.game.current_player]
 
-    def render(self) -> Optional[str]:
-        """The board as text (``render_mode="ansi"``)."""
+    def render(self) -> Any:
+        """The board in the render mode: text (``"ansi"``), a picture (``"rgb_array"``), or
+        printed (``"human"``, returns ``None``)."""
         if self.render_mode is None:
             gymnasium.logger.warn("You are calling render method without specifying any render mode.")
             return None
-        return self.game.render()
+        return render(self.game, self.render_mode)
 
     def close(self) -> None:
         pass

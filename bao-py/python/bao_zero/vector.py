@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Optional, Tuple
+import os
+from typing import Optional, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -30,8 +31,10 @@ class VecEnv:
     (:meth:`finals` gives the ended episodes' last positions). Episode ``e`` of environment
     ``i`` starts from ``Env.reset(seed=episode_seed(seed, i, e))``.
 
-    ``step`` runs on a rayon pool of ``threads`` threads (default: one per core) with the GIL
-    released.
+    ``step`` runs on a rayon pool of ``threads`` threads (default: one per core, at most 256)
+    with the GIL released. ``n`` is from 1 to 2**20; ``rules`` overrides the preset's options
+    (a dict or the path of a TOML file, as ``bao --rules FILE``). A number out of range is a
+    ``ValueError`` naming it.
     """
 
     def __init__(
@@ -42,8 +45,11 @@ class VecEnv:
         threads: Optional[int] = None,
         max_plies: int = 1000,
         opening_random_plies: int = 0,
+        rules: Union[None, dict, str, os.PathLike] = None,
     ) -> None:
-        self._core = VecEnvCore(n, variant, seed, threads, max_plies, opening_random_plies)
+        self._core = VecEnvCore(
+            n, variant, seed, threads, max_plies, opening_random_plies, rules
+        )
         self.observations: npt.NDArray[np.float32] = self._core.observations_view()
         self.action_masks: npt.NDArray[np.bool_] = self._core.action_masks_view()
         self.rewards: npt.NDArray[np.float32] = self._core.rewards_view()

@@ -1,0 +1,179 @@
+"""Bao as a ``gymnasium.vector.VectorEnv`` over the Rust batch environment.
+
+>>> import gymnasium, bao_zero
+>>> envs = gymnasium.make_vec("bao_zero/Bao-v0", num_envs=64, variant="kujifunza",
+...                           vectorization_mode="vector_entry_point")
+>>> observations, infos = envs.reset(seed=0)
+>>> masks = envs.action_masks()            # int8 (64, 64), 1 for the legal actions
+
+:class:`BaoVectorEnv` steps ``num_envs`` games at once in Rust (:class:`bao_zero.VecEnv`, the
+GIL released). With ``opponent="random"`` (the default) each game is the single-agent game of
+``bao_zero/Bao-v0``: the agent's action, then the opponent's reply (a uniformly random legal
+move, drawn for all games at once), and the reward is the agent's (+1 won, -1 lost, 0
+otherwise). The agent plays South and North in turn: a game that ends on the agent's move starts
+again with the agent as North (the opponent opens), one that ends on the opponent's move with
+the agent as South. With ``opponent="self"`` the agent plays both sides: each action is the
+mover's, and the reward is the mover's.
+
+Gymnasium 1.x conventions: ``single_observation_space`` float32 ``(27, 4, 8)``,
+``single_action_space`` ``Discrete(64)``; same-step autoreset (``metadata["autoreset_mode"]``
+is ``AutoresetMode.SAME_STEP``): a game that ends is reset inside the step, the returned
+observation is the next game's, and ``infos["final_obs"]`` / ``infos["_final_obs"]`` hold the
+ended game's last observation. Masks are int8 (as everywhere in bao_zero's wrappers) in
+``infos["action_mask"]`` and from :meth:`BaoVectorEnv.action_masks`. An illegal action is a
+``ValueError`` naming it, and then nothing is stepped.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Optional, Union
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
+
+from bao_zero._core import ACTIONS, OBS_SHAPE
+from bao_zero.vector import VecEnv
+
+__all__ = ["BaoVectorEnv"]
+
+#: Largest value of any observation cell (seeds / 16 for the fullest possible pit).
+OBS_HIGH = 16.0
+
+
+class BaoVectorEnv(gymnasium.vector.VectorEnv):
+    """``num_envs`` Bao games stepped together in Rust (see the module's text)."""
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+
+    def __init__(
+        self,
+        num_envs: int = 16,
+        variant: str = "kiswahili",
+        opponent: str = "random",
+        max_plies: int = 1000,
+        opening_random_plies: int = 0,
+        threads: Optional[int] = None,
+        rules: Union[None, dict[str, Any], str, os.PathLike] = None,
+        render_mode: Optional[str] = None,
+        **unused: Any,
+    ) -> None:
+        if opponent not in ("random", "self"):
+            raise ValueError(
+                f"opponent must be 'random' or 'self' in the vector env, not {opponent!r}: "
+                "other opponents play in bao_zero/Bao-v0 (gymnasium.make)"
+            )
+        if render_mode is not None:
+            raise ValueError("the vector env does not render: use bao_zero/Bao-v0 for pictures")
+        if unused:
+            names = ", ".join(sorted(unused))
+            raise TypeError(f"BaoVectorEnv does not take {names}")
+        self._venv = VecEnv(num_envs, variant, 0, threads, max_plies, opening_random_plies, rules)
+        self.num_envs = len(self._venv)
+        self.opponent = opponent
+        self.render_mode = None
+        self.single_observation_space = spaces.Box(
+            low=0.0, high=OBS_HIGH, shape=OBS_SHAPE, dtype=np.float32
+        )
+        self.single_action_space = spaces.Discrete(ACTIONS)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._rng = np.random.default_rng()
+
+    # -- the results ---------------------------------------------------------------------------
+
+    def action_masks(self) -> npt.NDArray[np.int8]:
+        """The legal actions of every game now, int8 ``(num_envs, 64)`` (a view, rewritten by
+        the next step: copy it to keep it)."""
+        return self._venv.action_masks.view(np.int8)
+
+    def _infos(self) -> dict[str, Any]:
+        return {"action_mask": self.action_masks(), "player": self._venv.players.copy()}
+
+    def _add_final_obs(
+        self,
+        finals: dict[int, str],
+        ended: npt.NDArray[np.bool_],
+        sides: npt.NDArray[np.uint8],
+        infos: dict[str, Any],
+    ) -> None:
+        """``infos["final_obs"]``: each ended game's last observation (``finals``)."""
+        final = np.empty(self.num_envs, dtype=object)
+        for index, observation in finals.items():
+            final[index] = observation
+        infos["final_obs"] = final
+        infos["_final_obs"] = ended.copy()
+        infos["final_info"] = {}
+        infos["_final_info"] = ended.copy()
+
+    # -- Gymnasium's calls ---------------------------------------------------------------------
+
+    def reset(
+        self, *, seed: Optional[Union[int, list[int]]] = None, options: Optional[dict] = None
+    ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
+        """Starts every game again (``seed``: the base seed of the games' episode seeds)."""
+        if isinstance(seed, (list, tuple)):
+            seed = seed[0] if seed else None
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+            base = int(seed)
+        else:
+            base = int(self._rng.integers(2**63))
+        self._venv.reset(base)
+        return self._venv.observations.copy(), self._infos()
+
+    def step(
+        self, actions: npt.ArrayLike
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        dict[str, Any],
+    ]:
+        """The agent's actions (then, against ``"random"``, the opponent's replies)."""
+        venv = self._venv
+        rows = np.arange(self.num_envs)
+        # The agent is to move in every game: its side in each is who moves now.
+        sides = venv.players.copy()
+        venv.step(np.asarray(actions))
+        rewards = venv.rewards[rows, sides].astype(np.float32)
+        terminated = venv.terminated.copy()
+        truncated = venv.truncated.copy()
+        ended = terminated | truncated
+        finals = self._finals(ended, sides)
+        if self.opponent == "random":
+            # The opponent replies everywhere: in the games that go on it is to move, and a
+            # game that just ended starts again with the opponent opening (the agent North).
+            venv.step(self._random_actions())
+            replied = ~ended
+            rewards = np.where(replied, venv.rewards[rows, sides], rewards).astype(np.float32)
+            terminated |= replied & venv.terminated
+            truncated |= replied & venv.truncated
+            ended_now = replied & (venv.terminated | venv.truncated)
+            finals.update(self._finals(ended_now, sides))
+            ended |= ended_now
+        infos = self._infos()
+        if finals:
+            self._add_final_obs(finals, ended, sides, infos)
+        return venv.observations.copy(), rewards, terminated, truncated, infos
+
+    def _finals(
+        self, ended: npt.NDArray[np.bool_], sides: npt.NDArray[np.uint8]
+    ) -> dict[int, npt.NDArray[np.float32]]:
+        """The last observations of the games the last Rust step ended, as ``sides`` see them."""
+        core = self._venv._core
+        return {int(i): core.final_observation(int(i), int(sides[i])) for i in np.flatnonzero(ended)}
+
+    def _random_actions(self) -> npt.NDArray[np.int64]:
+        """A uniformly random legal action in every game."""
+        scores = self._rng.random((self.num_envs, ACTIONS))
+        scores[~self._venv.action_masks] = -1.0
+        return scores.argmax(axis=1)
+
+    def close_extras(self, **kwargs: Any) -> None:
+        pass

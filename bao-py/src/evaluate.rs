@@ -1,0 +1,162 @@
+//! `bao_zero.evaluate`: a Python policy against any player spec, in the arena `bao eval` plays
+//! (pairs of games from the same random opening, each side once) and reported as `bao eval`
+//! reports (score with its 95% interval, Elo).
+
+use crate::args::{int_arg, opt_int_arg};
+use crate::errors::{runtime_error, value_error};
+use crate::pyjson::json_to_py;
+use crate::rules_arg::rules_of;
+use bao_zero::env::{ACTIONS, OBS_CHANNELS, OBS_LEN, action_to_move, encode, legal_mask_bits};
+use bao_zero::eval::arena::{MAX_GAMES, MAX_OPENING_PLIES, MatchConfig, run_match};
+use bao_zero::rules::{MoveList, Position, Rules};
+use bao_zero::search::{Choice, Limits, Player, PlayerSpec};
+use numpy::{PyArray1, PyArray3, PyArrayMethods};
+use pyo3::prelude::*;
+use std::sync::{Arc, Mutex};
+
+/// The kind under which the policy is registered for the match.
+const KIND: &str = "python-policy";
+
+/// The first error the policy raised, kept to be raised again as it was.
+type Raised = Arc<Mutex<Option<PyErr>>>;
+
+/// A Python callable `(observation, mask) -> action` as a player of the arena.
+struct PolicyPlayer {
+    policy: Arc<Py<PyAny>>,
+    name: String,
+    raised: Raised,
+    moves: MoveList,
+}
+
+impl PolicyPlayer {
+    /// Asks the policy for an action in `pos` and checks it.
+    fn ask(&mut self, py: Python<'_>, rules: &Rules, pos: &Position) -> PyResult<usize> {
+        pos.legal_moves(rules, &mut self.moves);
+        let bits = legal_mask_bits(pos, &self.moves);
+        let obs = PyArray3::<f32>::zeros(py, [OBS_CHANNELS, 4, 8], false);
+        // SAFETY: the array was just created here and nothing else refers to it yet.
+        let out = unsafe { obs.as_slice_mut() }.expect("a new array is contiguous");
+        debug_assert_eq!(out.len(), OBS_LEN);
+        encode(rules, pos, out);
+        let mask: Vec<i8> = (0..ACTIONS).map(|a| (bits >> a & 1) as i8).collect();
+        let mask = PyArray1::from_vec(py, mask);
+        let answer = self.policy.bind(py).call1((obs, mask))?;
+        let action = int_arg(&answer, "the policy's action", 0, ACTIONS as u64 - 1)? as usize;
+        if bits >> action & 1 == 0 {
+            return Err(value_error(format!(
+                "the policy chose action {action}, which is illegal in {pos}"
+            )));
+        }
+        Ok(action)
+    }
+}
+
+impl Player for PolicyPlayer {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn choose(&mut self, rules: &Rules, pos: &Position, _: &Limits) -> anyhow::Result<Choice> {
+        let asked = Python::attach(|py| self.ask(py, rules, pos));
+        match asked {
+            Ok(action) => Ok(Choice::just(action_to_move(pos, action)?)),
+            Err(e) => {
+                let text = e.to_string();
+                let mut first = self.raised.lock().unwrap_or_else(|p| p.into_inner());
+                first.get_or_insert(e);
+                anyhow::bail!("the policy failed: {text}")
+            }
+        }
+    }
+}
+
+/// `evaluate(policy, opponent="random", variant="kiswahili", games=100, seed=0,
+/// opening_plies=4, max_plies=400, rules=None, name="policy")`: plays `policy`, a callable
+/// `(observation, mask) -> action` (the observation float32 `(27, 4, 8)` for the player to
+/// move, the mask int8 `(64,)`), against the player `opponent` (any spec of the `bao` command:
+/// `"random"`, `"greedy"`, `"ab:depth=3"`, `"player:FILE.bao"`, ...), as `bao eval` does:
+/// `games` games in pairs from the same `opening_plies` random plies, the policy South in one
+/// game of a pair and North in the other, a game reaching `max_plies` a draw. Returns a dict
+/// from the policy's side: `games`, `wins`, `draws`, `losses`, `score`, `score_low`,
+/// `score_high` (95%), `elo`, `elo_low`, `elo_high`, `elo_text`, `model` and `summary` (the
+/// text `bao eval` prints). The games are played one at a time, so the policy is never called
+/// from two threads at once. An exception in the policy is raised again as it was; an illegal
+/// action is a `ValueError`.
+#[pyfunction]
+#[pyo3(
+    signature = (policy, opponent = "random", variant = "kiswahili", games = None, seed = None, opening_plies = None, max_plies = None, rules = None, name = "policy"),
+    text_signature = "(policy, opponent='random', variant='kiswahili', games=100, seed=0, opening_plies=4, max_plies=400, rules=None, name='policy')"
+)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn evaluate<'py>(
+    py: Python<'py>,
+    policy: Bound<'py, PyAny>,
+    opponent: &str,
+    variant: &str,
+    games: Option<&Bound<'py, PyAny>>,
+    seed: Option<&Bound<'py, PyAny>>,
+    opening_plies: Option<&Bound<'py, PyAny>>,
+    max_plies: Option<&Bound<'py, PyAny>>,
+    rules: Option<&Bound<'py, PyAny>>,
+    name: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    if !policy.is_callable() {
+        return Err(pyo3::exceptions::PyTypeError::new_err(
+            "policy must be a callable (observation, mask) -> action",
+        ));
+    }
+    let games = opt_int_arg(games, "games", 1, MAX_GAMES as u64, 100)? as usize;
+    let seed = opt_int_arg(seed, "seed", 0, u64::MAX, 0)?;
+    let opening = opt_int_arg(
+        opening_plies,
+        "opening_plies",
+        0,
+        MAX_OPENING_PLIES.into(),
+        4,
+    )?;
+    let max_plies = opt_int_arg(max_plies, "max_plies", 1, u32::MAX.into(), 400)? as usize;
+    let (v, rules) = rules_of(variant, rules)?;
+    let b: PlayerSpec = opponent.parse().map_err(value_error)?;
+    let mut players = bao_zero::export::all_players();
+    let raised: Raised = Arc::default();
+    let (shared, label, kept) = (Arc::new(policy.unbind()), name.to_string(), raised.clone());
+    players.register(KIND, move |_, _, _| {
+        Ok(Box::new(PolicyPlayer {
+            policy: shared.clone(),
+            name: label.clone(),
+            raised: kept.clone(),
+            moves: MoveList::new(),
+        }))
+    });
+    let a: PlayerSpec = KIND.parse().map_err(value_error)?;
+    let mut cfg = MatchConfig::new(a, b, v);
+    cfg.rules = rules;
+    cfg.games = games;
+    cfg.seed = seed;
+    cfg.opening_plies = opening as u32;
+    cfg.max_plies = max_plies;
+    cfg.progress = false;
+    cfg.players = players;
+    // One game at a time: a Python policy is rarely safe to call from two threads at once
+    // (an SB3 model keeps its action distribution in the policy object).
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .map_err(runtime_error)?;
+    let result = py.detach(|| pool.install(|| run_match(&cfg)));
+    if let Some(e) = raised.lock().unwrap_or_else(|p| p.into_inner()).take() {
+        return Err(e);
+    }
+    let result = result.map_err(|e| value_error(format!("{e:#}")))?;
+    let mut value = serde_json::to_value(&result).map_err(runtime_error)?;
+    let e = result.estimate;
+    if let serde_json::Value::Object(map) = &mut value {
+        map.remove("game_list");
+        if let Some(serde_json::Value::Object(est)) = map.remove("estimate") {
+            map.extend(est);
+        }
+        map.insert("elo_text".into(), e.elo_text().into());
+        map.insert("summary".into(), result.summary().into());
+    }
+    json_to_py(py, &value)
+}

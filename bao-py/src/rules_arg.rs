@@ -1,0 +1,113 @@
+//! The `rules=` argument of the environments: rule options over a preset, given as a dict or as
+//! the path of a TOML file, read as the command line reads `--rules FILE` (the rules crate's
+//! overrides reader, then the rules' own check).
+
+use crate::args::{short_repr, type_name};
+use crate::errors::value_error;
+use bao_zero::rules::{Rules, Variant};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+
+/// Deepest nesting of tables and lists a `rules` dict may have (the options nest two deep).
+const MAX_DEPTH: usize = 8;
+
+/// The preset named `variant` with the options of `rules` applied: `None` for the preset
+/// itself, a dict of options (`{"takasia": "none", "house": {"nyumba": {"tax": "always"}}}`),
+/// or a `str`/`os.PathLike` naming a TOML file of them. Unknown or inconsistent options are
+/// a one-line `ValueError`.
+pub(crate) fn rules_of(
+    variant: &str,
+    rules: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(Variant, Rules)> {
+    let v: Variant = variant
+        .parse()
+        .map_err(|e: bao_zero::rules::UnknownVariant| value_error(e))?;
+    let (text, source) = match rules {
+        None => return Ok((v, v.rules())),
+        Some(r) if r.is_none() => return Ok((v, v.rules())),
+        Some(r) if r.is_instance_of::<PyDict>() => {
+            let table = table_of(r.cast::<PyDict>()?, "rules", 0)?;
+            (table.to_string(), "rules".to_string())
+        }
+        Some(r) => {
+            let path: std::path::PathBuf = r.extract().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "rules must be a dict of options or the path of a TOML file, not {}",
+                    type_name(r)
+                ))
+            })?;
+            let text = bao_zero::util::read_text_bounded(
+                &path,
+                bao_zero::util::limits::TEXT,
+                "rules file",
+            )
+            .map_err(|e| value_error(format!("{e:#}")))?;
+            (text, format!("rules file {}", path.display()))
+        }
+    };
+    let rules = bao_zero::rules::variant::rules_with_overrides(v, &text)
+        .map_err(|e| value_error(format!("bad {source}: {e}")))?;
+    rules
+        .validate()
+        .map_err(|e| value_error(format!("inconsistent rule options in {source}: {e}")))?;
+    Ok((v, rules))
+}
+
+/// A Python dict of options as a TOML table (`at` names it in errors).
+fn table_of(dict: &Bound<'_, PyDict>, at: &str, depth: usize) -> PyResult<toml::Table> {
+    if depth > MAX_DEPTH {
+        return Err(value_error(format!(
+            "{at} nests deeper than {MAX_DEPTH} levels: no rule option does"
+        )));
+    }
+    let mut table = toml::Table::new();
+    for (k, v) in dict.iter() {
+        let key: String = k.extract().map_err(|_| {
+            PyTypeError::new_err(format!("{at}: keys must be strings, not {}", type_name(&k)))
+        })?;
+        let here = format!("{at}[{key:?}]");
+        let value = value_of(&v, &here, depth + 1)?;
+        table.insert(key, value);
+    }
+    Ok(table)
+}
+
+/// A Python value of an option as a TOML value.
+fn value_of(v: &Bound<'_, PyAny>, at: &str, depth: usize) -> PyResult<toml::Value> {
+    use toml::Value;
+    if v.is_instance_of::<PyBool>() {
+        return Ok(Value::Boolean(v.extract()?));
+    }
+    if v.is_instance_of::<PyInt>() {
+        let i: i64 = v
+            .extract()
+            .map_err(|_| value_error(format!("{at} is out of range: {}", short_repr(v))))?;
+        return Ok(Value::Integer(i));
+    }
+    if v.is_instance_of::<PyFloat>() {
+        return Ok(Value::Float(v.extract()?));
+    }
+    if v.is_instance_of::<PyString>() {
+        return Ok(Value::String(v.extract()?));
+    }
+    if let Ok(d) = v.cast::<PyDict>() {
+        return Ok(Value::Table(table_of(d, at, depth)?));
+    }
+    if v.is_instance_of::<PyList>() || v.is_instance_of::<PyTuple>() {
+        if depth > MAX_DEPTH {
+            return Err(value_error(format!(
+                "{at} nests deeper than {MAX_DEPTH} levels: no rule option does"
+            )));
+        }
+        let mut items = Vec::new();
+        for (i, item) in v.try_iter()?.enumerate() {
+            items.push(value_of(&item?, &format!("{at}[{i}]"), depth + 1)?);
+        }
+        return Ok(Value::Array(items));
+    }
+    Err(PyTypeError::new_err(format!(
+        "{at} must be a str, int, float, bool, list or dict, not {}",
+        type_name(v)
+    )))
+}

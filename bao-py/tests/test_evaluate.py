@@ -1,0 +1,86 @@
+"""bao_zero.evaluate: a Python policy against the project's players, in the pairs of games
+`bao eval` plays, with the score's interval and Elo."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import bao_zero
+
+
+def first_legal(observation: np.ndarray, mask: np.ndarray) -> int:
+    assert observation.shape == (27, 4, 8) and observation.dtype == np.float32
+    assert mask.shape == (64,) and mask.dtype == np.int8
+    return int(np.flatnonzero(mask)[0])
+
+
+def test_a_policy_against_random_in_pairs_with_an_interval() -> None:
+    calls = []
+
+    def policy(observation: np.ndarray, mask: np.ndarray) -> int:
+        calls.append(1)
+        return first_legal(observation, mask)
+
+    result = bao_zero.evaluate(policy, "random", variant="kujifunza", games=20, seed=3)
+    assert result["games"] == 20 and calls
+    assert result["wins"] + result["draws"] + result["losses"] == 20
+    assert result["model"] == "pentanomial" and sum(result["pentanomial"]) == 10
+    assert 0.0 <= result["score_low"] <= result["score"] <= result["score_high"] <= 1.0
+    assert result["elo_low"] <= result["elo"] <= result["elo_high"]
+    assert result["summary"].startswith("policy vs random on kujifunza: 20 games")
+    again = bao_zero.evaluate(first_legal, "random", variant="kujifunza", games=20, seed=3)
+    assert (again["wins"], again["draws"], again["losses"]) == (
+        result["wins"], result["draws"], result["losses"])
+
+
+def test_a_weak_policy_loses_to_alpha_beta_and_the_interval_says_so() -> None:
+    result = bao_zero.evaluate(first_legal, "ab:depth=2", variant="kujifunza", games=16)
+    assert result["score_high"] < 0.5 and result["elo_high"] < 0
+
+
+def test_policy_errors_and_bad_arguments() -> None:
+    def broken(observation: np.ndarray, mask: np.ndarray) -> int:
+        raise KeyError("no such weights")
+
+    with pytest.raises(KeyError, match="no such weights"):
+        bao_zero.evaluate(broken, "random", games=2)
+
+    def illegal(observation: np.ndarray, mask: np.ndarray) -> int:
+        return int(np.flatnonzero(mask == 0)[0])
+
+    with pytest.raises(ValueError, match="illegal"):
+        bao_zero.evaluate(illegal, "random", games=2)
+    with pytest.raises(ValueError, match="action"):
+        bao_zero.evaluate(lambda o, m: 10**30, "random", games=2)
+    with pytest.raises(TypeError):
+        bao_zero.evaluate(lambda o, m: "A6<", "random", games=2)
+    with pytest.raises(TypeError, match="callable"):
+        bao_zero.evaluate(3, "random")
+    for kwargs in ({"games": 0}, {"games": 10**30}, {"opening_plies": 10**6},
+                   {"max_plies": -1}, {"seed": -1}):
+        with pytest.raises(ValueError):
+            bao_zero.evaluate(first_legal, "random", **kwargs)
+    with pytest.raises(ValueError, match="unknown player kind"):
+        bao_zero.evaluate(first_legal, "nobody:x=1", games=2)
+
+
+def test_the_policy_is_never_called_from_two_threads_at_once() -> None:
+    import threading
+    import time
+
+    inside = threading.Lock()
+    overlaps = []
+
+    def slow_policy(observation: np.ndarray, mask: np.ndarray) -> int:
+        if not inside.acquire(blocking=False):
+            overlaps.append(1)
+            return first_legal(observation, mask)
+        try:
+            time.sleep(0.001)  # lets another game's thread in, were there one
+            return first_legal(observation, mask)
+        finally:
+            inside.release()
+
+    bao_zero.evaluate(slow_policy, "random", variant="kujifunza", games=8)
+    assert not overlaps

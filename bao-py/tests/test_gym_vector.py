@@ -1,0 +1,162 @@
+"""bao_zero.gym_vector: the Rust batch env as a gymnasium.vector.VectorEnv (single spaces,
+same-step autoreset, masks), checked against Gymnasium's conventions and its vector wrappers, and
+the SB3 adapter where stable-baselines3 is installed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
+
+import bao_zero
+from bao_zero.gym_vector import BaoVectorEnv
+
+
+def masked_random(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A uniformly random legal action per row of int8 ``masks``."""
+    scores = rng.random(masks.shape)
+    scores[masks == 0] = -1.0
+    return scores.argmax(axis=1)
+
+
+def run(envs: gymnasium.vector.VectorEnv, steps: int, seed: int) -> list[Any]:
+    """Steps ``envs`` with random legal actions; everything returned, for comparisons."""
+    rng = np.random.default_rng(seed)
+    obs, infos = envs.reset(seed=seed)
+    trace = [obs.copy()]
+    for _ in range(steps):
+        obs, rewards, terminated, truncated, infos = envs.step(
+            masked_random(infos["action_mask"], rng)
+        )
+        trace += [obs.copy(), rewards.copy(), terminated.copy(), truncated.copy()]
+    return trace
+
+
+def test_spaces_types_and_the_gymnasium_conventions() -> None:
+    envs = gymnasium.make_vec("bao_zero/Bao-v0", num_envs=6, variant="hus",
+                              vectorization_mode="vector_entry_point")
+    venv = envs.unwrapped
+    assert isinstance(venv, gymnasium.vector.VectorEnv) and envs.num_envs == 6
+    assert envs.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
+    assert venv.single_observation_space.shape == (27, 4, 8)
+    assert venv.single_action_space == gymnasium.spaces.Discrete(64)
+    assert envs.observation_space == batch_space(venv.single_observation_space, 6)
+    assert envs.action_space == batch_space(venv.single_action_space, 6)
+    obs, infos = envs.reset(seed=3)
+    assert obs in envs.observation_space
+    masks = infos["action_mask"]
+    assert masks.dtype == np.int8 and masks.shape == (6, 64)
+    assert np.array_equal(masks, venv.action_masks())
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(300):
+        actions = masked_random(masks, rng)
+        assert actions in envs.action_space
+        obs, rewards, terminated, truncated, infos = envs.step(actions)
+        assert obs.dtype == np.float32 and obs in envs.observation_space
+        assert rewards.dtype == np.float32 and rewards.shape == (6,)
+        assert terminated.dtype == np.bool_ and truncated.shape == (6,)
+        assert set(np.unique(rewards)) <= {-1.0, 0.0, 1.0}
+        done = terminated | truncated
+        assert np.all(rewards[~done] == 0.0)
+        masks = infos["action_mask"]
+        assert masks.sum(axis=1).min() > 0  # the agent is to move in every game
+        if done.any():
+            ended += int(done.sum())
+            assert np.array_equal(infos["_final_obs"], done)
+            for i in np.flatnonzero(done):
+                assert infos["final_obs"][i].shape == (27, 4, 8)
+                assert not np.array_equal(infos["final_obs"][i], obs[i])
+    assert ended > 0
+
+
+def test_games_against_random_are_bao_env_games() -> None:
+    """Every reward the vector env pays is an ended game's result; the agent wins about half
+    of its games when it plays at random too, from both sides."""
+    envs = BaoVectorEnv(32, variant="kujifunza", threads=1)
+    rng = np.random.default_rng(1)
+    _, infos = envs.reset(seed=1)
+    results = []
+    sides = set()
+    for _ in range(400):
+        sides.update(int(p) for p in infos["player"])
+        _, rewards, terminated, truncated, infos = envs.step(
+            masked_random(infos["action_mask"], rng)
+        )
+        results += list(rewards[terminated | truncated])
+    assert sides == {0, 1}
+    assert len(results) > 100
+    wins = sum(r == 1.0 for r in results) / len(results)
+    assert 0.3 < wins < 0.7
+
+
+def test_same_seed_same_games_and_self_play() -> None:
+    a = run(BaoVectorEnv(4, variant="hus", threads=1), 150, seed=7)
+    b = run(BaoVectorEnv(4, variant="hus", threads=2), 150, seed=7)
+    assert all(np.array_equal(x, y) for x, y in zip(a, b))
+    c = run(BaoVectorEnv(4, variant="hus", threads=1), 150, seed=8)
+    assert not all(np.array_equal(x, y) for x, y in zip(a, c))
+    # Against itself, the vector env is the Rust VecEnv step for step.
+    selfplay = BaoVectorEnv(4, variant="hus", opponent="self", threads=1)
+    raw = bao_zero.VecEnv(4, "hus", threads=1)
+    obs, infos = selfplay.reset(seed=5)
+    raw.reset(5)
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        assert np.array_equal(obs, raw.observations)
+        actions = masked_random(infos["action_mask"], rng)
+        movers = raw.players.copy()
+        obs, rewards, terminated, _, infos = selfplay.step(actions)
+        raw.step(actions)
+        assert np.array_equal(rewards, raw.rewards[np.arange(4), movers])
+        assert np.array_equal(terminated, raw.terminated)
+
+
+def test_gymnasium_vector_wrappers_count_the_episodes() -> None:
+    envs = gymnasium.wrappers.vector.RecordEpisodeStatistics(
+        BaoVectorEnv(8, variant="kujifunza", threads=1)
+    )
+    rng = np.random.default_rng(2)
+    _, infos = envs.reset(seed=2)
+    returns = []
+    for _ in range(300):
+        _, _, terminated, truncated, infos = envs.step(masked_random(infos["action_mask"], rng))
+        if "episode" in infos:
+            returns += list(infos["episode"]["r"][infos["_episode"]])
+    assert returns and set(returns) <= {-1.0, 0.0, 1.0}
+
+
+def test_bad_arguments_and_illegal_actions() -> None:
+    with pytest.raises(ValueError, match="opponent"):
+        BaoVectorEnv(2, opponent="ab:depth=2")
+    with pytest.raises(ValueError, match="n "):
+        BaoVectorEnv(0)
+    envs = BaoVectorEnv(2, variant="hus", threads=1)
+    _, infos = envs.reset(seed=0)
+    illegal = (infos["action_mask"] == 0).argmax(axis=1)
+    with pytest.raises(ValueError, match="illegal"):
+        envs.step(illegal)
+
+
+def test_sb3_adapter_steps_and_reports_masks() -> None:
+    pytest.importorskip("stable_baselines3")
+    from bao_zero.sb3 import Sb3VecEnv
+
+    env = Sb3VecEnv(4, variant="kujifunza", threads=1)
+    env.seed(0)
+    obs = env.reset()
+    assert obs.shape == (4, 27, 4, 8)
+    rng = np.random.default_rng(0)
+    finished = 0
+    for _ in range(200):
+        masks = np.stack(env.env_method("action_masks"))
+        env.step_async(masked_random(masks, rng))
+        obs, rewards, dones, infos = env.step_wait()
+        for i in np.flatnonzero(dones):
+            assert infos[i]["terminal_observation"].shape == (27, 4, 8)
+            finished += 1
+    assert finished > 0
