@@ -465,7 +465,10 @@ mod tests {
             huge.extend_from_slice(&word.to_le_bytes());
         }
         let err = ReplayBuffer::from_file_bytes(&gzip(&huge)).unwrap_err();
-        assert!(err.to_string().contains("more than a replay file holds"), "{err}");
+        assert!(
+            err.to_string().contains("more than a replay file holds"),
+            "{err}"
+        );
         // The plain layout compressed is not a replay file of format 3.
         let err = ReplayBuffer::from_file_bytes(&gzip(&b.to_bytes())).unwrap_err();
         assert!(err.to_string().contains("wrong header"), "{err}");
