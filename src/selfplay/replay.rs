@@ -20,9 +20,10 @@ const MAGIC: &[u8; 8] = b"BAOREPL2";
 const FILE_MAGIC: &[u8; 8] = b"BAOREPL3";
 /// The first bytes of a gzip stream: a replay file of format 3 (format 2 begins with `MAGIC`).
 const GZIP: [u8; 2] = [0x1f, 0x8b];
-/// The gzip level of replay files: on the column layout, level 3 gives within a tenth of level 9's
-/// size at a small share of its time (a full default window, 17 MB, compresses in well under a second).
-const LEVEL: u32 = 3;
+/// The gzip level of replay files: the fastest. On the column layout it already makes a full
+/// default window (150,000 samples, 17 MB plain) 3.2 MB in about 0.07 s of CPU, where level 3
+/// makes 2.5 MB in 0.25 s and level 6 2.4 MB in 0.7 s: a file is written every iteration.
+const LEVEL: u32 = 1;
 /// Bytes of the header: magic, capacity, samples ever added, samples held.
 const HEADER: usize = 32;
 /// Bytes per sample on disk: the position's fields packed (bytes 0-41), the outcome, the number
@@ -123,8 +124,13 @@ impl ReplayBuffer {
     pub fn to_file_bytes(&self) -> Vec<u8> {
         use std::io::Write;
         let (mut plain, records) = self.header_and_records(FILE_MAGIC);
-        for k in 0..RECORD {
-            plain.extend(records.iter().skip(k).step_by(RECORD));
+        let n = self.samples.len();
+        plain.resize(HEADER + records.len(), 0);
+        let columns = &mut plain[HEADER..];
+        for (i, record) in records.chunks_exact(RECORD).enumerate() {
+            for (k, &byte) in record.iter().enumerate() {
+                columns[k * n + i] = byte;
+            }
         }
         let sum = checksum(&plain);
         plain.extend_from_slice(&sum.to_le_bytes());
