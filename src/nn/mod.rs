@@ -17,7 +17,7 @@ pub use evaluator::NetEvaluator;
 pub use fast::FastMlp;
 pub use model::{DenseWeights, MlpWeights, PolicyValueNet, forward_probabilities};
 pub use tb::TbLogger;
-pub use trainer::{Losses, Trainer};
+pub use trainer::{Losses, Trainer, drop_optimizer};
 pub use weights::{
     NamedTensor, NetWeights, Precision, average_weights, convert_weights, load_net, load_net_bytes,
     net_bytes, network_tensors,

@@ -92,6 +92,12 @@ impl Trainer {
         t.net = super::load_net_bytes(cfg, &t.dev, &model)
             .with_context(|| format!("network file {}", dir.join(MODEL).display()))?;
         let optim_path = dir.join(OPTIM);
+        if !optim_path.exists() && dir.join(MODEL).is_file() {
+            bail!(
+                "checkpoint {} holds the network only (a run keeps the optimizer state in its last checkpoint): it cannot be resumed from",
+                dir.display()
+            );
+        }
         let optim = read_checked(dir, OPTIM)?;
         t.optim = t
             .optim
@@ -232,6 +238,31 @@ impl Trainer {
             .with_context(|| format!("cannot rename {} to {}", tmp.display(), dir.display()))?;
         crate::util::sync_dir(parent)
     }
+}
+
+/// Deletes the optimizer state of the checkpoint folder `dir`, keeping its network and the
+/// network's checksum: a run resumes from its last checkpoint only, and the others serve for
+/// their networks (`bao export`, `init_from`). The checksums file is rewritten without the
+/// optimizer's line before the file goes, so a crash in between leaves every checksum true, and
+/// a second call finishes the work. A folder with no optimizer file is left as it is.
+pub fn drop_optimizer(dir: &Path) -> anyhow::Result<()> {
+    let optim = dir.join(OPTIM);
+    if !optim.exists() {
+        return Ok(());
+    }
+    let sums_path = dir.join(CHECKSUMS);
+    if sums_path.exists() {
+        let sums = crate::util::read_text_bounded(&sums_path, 1 << 16, "checksums file")?;
+        let kept: String = sums
+            .lines()
+            .filter(|line| line.split_once("  ").is_none_or(|(_, file)| file != OPTIM))
+            .map(|line| format!("{line}\n"))
+            .collect();
+        if kept != sums {
+            crate::util::write_atomic(&sums_path, kept.as_bytes())?;
+        }
+    }
+    std::fs::remove_file(&optim).with_context(|| format!("cannot delete {}", optim.display()))
 }
 
 /// A checkpoint's network file.

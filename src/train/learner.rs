@@ -380,6 +380,7 @@ impl Learner {
         // Only once meta.json names the new iteration may older checkpoints go.
         dir.prune(iteration, self.config.keep_iterations, meta.best_iteration)?;
         dir.prune_replay(iteration)?;
+        dir.prune_optimizers(iteration)?;
         if !evals.is_empty() {
             // The charts follow the metrics; a chart that cannot be drawn does not stop a run.
             if let Err(e) = crate::plot::write_charts(&dir.path) {

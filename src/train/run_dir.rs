@@ -4,8 +4,11 @@
 //! RUN_DIR/config.toml          the config the run uses (written once; its first line a checksum)
 //! RUN_DIR/meta.json            the last completed iteration and its figures (written last,
 //!                              with a checksum of its values)
-//! RUN_DIR/iter-0007/           model.bpk, optim.bpk: network and optimizer after iteration 7
-//! RUN_DIR/replay.bin           the replay buffer after the last completed iteration
+//! RUN_DIR/iter-0007/           model.bpk, checksums: the network after iteration 7; the last
+//!                              iteration's folder also holds optim.bpk, the optimizer's state
+//!                              (older folders lose it once a newer iteration completes)
+//! RUN_DIR/replay-0007.bin      the replay buffer after the last completed iteration (gzip;
+//!                              see `selfplay::ReplayBuffer::to_file_bytes`)
 //! RUN_DIR/metrics.jsonl        one JSON object per iteration
 //! RUN_DIR/tb/                  TensorBoard event files
 //! RUN_DIR/lock                 the process id of the process running the run (see `RunLock`)
@@ -135,6 +138,25 @@ impl RunDir {
             }
         }
         Ok(gone)
+    }
+
+    /// Deletes the optimizer state of every checkpoint but iteration `keep`'s (called once
+    /// meta.json names it): resuming needs only the last one's, the others keep their networks.
+    pub fn prune_optimizers(&self, keep: u32) -> anyhow::Result<()> {
+        let kept = self.iteration(keep);
+        for entry in std::fs::read_dir(&self.path)
+            .with_context(|| format!("cannot list {}", self.path.display()))?
+            .flatten()
+        {
+            let path = entry.path();
+            if entry.file_name().to_string_lossy().starts_with("iter-")
+                && path.is_dir()
+                && path != kept
+            {
+                crate::nn::drop_optimizer(&path)?;
+            }
+        }
+        Ok(())
     }
 
     /// The folder of the evaluation games' records.
