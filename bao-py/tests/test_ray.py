@@ -307,6 +307,18 @@ def test_cli_error_is_one_line(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.parametrize("seed", ["-1", str(2**64)])
+def test_cli_bad_seed_is_one_line(seed: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "bao_zero.ray_train", "--seed", seed, "--quiet"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == f"error: seed must be 0 to 2**64 - 1, not {seed}\n", done.stderr
+
+
 # --- (f) a killed driver: the same command resumes ------------------------------------------------
 
 
