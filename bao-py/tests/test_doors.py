@@ -105,8 +105,9 @@ def test_player_doors_take_hostile_arguments(shipped_player_path: Path) -> None:
          {"spec": STRINGS + specs, "seed": NUMBERS})  # fmt: skip
     for player in (P.from_spec("ab:depth=2"), P.random(3), P.load(shipped_player_path)):
         start = bao_zero.Env().position
+        # A count that is huge but valid searches until the other limit given stops it.
         walk(f"{player.name}.choose", player.choose,
-             dict(position=start, movetime_ms=None, sims=8, depth=None, nodes=None, variant=None),
+             dict(position=start, movetime_ms=50, sims=8, depth=None, nodes=None, variant=None),
              {"position": STRINGS + [bao_zero.Env("hus")], "movetime_ms": NUMBERS,
               "sims": NUMBERS, "depth": NUMBERS, "nodes": NUMBERS, "variant": STRINGS})  # fmt: skip
         walk(f"{player.name}.new_game", player.new_game, dict(seed=0), {"seed": NUMBERS})
