@@ -156,6 +156,7 @@ impl Learner {
     ) -> PyResult<Self> {
         let opts = RunOptions {
             quiet,
+            players: crate::players().clone(),
             ..RunOptions::default()
         };
         let learner = guarded("Learner", || {
