@@ -3,8 +3,8 @@
 //! (stepping a finished game), `FileNotFoundError` for a missing file.
 
 use bao_zero::env::{EnvError, VecEnvError};
-use pyo3::{PyErr, PyResult};
 use pyo3::exceptions::{PyFileNotFoundError, PyRuntimeError, PyValueError};
+use pyo3::{PyErr, PyResult};
 use std::fmt::Display;
 use std::path::Path;
 
@@ -83,7 +83,11 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 
 /// `ValueError` unless `value` lies in `range`: a size, count or seed given from Python, named
 /// `name` in the message, checked before it sizes anything.
-pub(crate) fn check_range<T>(name: &str, value: T, range: std::ops::RangeInclusive<T>) -> PyResult<T>
+pub(crate) fn check_range<T>(
+    name: &str,
+    value: T,
+    range: std::ops::RangeInclusive<T>,
+) -> PyResult<T>
 where
     T: PartialOrd + Display + Copy,
 {

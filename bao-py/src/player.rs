@@ -63,9 +63,11 @@ pub struct Player {
 
 impl Player {
     fn from_built(spec: &PlayerSpec, seed: u64) -> PyResult<Player> {
-        let player = players()
-            .build(spec, seed)
-            .map_err(|e| crate::errors::chain_value_error(&e))?;
+        let player = guarded("building a player", || {
+            players()
+                .build(spec, seed)
+                .map_err(|e| crate::errors::chain_value_error(&e))
+        })?;
         let bound = player.rules().map(|r| {
             let name = bao_zero::rules::Variant::ALL
                 .into_iter()
@@ -258,9 +260,7 @@ impl Player {
                     }
                 )));
             }
-            let choice = crate::errors::detach(py, || {
-                self.lock()?.choose(&rules, &pos, &limits)
-            })?;
+            let choice = crate::errors::detach(py, || self.lock()?.choose(&rules, &pos, &limits))?;
             Ok(Choice {
                 mv: move_text(choice.mv, pos.side_to_move()),
                 action: bao_zero::env::move_to_action(&pos, choice.mv),
