@@ -227,7 +227,8 @@ impl Learner {
 
     /// Trains iteration `iteration` (the one after the last complete one) on its self-play:
     /// `parts` (bytes from `SelfPlayWorker.play`, in any order) must hold each of its games
-    /// exactly once, played with the network of the last complete iteration (its version).
+    /// exactly once, played with the network of the last complete iteration (or, asynchronous
+    /// self-play, an older one: never a newer version).
     /// `seconds` is the wall-clock time self-play took (finite, not negative). The samples enter
     /// the replay window in game order; the network and the window are checkpointed. Returns the
     /// training figures. `ValueError` for anything else, before the run changes.
