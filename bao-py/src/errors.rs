@@ -3,8 +3,8 @@
 //! (stepping a finished game), `FileNotFoundError` for a missing file.
 
 use bao_zero::env::{EnvError, VecEnvError};
-use pyo3::PyErr;
 use pyo3::exceptions::{PyFileNotFoundError, PyRuntimeError, PyValueError};
+use pyo3::{PyErr, PyResult};
 use std::fmt::Display;
 use std::path::Path;
 
@@ -53,4 +53,61 @@ pub(crate) fn require_file(path: &Path, what: &str) -> Result<(), PyErr> {
             path.display().to_string(),
         )))
     }
+}
+
+/// Runs one call of the module so that no Rust panic reaches Python as a panic: pyo3 would raise
+/// it as `PanicException`, which `except Exception` does not catch (a Ray worker, a web handler
+/// or a notebook would die of it). A panic here is a bug of bao_zero; it becomes a one-line
+/// `RuntimeError` naming `what` and the panic's first line. The arguments are checked before
+/// any work starts, so that bad input is a `ValueError` and never reaches this net; allocation
+/// failures, which abort rather than panic, are kept out the same way.
+pub(crate) fn guarded<T>(what: &str, call: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(call)) {
+        Ok(result) => result,
+        Err(payload) => Err(PyRuntimeError::new_err(format!(
+            "{what} failed inside bao_zero (a bug, please report it): {}",
+            panic_message(payload.as_ref())
+        ))),
+    }
+}
+
+/// The first line of a panic's message.
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    let text = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".to_string());
+    text.lines().next().unwrap_or_default().to_string()
+}
+
+/// `ValueError` unless `value` lies in `range`: a size, count or seed given from Python, named
+/// `name` in the message, checked before it sizes anything.
+pub(crate) fn check_range<T>(
+    name: &str,
+    value: T,
+    range: std::ops::RangeInclusive<T>,
+) -> PyResult<T>
+where
+    T: PartialOrd + Display + Copy,
+{
+    if range.contains(&value) {
+        Ok(value)
+    } else {
+        Err(PyValueError::new_err(format!(
+            "{name} must be {} to {}, not {value}",
+            range.start(),
+            range.end()
+        )))
+    }
+}
+
+/// Runs `work` with the GIL released (`Python::detach`); its error becomes a one-line
+/// `ValueError` with its chain of causes.
+pub(crate) fn detach<T, F>(py: pyo3::Python<'_>, work: F) -> Result<T, PyErr>
+where
+    F: Send + FnOnce() -> anyhow::Result<T>,
+    T: Send,
+{
+    py.detach(work).map_err(|e| chain_value_error(&e))
 }

@@ -22,7 +22,17 @@ mod vec_env;
 
 use bao_zero::env::{ACTIONS, OBS_CHANNELS, OBS_LEN};
 use bao_zero::rules::{Rules, Variant};
+use bao_zero::search::PlayerRegistry;
 use pyo3::prelude::*;
+use std::sync::OnceLock;
+
+/// The player kinds Python builds, for `Player` and the training `Evaluator` alike: the
+/// registry the `bao` command line passes to every command (classical players and the network
+/// kinds `player:` and `mcts:`), so any spec the command line takes works here too.
+pub(crate) fn players() -> &'static PlayerRegistry {
+    static PLAYERS: OnceLock<PlayerRegistry> = OnceLock::new();
+    PLAYERS.get_or_init(bao_zero::export::all_players)
+}
 
 /// The rules of the preset named `variant` (`kiswahili`, `hus`, `ladder-house`, ...).
 pub(crate) fn variant_rules(variant: &str) -> PyResult<(Variant, Rules)> {

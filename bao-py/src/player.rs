@@ -2,23 +2,18 @@
 //! baselines, any player spec), asked for moves on positions given as text or as an `Env`.
 
 use crate::env::Env;
-use crate::errors::{chain_value_error, require_file, value_error};
-use crate::variant_rules;
+use crate::errors::{check_range, guarded, require_file, value_error};
+use crate::{players, variant_rules};
 use bao_zero::export::LoadedPlayer;
 use bao_zero::notation::{line_text, move_text};
 use bao_zero::rules::{MoveList, Position, Rules};
-use bao_zero::search::{Limits, PlayerRegistry, PlayerSpec};
+use bao_zero::search::{Limits, PlayerSpec};
 use pyo3::prelude::*;
 use std::path::PathBuf;
-use std::sync::{Mutex, OnceLock};
-use std::time::Duration;
+use std::sync::{Mutex, MutexGuard};
 
-/// The player kinds Python can build: the same registry as the `bao` command's (classical
-/// players and the network kinds `player:` and `mcts:`).
-fn registry() -> &'static PlayerRegistry {
-    static PLAYERS: OnceLock<PlayerRegistry> = OnceLock::new();
-    PLAYERS.get_or_init(bao_zero::export::all_players)
-}
+/// The most search threads a player takes: the engine's `threads` command's bound.
+const MAX_THREADS: usize = 256;
 
 /// A player's decision: the move, its value for the mover and the line it expects.
 #[pyclass(name = "Choice", module = "bao_zero._core", frozen)]
@@ -68,9 +63,11 @@ pub struct Player {
 
 impl Player {
     fn from_built(spec: &PlayerSpec, seed: u64) -> PyResult<Player> {
-        let player = registry()
-            .build(spec, seed)
-            .map_err(|e| chain_value_error(&e))?;
+        let player = guarded("building a player", || {
+            players()
+                .build(spec, seed)
+                .map_err(|e| crate::errors::chain_value_error(&e))
+        })?;
         let bound = player.rules().map(|r| {
             let name = bao_zero::rules::Variant::ALL
                 .into_iter()
@@ -83,6 +80,15 @@ impl Player {
             inner: Mutex::new(player),
             bound,
         })
+    }
+
+    /// The player itself, for one call. Taken only with the GIL released (inside
+    /// `Python::detach`): a thread waiting here while holding the GIL would keep the thread
+    /// holding the lock from taking the GIL back, and both would wait for ever.
+    fn lock(&self) -> anyhow::Result<MutexGuard<'_, Box<dyn bao_zero::search::Player>>> {
+        self.inner
+            .lock()
+            .map_err(|_| anyhow::anyhow!("the player failed in an earlier call"))
     }
 
     /// The rules and position to decide on: an `Env`'s, or text read with the player's own
@@ -109,6 +115,29 @@ impl Player {
     }
 }
 
+/// The limits of one `choose`, checked as the engine's `go` checks its own (`movetime` at most a
+/// week, `depth` at most alpha-beta's deepest, counts positive): a bound no search can keep
+/// (a deadline past the clock's end) is a `ValueError` here, never a panic in the search.
+fn choose_limits(
+    movetime_ms: Option<u64>,
+    sims: Option<u64>,
+    depth: Option<u32>,
+    nodes: Option<u64>,
+) -> PyResult<Limits> {
+    let mut words: Vec<String> = Vec::new();
+    for (key, value) in [
+        ("movetime", movetime_ms),
+        ("nodes", sims.or(nodes)),
+        ("depth", depth.map(u64::from)),
+    ] {
+        if let Some(v) = value {
+            words.extend([key.to_string(), v.to_string()]);
+        }
+    }
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    bao_zero::cli::engine::go_limits(&words).map_err(|e| value_error(format!("{e:#}")))
+}
+
 #[pymethods]
 impl Player {
     /// Loads an exported player file (`bao export`, e.g. `checkpoints/shipped/kiswahili.bao`):
@@ -116,16 +145,16 @@ impl Player {
     /// `ValueError` if it is damaged, truncated or not a player file.
     #[staticmethod]
     fn load(py: Python<'_>, path: PathBuf) -> PyResult<Player> {
-        require_file(&path, "player file")?;
-        let loaded = py
-            .detach(|| LoadedPlayer::load(&path))
-            .map_err(|e| chain_value_error(&e))?;
-        let bound = Some((loaded.header.variant.clone(), loaded.rules().clone()));
-        let name = bao_zero::search::Player::name(&loaded);
-        Ok(Player {
-            inner: Mutex::new(Box::new(loaded)),
-            name,
-            bound,
+        guarded("Player.load", || {
+            require_file(&path, "player file")?;
+            let loaded = crate::errors::detach(py, || LoadedPlayer::load(&path))?;
+            let bound = Some((loaded.header.variant.clone(), loaded.rules().clone()));
+            let name = bao_zero::search::Player::name(&loaded);
+            Ok(Player {
+                inner: Mutex::new(Box::new(loaded)),
+                name,
+                bound,
+            })
         })
     }
 
@@ -188,18 +217,22 @@ impl Player {
     #[staticmethod]
     #[pyo3(signature = (spec, seed = 0))]
     fn from_spec(spec: &str, seed: u64) -> PyResult<Player> {
-        let parsed: PlayerSpec = spec.parse().map_err(value_error)?;
-        if let PlayerSpec::File(path) = &parsed {
-            require_file(path, "player file")?;
-        }
-        Player::from_built(&parsed, seed)
+        guarded("Player.from_spec", || {
+            let parsed: PlayerSpec = spec.parse().map_err(value_error)?;
+            if let PlayerSpec::File(path) = &parsed {
+                require_file(path, "player file")?;
+            }
+            Player::from_built(&parsed, seed)
+        })
     }
 
     /// The player's move in `position` (position text, read with the player's rules or
     /// `variant`'s, or an `Env`), within the limits given (none: the player's own defaults;
-    /// `sims` counts a network player's simulations, `nodes` a search's positions). Returns a
-    /// `Choice` with the move text, its value and the principal variation. `ValueError` for a
-    /// malformed position, one of other rules than a trained player's, or a finished game.
+    /// `sims` counts a network player's simulations, `nodes` a search's positions; `movetime_ms`
+    /// at most a week, `depth` at most 64, as the engine's `go` takes them). Returns a `Choice`
+    /// with the move text, its value and the principal variation. `ValueError` for a malformed
+    /// position, one of other rules than a trained player's, a finished game or a limit out of
+    /// range. Threads may share a player: their calls take turns.
     #[pyo3(signature = (position, movetime_ms = None, sims = None, depth = None, nodes = None, variant = None))]
     // The Python method's keyword arguments, one parameter each.
     #[allow(clippy::too_many_arguments)]
@@ -213,59 +246,50 @@ impl Player {
         nodes: Option<u64>,
         variant: Option<&str>,
     ) -> PyResult<Choice> {
-        let (rules, pos) = self.position_of(position, variant)?;
-        let mut list = MoveList::new();
-        pos.legal_moves(&rules, &mut list);
-        if let Some(o) = pos.outcome_given(&list) {
-            return Err(value_error(format!(
-                "the game is over ({}): there is no move to choose",
-                match o.winner {
-                    Some(w) => format!("{w} won, {}", o.reason),
-                    None => format!("void, {}", o.reason),
-                }
-            )));
-        }
-        let limits = Limits {
-            depth,
-            nodes: sims.or(nodes),
-            time: movetime_ms.map(Duration::from_millis),
-        };
-        let mut guard = self
-            .inner
-            .lock()
-            .map_err(|_| value_error("the player failed in an earlier call"))?;
-        let player: &mut Box<dyn bao_zero::search::Player> = &mut guard;
-        let choice = py
-            .detach(|| player.choose(&rules, &pos, &limits))
-            .map_err(|e| chain_value_error(&e))?;
-        Ok(Choice {
-            mv: move_text(choice.mv, pos.side_to_move()),
-            action: bao_zero::env::move_to_action(&pos, choice.mv),
-            value: choice.eval,
-            pv: line_text(&rules, &pos, &choice.pv),
-            nodes: choice.nodes,
-            depth: choice.depth,
+        guarded("Player.choose", || {
+            let limits = choose_limits(movetime_ms, sims, depth, nodes)?;
+            let (rules, pos) = self.position_of(position, variant)?;
+            let mut list = MoveList::new();
+            pos.legal_moves(&rules, &mut list);
+            if let Some(o) = pos.outcome_given(&list) {
+                return Err(value_error(format!(
+                    "the game is over ({}): there is no move to choose",
+                    match o.winner {
+                        Some(w) => format!("{w} won, {}", o.reason),
+                        None => format!("void, {}", o.reason),
+                    }
+                )));
+            }
+            let choice = crate::errors::detach(py, || self.lock()?.choose(&rules, &pos, &limits))?;
+            Ok(Choice {
+                mv: move_text(choice.mv, pos.side_to_move()),
+                action: bao_zero::env::move_to_action(&pos, choice.mv),
+                value: choice.eval,
+                pv: line_text(&rules, &pos, &choice.pv),
+                nodes: choice.nodes,
+                depth: choice.depth,
+            })
         })
     }
 
     /// Forgets the previous game (search tree, caches) and reseeds the player's randomness.
     #[pyo3(signature = (seed = 0))]
-    fn new_game(&self, seed: u64) -> PyResult<()> {
-        let mut guard = self
-            .inner
-            .lock()
-            .map_err(|_| value_error("the player failed in an earlier call"))?;
-        guard.new_game(seed);
-        Ok(())
+    fn new_game(&self, py: Python<'_>, seed: u64) -> PyResult<()> {
+        guarded("Player.new_game", || {
+            crate::errors::detach(py, || {
+                self.lock()?.new_game(seed);
+                Ok(())
+            })
+        })
     }
 
-    /// Lets the player search on `threads` threads; false if it always uses one.
-    fn set_threads(&self, threads: usize) -> PyResult<bool> {
-        let mut guard = self
-            .inner
-            .lock()
-            .map_err(|_| value_error("the player failed in an earlier call"))?;
-        Ok(guard.set_threads(threads.max(1)))
+    /// Lets the player search on `threads` threads (1 to 256, as the engine's `threads`);
+    /// false if it always uses one.
+    fn set_threads(&self, py: Python<'_>, threads: usize) -> PyResult<bool> {
+        guarded("Player.set_threads", || {
+            let threads = check_range("threads", threads, 1..=MAX_THREADS)?;
+            crate::errors::detach(py, || Ok(self.lock()?.set_threads(threads)))
+        })
     }
 
     /// The player's name.

@@ -55,7 +55,7 @@ pub fn rust_random_game(
 
 /// Writes a replay file of `games` random games (every position a sample, the policy target
 /// uniform over the first legal moves with weights 1, 2, 3, ..., the value 0.5, the outcome
-/// the game's) as the trainer saves one, and returns the samples' positions in order. Used by
+/// the game's; at most 10,000 games) as the trainer saves one, and returns the samples' positions in order. Used by
 /// the tests of `load_samples`.
 #[pyfunction]
 #[pyo3(signature = (path, variant = "kiswahili", games = 2, seed = 0))]
@@ -67,6 +67,8 @@ pub fn write_random_replay(
 ) -> PyResult<Vec<String>> {
     use bao_zero::rules::{MoveList, Position};
     use bao_zero::selfplay::{ReplayBuffer, Sample};
+    // A test's few games: a count past this is a mistake, refused before any is played.
+    crate::errors::check_range("games", games, 0..=10_000)?;
     let (_, rules) = variant_rules(variant)?;
     let mut agent = RandomAgent::new(seed);
     let mut buffer = ReplayBuffer::new(1 << 20);

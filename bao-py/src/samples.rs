@@ -1,7 +1,7 @@
 //! `bao_zero.load_samples`: a training run's self-play samples as numpy arrays, encoded exactly
 //! as the Rust trainer encodes its batches (`bao_zero::train::Batch`).
 
-use crate::errors::{chain_value_error, require_file, value_error};
+use crate::errors::{chain_value_error, guarded, require_file, value_error};
 use crate::variant_rules;
 use bao_zero::env::{ACTIONS, OBS_CHANNELS};
 use bao_zero::rules::Rules;
@@ -65,12 +65,22 @@ pub fn load_samples<'py>(
     q_weight: f32,
     variant: Option<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    guarded("load_samples", || samples_of(py, &path, q_weight, variant))
+}
+
+/// [`load_samples`]' work, guarded there.
+fn samples_of<'py>(
+    py: Python<'py>,
+    path: &Path,
+    q_weight: f32,
+    variant: Option<&str>,
+) -> PyResult<Bound<'py, PyDict>> {
     if !(0.0..=1.0).contains(&q_weight) {
         return Err(value_error(format!(
             "q_weight must be in [0, 1], not {q_weight}"
         )));
     }
-    let (file, rules) = locate(&path, variant)?;
+    let (file, rules) = locate(path, variant)?;
     let (batch, outcomes, search, players) = py
         .detach(|| -> anyhow::Result<_> {
             let buffer = ReplayBuffer::load(&file)?;

@@ -4,11 +4,10 @@
 //! release the GIL while Rust works; what crosses between them is bytes (weights, self-play
 //! parts, evaluations), so they can sit in different processes and machines.
 
-use crate::errors::{chain_value_error, value_error};
+use crate::errors::{chain_value_error, check_range, detach, guarded, value_error};
 use bao_zero::nn::{NetEvaluator, NetWeights};
 use bao_zero::rules::Rules;
-use bao_zero::search::PlayerRegistry;
-use bao_zero::selfplay::{SelfPlayPart, merge_parts};
+use bao_zero::selfplay::{MAX_THREADS, SelfPlayPart, merge_parts};
 use bao_zero::train::config::DEFAULT_CONFIG;
 use bao_zero::train::{self, EvalReport, EvalSettings, RunOptions, TrainConfig};
 use pyo3::prelude::*;
@@ -24,10 +23,11 @@ fn parse_config(text: &str) -> PyResult<(TrainConfig, Rules)> {
     Ok((config, rules))
 }
 
-/// A thread pool of `threads` threads (at least one).
+/// A thread pool of `threads` threads (1 to `selfplay.threads`' bound).
 fn pool(threads: usize) -> PyResult<rayon::ThreadPool> {
+    let threads = check_range("threads", threads, 1..=MAX_THREADS)?;
     rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.max(1))
+        .num_threads(threads)
         .build()
         .map_err(|e| value_error(format!("cannot start {threads} threads: {e}")))
 }
@@ -66,18 +66,21 @@ impl SelfPlayWorker {
     #[new]
     #[pyo3(signature = (config_toml, threads = 1))]
     fn new(config_toml: &str, threads: usize) -> PyResult<Self> {
-        let (config, rules) = parse_config(config_toml)?;
-        Ok(SelfPlayWorker {
-            config,
-            rules,
-            pool: pool(threads)?,
-            network: Mutex::new(None),
+        guarded("SelfPlayWorker", || {
+            let (config, rules) = parse_config(config_toml)?;
+            Ok(SelfPlayWorker {
+                config,
+                rules,
+                pool: pool(threads)?,
+                network: Mutex::new(None),
+            })
         })
     }
 
     /// Plays games `first..first + count` of `iteration` with the network `weights` (of
     /// `version`: the iteration that made them); returns the self-play part as bytes, for
-    /// `Learner.train`. `ValueError` for weights that do not fit the config.
+    /// `Learner.train`. The games must be games of an iteration (`first + count` at most its
+    /// games). `ValueError` for weights that do not fit the config or games out of range.
     fn play<'py>(
         &self,
         py: Python<'py>,
@@ -87,12 +90,22 @@ impl SelfPlayWorker {
         first: u64,
         count: usize,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        if iteration == 0 {
-            return Err(value_error("iterations count from 1"));
-        }
-        let range = train::selfplay_games(&self.config, iteration, first, count);
-        let bytes = py
-            .detach(|| -> anyhow::Result<Vec<u8>> {
+        guarded("SelfPlayWorker.play", || {
+            if iteration == 0 {
+                return Err(value_error("iterations count from 1"));
+            }
+            let games = self.config.selfplay.games_per_iteration;
+            if u64::try_from(count)
+                .ok()
+                .and_then(|c| first.checked_add(c))
+                .is_none_or(|end| end > games as u64)
+            {
+                return Err(value_error(format!(
+                    "games {first}..{first}+{count} are not games of an iteration: it has {games} (0..{games})"
+                )));
+            }
+            let range = train::selfplay_games(&self.config, iteration, first, count);
+            let bytes = detach(py, || {
                 let mut network = self.network.lock().unwrap_or_else(|e| e.into_inner());
                 if network.as_ref().is_none_or(|(b, _)| *b != weights) {
                     let evaluator =
@@ -105,9 +118,9 @@ impl SelfPlayWorker {
                     SelfPlayPart::play_with(rules, evaluator, version, settings, range, &|_| {})
                 });
                 Ok(part.to_bytes())
-            })
-            .map_err(|e| chain_value_error(&e))?;
-        Ok(PyBytes::new(py, &bytes))
+            })?;
+            Ok(PyBytes::new(py, &bytes))
+        })
     }
 }
 
@@ -143,10 +156,11 @@ impl Learner {
     ) -> PyResult<Self> {
         let opts = RunOptions {
             quiet,
+            players: crate::players().clone(),
             ..RunOptions::default()
         };
-        let learner = py
-            .detach(|| -> anyhow::Result<train::Learner> {
+        let learner = guarded("Learner", || {
+            detach(py, || -> anyhow::Result<train::Learner> {
                 if let Some(dir) = &resume {
                     anyhow::ensure!(
                         config.is_none() && run_dir.is_none() && seed.is_none(),
@@ -166,7 +180,7 @@ impl Learner {
                 }
                 train::Learner::open(config, &opts)
             })
-            .map_err(|e| chain_value_error(&e))?;
+        })?;
         Ok(Learner {
             inner: Mutex::new(learner),
         })
@@ -205,16 +219,19 @@ impl Learner {
     /// The network as bytes: after the last complete iteration (to play the next one with), or,
     /// between `train` and `commit`, after the trained iteration (to evaluate).
     fn weights<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let weights = py
-            .detach(|| self.lock().weights())
-            .map_err(|e| chain_value_error(&e))?;
-        Ok(PyBytes::new(py, &weights.bytes))
+        guarded("Learner.weights", || {
+            let weights = detach(py, || self.lock().weights())?;
+            Ok(PyBytes::new(py, &weights.bytes))
+        })
     }
 
-    /// Trains iteration `iteration` (the one after `iteration`) on its self-play: `parts` (bytes
-    /// from `SelfPlayWorker.play`, in any order) must hold each of its games exactly once.
-    /// `seconds` is the wall-clock time self-play took. The samples enter the replay window in
-    /// game order; the network and the window are checkpointed. Returns the training figures.
+    /// Trains iteration `iteration` (the one after the last complete one) on its self-play:
+    /// `parts` (bytes from `SelfPlayWorker.play`, in any order) must hold each of its games
+    /// exactly once, played with the network of the last complete iteration (or, asynchronous
+    /// self-play, an older one: never a newer version).
+    /// `seconds` is the wall-clock time self-play took (finite, not negative). The samples enter
+    /// the replay window in game order; the network and the window are checkpointed. Returns the
+    /// training figures. `ValueError` for anything else, before the run changes.
     fn train<'py>(
         &self,
         py: Python<'py>,
@@ -222,8 +239,9 @@ impl Learner {
         parts: Vec<Vec<u8>>,
         seconds: f64,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let figures = py
-            .detach(|| -> anyhow::Result<serde_json::Value> {
+        guarded("Learner.train", || {
+            check_seconds(seconds)?;
+            let figures = detach(py, || {
                 let mut learner = self.lock();
                 let next = learner.next_iteration();
                 anyhow::ensure!(
@@ -234,6 +252,7 @@ impl Learner {
                     .iter()
                     .map(|p| SelfPlayPart::from_bytes(p))
                     .collect::<anyhow::Result<Vec<_>>>()?;
+                check_versions(&parts, iteration, learner.meta().iteration)?;
                 let count = learner.config().selfplay.games_per_iteration;
                 let selfplay = merge_parts(learner.games(0, count), parts, seconds)?;
                 let positions = selfplay.games.samples.len();
@@ -247,9 +266,9 @@ impl Learner {
                     "value_loss": report.losses.value,
                     "train_seconds": report.seconds,
                 }))
-            })
-            .map_err(|e| chain_value_error(&e))?;
-        to_python(py, &figures)
+            })?;
+            to_python(py, &figures)
+        })
     }
 
     /// Whether `iteration` is to be evaluated (every `eval.every`-th, and the last).
@@ -267,8 +286,8 @@ impl Learner {
         iteration: u32,
         evaluation: Option<Vec<u8>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let line = py
-            .detach(|| -> anyhow::Result<serde_json::Value> {
+        guarded("Learner.commit", || {
+            let line = detach(py, || -> anyhow::Result<serde_json::Value> {
                 let mut learner = self.lock();
                 match learner.trained_iteration() {
                     None => anyhow::bail!("no iteration is trained to commit"),
@@ -282,9 +301,9 @@ impl Learner {
                     .transpose()
                     .map_err(|e| anyhow::anyhow!("the evaluation is damaged: {e}"))?;
                 Ok(train::metrics_line(&learner.commit(eval)?))
-            })
-            .map_err(|e| chain_value_error(&e))?;
-        to_python(py, &line)
+            })?;
+            to_python(py, &line)
+        })
     }
 }
 
@@ -303,13 +322,16 @@ impl Evaluator {
     #[new]
     #[pyo3(signature = (config_toml, threads = 1))]
     fn new(config_toml: &str, threads: usize) -> PyResult<Self> {
-        let (config, rules) = parse_config(config_toml)?;
-        let settings = EvalSettings::of_run(&config, &PlayerRegistry::default());
-        Ok(Evaluator {
-            config,
-            rules,
-            settings,
-            pool: pool(threads)?,
+        guarded("Evaluator", || {
+            let (config, rules) = parse_config(config_toml)?;
+            // The opponents are built as `bao train` builds them: by the command line's registry.
+            let settings = EvalSettings::of_run(&config, crate::players());
+            Ok(Evaluator {
+                config,
+                rules,
+                settings,
+                pool: pool(threads)?,
+            })
         })
     }
 
@@ -321,8 +343,8 @@ impl Evaluator {
         weights: Vec<u8>,
         iteration: u32,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let bytes = py
-            .detach(|| -> anyhow::Result<Vec<u8>> {
+        guarded("Evaluator.evaluate", || {
+            let bytes = detach(py, || -> anyhow::Result<Vec<u8>> {
                 let weights = net_weights(&self.config, weights, u64::from(iteration));
                 let report = self.pool.install(|| {
                     train::evaluate::evaluate_iteration(
@@ -335,9 +357,9 @@ impl Evaluator {
                     )
                 })?;
                 Ok(serde_json::to_vec(&report)?)
-            })
-            .map_err(|e| chain_value_error(&e))?;
-        Ok(PyBytes::new(py, &bytes))
+            })?;
+            Ok(PyBytes::new(py, &bytes))
+        })
     }
 }
 
@@ -381,6 +403,14 @@ pub fn network_tensors<'py>(
     py: Python<'py>,
     source: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+    guarded("network_tensors", || tensors_of(py, source))
+}
+
+/// [`network_tensors`]' work, guarded there.
+fn tensors_of<'py>(
+    py: Python<'py>,
+    source: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
     use numpy::{PyArray1, PyArrayMethods};
     let bytes: Vec<u8> = match source.cast::<PyBytes>() {
         Ok(b) => b.as_bytes().to_vec(),
@@ -396,12 +426,45 @@ pub fn network_tensors<'py>(
                 .map_err(|e| chain_value_error(&e))?
         }
     };
-    let tensors = py
-        .detach(|| bao_zero::nn::network_tensors(&bytes))
-        .map_err(|e| chain_value_error(&e))?;
+    let tensors = detach(py, || bao_zero::nn::network_tensors(&bytes))?;
     let out = pyo3::types::PyDict::new(py);
     for (name, (shape, values)) in tensors {
         out.set_item(name, PyArray1::from_vec(py, values).reshape(shape)?)?;
     }
     Ok(out)
+}
+
+/// `ValueError` unless `seconds` is a duration self-play can have taken: finite, not negative,
+/// and no longer than this machine's clock has run (the learner dates the iteration's start by it).
+fn check_seconds(seconds: f64) -> PyResult<()> {
+    let fits = seconds.is_finite()
+        && seconds >= 0.0
+        && std::time::Duration::try_from_secs_f64(seconds)
+            .ok()
+            .and_then(|d| std::time::Instant::now().checked_sub(d))
+            .is_some();
+    if fits {
+        Ok(())
+    } else {
+        Err(value_error(format!(
+            "seconds must be the self-play's wall-clock time (finite, at least 0, at most this machine's uptime), not {seconds}"
+        )))
+    }
+}
+
+/// Every part of `iteration` must have been played with the network of the last complete
+/// iteration, `version`, or (asynchronous self-play) an older one: a part of a network that
+/// did not exist yet when the iteration was played is refused, in one line.
+fn check_versions(parts: &[SelfPlayPart], iteration: u32, version: u32) -> anyhow::Result<()> {
+    for part in parts {
+        let r = part.range;
+        anyhow::ensure!(
+            part.version <= u64::from(version),
+            "the self-play part of games {}..{} was played with network version {}, but iteration {iteration} is played with version {version} (or an older one)",
+            r.first,
+            r.first.saturating_add(r.count as u64),
+            part.version
+        );
+    }
+    Ok(())
 }

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -119,3 +121,61 @@ def test_the_default_player_of_a_solved_game_plays_the_proven_win() -> None:
     assert bao_zero.Player.default("kiswahili").name.startswith("player:")
     with pytest.raises(ValueError):
         bao_zero.Player.default("chess")
+
+
+def test_two_threads_share_one_player_without_deadlock() -> None:
+    # Run in a child: before the lock was taken with the GIL released, the two threads (and the
+    # interpreter with them) deadlocked, and only a process can be given up on.
+    script = """
+import threading, bao_zero
+p = bao_zero.Player.from_spec("ab:depth=40")
+pos = bao_zero.Env().position
+moves, errors = [], []
+def search():
+    try:
+        for _ in range(3):
+            moves.append(p.choose(pos, movetime_ms=150).move)
+    except BaseException as e:
+        errors.append(repr(e))
+def manage():
+    try:
+        for k in range(3):
+            p.new_game(k)
+            p.set_threads(1 + k % 2)
+    except BaseException as e:
+        errors.append(repr(e))
+threads = [threading.Thread(target=f, daemon=True) for f in (search, search, manage)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join(timeout=30)
+assert not any(t.is_alive() for t in threads), "a thread is still waiting"
+assert not errors, errors
+assert len(moves) == 6, moves
+print("ok")
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+
+
+def test_threads_are_bounded_as_the_engine_bounds_them() -> None:
+    player = bao_zero.Player.from_spec("ab:depth=2")
+    assert player.set_threads(256) in (True, False)
+    for threads in (0, 257, 20000):
+        with pytest.raises(ValueError, match=f"threads must be 1 to 256, not {threads}"):
+            player.set_threads(threads)
+    assert player.choose(START).move in bao_zero.Env().legal_moves()
+
+
+def test_choose_limits_are_checked_as_the_engines_go() -> None:
+    player = bao_zero.Player.from_spec("ab:depth=2")
+    for limits, message in [
+        (dict(movetime_ms=2**63), "at most 604800000 ms"),
+        (dict(movetime_ms=0), "positive number"),
+        (dict(depth=65), "`depth` takes 1 to 64"),
+        (dict(nodes=0), "positive number"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            player.choose(START, **limits)

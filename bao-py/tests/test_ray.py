@@ -307,6 +307,42 @@ def test_cli_error_is_one_line(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.parametrize("seed", ["-1", str(2**64)])
+def test_cli_bad_seed_is_one_line(seed: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "bao_zero.ray_train", "--seed", seed, "--quiet"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == f"error: seed must be 0 to 2**64 - 1, not {seed}\n", done.stderr
+
+
+# --- (h) the evaluation knows every player kind the command line knows --------------------------
+
+
+def test_network_opponents_evaluate_as_bao_trains(
+    local_ray: RayHolder, tmp_path: Path, shipped_player_path: Path
+) -> None:
+    # The Ray workers work in this process's folder, as `bao train` below does: a relative path.
+    opponents = ["mcts:sims=8", f"player:{os.path.relpath(shipped_player_path)}"]
+    config = write_config(tmp_path / "opponents.toml", **{"eval.opponents": opponents})
+    run, reference = tmp_path / "ray", tmp_path / "bao"
+    ray_train.train(str(config), run_dir=str(run), workers=1, chunk=10**6, quiet=True)
+    subprocess.run(
+        [need_bao(), "train", "--config", str(config), "--run-dir", str(reference), "--quiet"],
+        check=True,
+        timeout=300,
+    )
+    assert_same_run(run, reference)
+    evals = [[m["eval"] for m in metric_lines(r)] for r in (run, reference)]
+    assert evals[0] == evals[1]
+    assert [e["opponent"] for e in evals[0][-1]] == opponents, evals[0][-1]
+    games = "games/eval-0002.kiba"
+    assert (run / games).read_text() == (reference / games).read_text()
+
+
 # --- (f) a killed driver: the same command resumes ------------------------------------------------
 
 
@@ -377,3 +413,98 @@ def test_two_node_cluster_run_is_bao_trains(
     summary = ray_train.train(str(sync_config), run_dir=str(run), workers=2, chunk=1, quiet=True)
     assert sorted(summary["worker_nodes"]) == sorted(nodes)
     assert_same_run(run, reference)
+
+
+# --- (i) the cluster recipe of docs/RAY.md, with token authentication -----------------------------
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _kill_sessions(sessions: list[int]) -> None:
+    """Ends every process of the sessions the test started (`ray start` and all it spawned): what
+    `ray stop` does for a machine's own Ray, without touching any other Ray on this machine."""
+    for sig, wait in ((signal.SIGTERM, 10.0), (signal.SIGKILL, 5.0)):
+        deadline = time.monotonic() + wait
+        while True:
+            pids = []
+            for stat in Path("/proc").glob("[0-9]*/stat"):
+                try:
+                    fields = stat.read_text().rsplit(")", 1)[1].split()
+                except OSError:
+                    continue
+                if int(fields[3]) in sessions and fields[0] != "Z":
+                    pids.append(int(stat.parent.name))
+            if not pids or time.monotonic() > deadline:
+                break
+            for pid in pids:
+                try:
+                    os.kill(pid, sig)
+                except ProcessLookupError:
+                    pass
+            time.sleep(0.5)
+    assert not pids, f"Ray processes {pids} outlived SIGKILL"
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="finds the test's Ray processes in /proc")
+def test_cluster_recipe_with_token_authentication(
+    sync_config: Path, reference: Path, tmp_path: Path
+) -> None:
+    """docs/RAY.md's commands, on this machine: the head makes the token, a second node and the
+    driver get a copy of it, all three with RAY_AUTH_MODE=token; each machine's own home folder
+    holds its copy. Two nodes on one machine need their own ports (the flags after the recipe's)."""
+    import shutil
+    import tempfile
+
+    ray_cli = str(Path(sys.executable).parent / "ray")
+    # A short folder: Ray's sockets live under its temp dir, and socket paths are short.
+    base = Path(tempfile.mkdtemp(prefix="bao-ray-"))
+    homes = {name: base / name for name in ("head", "node", "driver")}
+    for home in homes.values():
+        home.mkdir()
+    port = _free_port()
+    sessions: list[int] = []
+    one_machine = ["--node-ip-address", "127.0.0.1", "--num-cpus", "1",
+                   "--object-store-memory", str(100 * 2**20), "--disable-usage-stats"]  # fmt: skip
+
+    def env(machine: str) -> dict[str, str]:
+        clean = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")}
+        return {**clean, "HOME": str(homes[machine]), "RAY_AUTH_MODE": "token"}
+
+    def run(machine: str, *command: str) -> subprocess.CompletedProcess[str]:
+        proc = subprocess.Popen(command, env=env(machine), start_new_session=True, text=True,
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)  # fmt: skip
+        sessions.append(proc.pid)
+        out, _ = proc.communicate(timeout=240)
+        assert proc.returncode == 0, f"{' '.join(command[:3])} failed: {out[-3000:]}"
+        return subprocess.CompletedProcess(command, proc.returncode, out)
+
+    try:
+        # On the head: the token (in ~/.ray/auth_token), then the head node.
+        run("head", ray_cli, "get-auth-token", "--generate")
+        token = homes["head"] / ".ray" / "auth_token"
+        assert token.is_file() and token.read_text().strip()
+        token.chmod(0o600)
+        run("head", ray_cli, "start", "--head", "--port", str(port), *one_machine,
+            "--include-dashboard", "false", "--temp-dir", str(base / "tmp"),
+            "--dashboard-agent-listen-port", str(_free_port()))  # fmt: skip
+        # The token goes to the other machines (scp in the recipe), which then join.
+        for machine in ("node", "driver"):
+            (homes[machine] / ".ray").mkdir(mode=0o700)
+            shutil.copy(token, homes[machine] / ".ray" / "auth_token")
+        run("node", ray_cli, "start", "--address", f"127.0.0.1:{port}", *one_machine,
+            "--dashboard-agent-listen-port", str(_free_port()))  # fmt: skip
+        run_dir = tmp_path / "run"
+        done = run("driver", sys.executable, "-m", "bao_zero.ray_train",
+                   "--config", str(sync_config), "--run-dir", str(run_dir),
+                   "--address", f"127.0.0.1:{port}", "--workers", "2", "--chunk", "1")  # fmt: skip
+        assert "on 2 workers, 2 nodes" in done.stdout, done.stdout[-2000:]
+        assert_same_run(run_dir, reference)
+    finally:
+        _kill_sessions(sessions)
+        shutil.rmtree(base, ignore_errors=True)

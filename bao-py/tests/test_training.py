@@ -125,3 +125,40 @@ def test_network_tensors_of_bytes_and_files(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="not a network"):
         bao_zero.network_tensors(b"garbage")
     assert _core.Progress(3, "test", quiet=True) is not None
+
+
+def test_sizes_out_of_range_are_value_errors_not_aborts(tmp_path: Path) -> None:
+    learner = bao_zero.Learner(smoke_config(tmp_path, "run"), quiet=True)
+    worker = bao_zero.SelfPlayWorker(learner.config_toml)
+    weights = learner.weights()
+    games = learner.games_per_iteration
+    for first, count in [(0, 10**10), (0, 2**63), (0, games + 1), (games, 1), (2**64 - 1, 1)]:
+        with pytest.raises(ValueError, match="are not games of an iteration") as err:
+            worker.play(weights, 0, 1, first, count)
+        assert "\n" not in str(err.value)
+    for threads in (0, 10**6):
+        with pytest.raises(ValueError, match="threads must be 1 to 1024"):
+            bao_zero.SelfPlayWorker(learner.config_toml, threads=threads)
+        with pytest.raises(ValueError, match="threads must be 1 to 1024"):
+            bao_zero.Evaluator(learner.config_toml, threads=threads)
+
+
+def test_train_refuses_bad_seconds_and_a_newer_network(tmp_path: Path) -> None:
+    learner = bao_zero.Learner(smoke_config(tmp_path, "run"), quiet=True)
+    worker = bao_zero.SelfPlayWorker(learner.config_toml)
+    weights = learner.weights()
+    games = learner.games_per_iteration
+    part = worker.play(weights, 0, 1, 0, games)
+    for seconds in (-1.0, float("nan"), float("inf"), -float("inf"), 1e300):
+        with pytest.raises(ValueError, match="seconds must be the self-play's wall-clock time"):
+            learner.train(1, [part], seconds)
+    newer = worker.play(weights, 5, 1, 0, games)
+    with pytest.raises(
+        ValueError, match="played with network version 5, but iteration 1 is played with version 0"
+    ) as err:
+        learner.train(1, [newer], 1.0)
+    assert "\n" not in str(err.value)
+    assert not (Path(learner.run_dir) / "iter-0001").exists(), "a refused call trains nothing"
+    assert learner.train(1, [part], 2.0)["iteration"] == 1
+    line = learner.commit(1)
+    assert line["selfplay_games_per_sec"] == pytest.approx(games / 2.0)

@@ -346,6 +346,8 @@ def train(
     ):
         if value < least:
             raise ValueError(f"{name} must be at least {least}, not {value}")
+    if seed is not None and not 0 <= seed < 2**64:
+        raise ValueError(f"seed must be 0 to 2**64 - 1, not {seed}")
     from bao_zero._core import Learner
 
     learner = Learner(config, resume=resume, run_dir=run_dir, seed=seed, quiet=quiet)
@@ -423,7 +425,7 @@ def main(argv: Optional[list[str]] = None) -> int:
             iterations=a.iterations,
             quiet=a.quiet,
         )
-    except (RayTrainError, ValueError, OSError) as e:
+    except (RayTrainError, ValueError, OverflowError, OSError) as e:
         print(f"error: {one_line(str(e), 1000)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
