@@ -133,6 +133,52 @@ pub fn read_text_bounded(path: &Path, limit: u64, what: &str) -> anyhow::Result<
     })
 }
 
+/// [`read_bounded`] of a regular file only: anything else at `path` (a FIFO, a socket, a device,
+/// a folder) is a one-line error naming it, found without waiting. The file is opened
+/// non-blocking, so that a FIFO with no writer never holds the reader up, and its type is checked
+/// on the open file, so that nothing swapped in after a check is read either. For files that bao
+/// itself writes into folders others may touch (caches, run directories).
+pub fn read_regular_bounded(path: &Path, limit: u64, what: &str) -> anyhow::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = (options.open(path)).with_context(|| format!("cannot read {what} {}", path.display()))?;
+    let meta = (file.metadata()).with_context(|| format!("cannot read {what} {}", path.display()))?;
+    if !meta.is_file() {
+        anyhow::bail!("{what} {} is not a regular file", path.display());
+    }
+    if meta.len() > limit {
+        anyhow::bail!(
+            "{what} {} is larger than {} MiB: not a {what}",
+            path.display(),
+            limit >> 20
+        );
+    }
+    let mut bytes = Vec::new();
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("cannot read {what} {}", path.display()))?;
+    anyhow::ensure!(
+        bytes.len() as u64 <= limit,
+        "{what} {} is larger than {} MiB: not a {what}",
+        path.display(),
+        limit >> 20
+    );
+    Ok(bytes)
+}
+
+/// Whether an error of a read (its root cause) says that the file is not there.
+pub fn is_not_found(e: &anyhow::Error) -> bool {
+    e.root_cause()
+        .downcast_ref::<std::io::Error>()
+        .is_some_and(|e| e.kind() == std::io::ErrorKind::NotFound)
+}
+
 /// The folder a path lives in (`.` for a bare file name).
 pub fn parent_dir(path: &Path) -> &Path {
     match path.parent() {
@@ -278,6 +324,26 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("is not UTF-8 text"), "{err}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn regular_file_reads_refuse_a_fifo_at_once_and_say_when_nothing_is_there() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("entry.json");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+        assert!(made.success());
+        let err = read_regular_bounded(&fifo, 1 << 20, "cache file").unwrap_err();
+        assert!(err.to_string().ends_with("is not a regular file"), "{err}");
+        assert!(!is_not_found(&err));
+        let err = read_regular_bounded(dir.path(), 1 << 20, "cache file").unwrap_err();
+        assert!(err.to_string().ends_with("is not a regular file"), "{err}");
+        let missing = read_regular_bounded(&dir.path().join("none"), 10, "cache file").unwrap_err();
+        assert!(is_not_found(&missing), "{missing:#}");
+        let file = dir.path().join("ok.json");
+        std::fs::write(&file, b"12345").unwrap();
+        assert_eq!(read_regular_bounded(&file, 5, "cache file").unwrap(), b"12345");
+        assert!(read_regular_bounded(&file, 4, "cache file").is_err());
     }
 
     #[cfg(unix)]

@@ -41,6 +41,7 @@ fn solver() -> Solver {
         nodes: None,
         memory: 16 << 20,
     })
+    .unwrap()
 }
 
 /// Plain minimax to `depth` plies, no table, no pruning, a position already on the line scored a
