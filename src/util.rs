@@ -147,8 +147,10 @@ pub fn read_regular_bounded(path: &Path, limit: u64, what: &str) -> anyhow::Resu
         use std::os::unix::fs::OpenOptionsExt;
         options.custom_flags(libc::O_NONBLOCK);
     }
-    let file = (options.open(path)).with_context(|| format!("cannot read {what} {}", path.display()))?;
-    let meta = (file.metadata()).with_context(|| format!("cannot read {what} {}", path.display()))?;
+    let file =
+        (options.open(path)).with_context(|| format!("cannot read {what} {}", path.display()))?;
+    let meta =
+        (file.metadata()).with_context(|| format!("cannot read {what} {}", path.display()))?;
     if !meta.is_file() {
         anyhow::bail!("{what} {} is not a regular file", path.display());
     }
@@ -331,7 +333,10 @@ mod tests {
     fn regular_file_reads_refuse_a_fifo_at_once_and_say_when_nothing_is_there() {
         let dir = tempfile::tempdir().unwrap();
         let fifo = dir.path().join("entry.json");
-        let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
         assert!(made.success());
         let err = read_regular_bounded(&fifo, 1 << 20, "cache file").unwrap_err();
         assert!(err.to_string().ends_with("is not a regular file"), "{err}");
@@ -342,7 +347,10 @@ mod tests {
         assert!(is_not_found(&missing), "{missing:#}");
         let file = dir.path().join("ok.json");
         std::fs::write(&file, b"12345").unwrap();
-        assert_eq!(read_regular_bounded(&file, 5, "cache file").unwrap(), b"12345");
+        assert_eq!(
+            read_regular_bounded(&file, 5, "cache file").unwrap(),
+            b"12345"
+        );
         assert!(read_regular_bounded(&file, 4, "cache file").is_err());
     }
 

@@ -558,11 +558,16 @@ fn export_refuses_settings_no_loader_reads_before_writing_anything() {
         let o = common::bao_with_input(&args, "", None);
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(!o.status.success(), "{flag} {value}");
-        assert!(err.contains(&flag[2..]) && err.contains(value), "{flag} {value}: {err}");
+        assert!(
+            err.contains(&flag[2..]) && err.contains(value),
+            "{flag} {value}: {err}"
+        );
         assert!(!out.exists(), "{flag} {value} wrote a file");
     }
     // The bounds themselves are accepted, and the file loads.
-    let args = ["export", "--player", shipped, "--sims", "1000000", "--cpuct", "100"];
+    let args = [
+        "export", "--player", shipped, "--sims", "1000000", "--cpuct", "100",
+    ];
     let o = common::bao_with_input(&[&args[..], &["--out", out_s]].concat(), "", None);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert_eq!(Bundle::read(&out).unwrap().header.sims, 1_000_000);

@@ -122,7 +122,14 @@ fn bao_judge_says_a_bad_record_move_once_and_refuses_a_zero_ply_cap() {
     let records = dir.path().join("games.kiba");
     std::fs::write(&records, "[Variant \"kujifunza\"]\n1: Z9< a1>;\n").unwrap();
     let judge = |more: &[&str]| {
-        let mut args = vec!["judge", "-v", "kujifunza", "--player", "random", "--no-cache"];
+        let mut args = vec![
+            "judge",
+            "-v",
+            "kujifunza",
+            "--player",
+            "random",
+            "--no-cache",
+        ];
         args.extend(["--records", records.to_str().unwrap()]);
         args.extend(more);
         common::bao_with_input(&args, "", None)

@@ -414,9 +414,14 @@ fn player_specs_nested_past_the_bound_are_refused_in_one_line_by_every_front_end
 
 /// `bao ARGS` with `input`, its address space bounded to 16 GiB: a table of 64 GiB can then never
 /// be had, whatever the machine (with overcommit, a large one might be).
+#[cfg(unix)]
 fn run_in_16_gib(args: &[&str], input: &[u8]) -> (bool, String, String) {
     let bao = env!("CARGO_BIN_EXE_bao");
-    let shell = [&["-c", "ulimit -v 16777216 && exec \"$0\" \"$@\"", bao][..], args].concat();
+    let shell = [
+        &["-c", "ulimit -v 16777216 && exec \"$0\" \"$@\"", bao][..],
+        args,
+    ]
+    .concat();
     let mut child = Command::new("sh")
         .args(shell)
         .stdin(Stdio::piped())
@@ -449,8 +454,26 @@ fn a_solver_table_the_machine_cannot_give_is_a_one_line_answer_not_an_abort() {
     assert!(lines[2].starts_with("legal "), "{out}");
     assert!(lines[3].starts_with("ok solver:memory=8"), "{out}");
     for args in [
-        &["solve", "-v", "kujifunza", "--memory", "65536", "--time-limit", "2", "--no-cache"][..],
-        &["eval", "--a", "solver:memory=65536", "--b", "random", "-n", "2", "-q"],
+        &[
+            "solve",
+            "-v",
+            "kujifunza",
+            "--memory",
+            "65536",
+            "--time-limit",
+            "2",
+            "--no-cache",
+        ][..],
+        &[
+            "eval",
+            "--a",
+            "solver:memory=65536",
+            "--b",
+            "random",
+            "-n",
+            "2",
+            "-q",
+        ],
     ] {
         let (ok, _, err) = run_in_16_gib(args, b"");
         assert!(!ok, "{args:?}");
@@ -461,14 +484,22 @@ fn a_solver_table_the_machine_cannot_give_is_a_one_line_answer_not_an_abort() {
 #[test]
 fn gauntlets_and_watched_games_of_players_of_different_games_are_refused_up_front() {
     let shipped = |game: &str| {
-        format!("player:{}/checkpoints/shipped/{game}.bao", env!("CARGO_MANIFEST_DIR"))
+        format!(
+            "player:{}/checkpoints/shipped/{game}.bao",
+            env!("CARGO_MANIFEST_DIR")
+        )
     };
     let (hus, kiswahili) = (shipped("hus"), shipped("kiswahili"));
-    let players = ["--player", "random", "--player", &kiswahili, "--player", &hus];
+    let players = [
+        "--player", "random", "--player", &kiswahili, "--player", &hus,
+    ];
     let (ok, out, err) = run(&[&["gauntlet", "-n", "2"][..], &players].concat());
     assert!(!ok && out.is_empty(), "{out}");
     assert_one_line_error(&err, "plays kiswahili and");
-    assert!(err.contains("plays hus: a game needs players of one game"), "{err}");
+    assert!(
+        err.contains("plays hus: a game needs players of one game"),
+        "{err}"
+    );
     let (ok, _, err) = run(&["play", "--south", &hus, "--north", &kiswahili]);
     assert!(!ok);
     assert_one_line_error(&err, "plays hus and");

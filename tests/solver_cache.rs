@@ -90,19 +90,31 @@ fn a_fifo_named_like_a_cache_entry_is_refused_at_once_and_the_position_solved() 
         cache::path_for(dir.path(), &rules, &pos),
         cache::gave_up_path(dir.path(), &rules, &pos),
     ] {
-        assert!(Command::new("mkfifo").arg(&path).status().unwrap().success());
+        assert!(
+            Command::new("mkfifo")
+                .arg(&path)
+                .status()
+                .unwrap()
+                .success()
+        );
     }
     // The library's reads, on a thread of their own, so that a hang fails the test.
     let (tx, rx) = std::sync::mpsc::channel();
     let at = dir.path().to_path_buf();
     std::thread::spawn(move || {
         let (rules, pos) = game();
-        let loaded = cache::load(&at, &rules, &pos).map(|_| ()).map_err(|e| format!("{e:#}"));
-        tx.send((loaded, cache::gave_up(&at, &rules, &pos))).unwrap();
+        let loaded = cache::load(&at, &rules, &pos)
+            .map(|_| ())
+            .map_err(|e| format!("{e:#}"));
+        tx.send((loaded, cache::gave_up(&at, &rules, &pos)))
+            .unwrap();
     });
     let (loaded, gave_up) = rx.recv_timeout(Duration::from_secs(20)).expect("no hang");
     let err = loaded.unwrap_err();
-    assert!(err.ends_with("is not a regular file") && !err.contains('\n'), "{err}");
+    assert!(
+        err.ends_with("is not a regular file") && !err.contains('\n'),
+        "{err}"
+    );
     assert_eq!(gave_up, None);
     // `bao solve` answers, with a warning line for the read and one for the write it refuses.
     let out = bao_solve(dir.path());
@@ -163,19 +175,31 @@ fn hand_edited_cache_entries_are_refused_in_one_line_and_solved_again() {
         let path = store_solved(dir.path(), &rules, &pos, true);
         edit_entry(&path, edit);
         let err = format!("{:#}", cache::load(dir.path(), &rules, &pos).unwrap_err());
-        assert!(err.contains("is wrong") && err.contains(why), "{why}: {err}");
+        assert!(
+            err.contains("is wrong") && err.contains(why),
+            "{why}: {err}"
+        );
         assert!(!err.contains('\n'), "{err}");
         // `bao judge`'s proving solves it again, and `bao solve` prints the truth and mends it.
-        let proven = prove(&rules, &pos, &mut solver(), Duration::from_secs(20), Some(dir.path()))
-            .unwrap()
-            .unwrap();
+        let proven = prove(
+            &rules,
+            &pos,
+            &mut solver(),
+            Duration::from_secs(20),
+            Some(dir.path()),
+        )
+        .unwrap()
+        .unwrap();
         assert_eq!(proven.value, Value::Win);
         edit_entry(&path, |e| e.solution.value = Value::Loss);
         let out = bao_solve(dir.path());
         let json = assert_true_answer(&out);
         assert_eq!(json["cached"], false);
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.starts_with("warning: ") && err.lines().count() == 1, "{err}");
+        assert!(
+            err.starts_with("warning: ") && err.lines().count() == 1,
+            "{err}"
+        );
         assert!(cache::load(dir.path(), &rules, &pos).unwrap().is_some());
     }
 }
@@ -185,7 +209,12 @@ fn an_entry_without_moves_must_agree_with_the_entries_of_its_moves() {
     let (rules, pos) = game();
     let dir = tempfile::tempdir().unwrap();
     let path = store_solved(dir.path(), &rules, &pos, false);
-    let best = cache::load(dir.path(), &rules, &pos).unwrap().unwrap().solution.best.unwrap();
+    let best = cache::load(dir.path(), &rules, &pos)
+        .unwrap()
+        .unwrap()
+        .solution
+        .best
+        .unwrap();
     // The position after the winning move, solved into the same cache: a loss for its mover.
     let child = pos.play(&rules, best).unwrap();
     store_solved(dir.path(), &rules, &child, false);
@@ -236,17 +265,28 @@ fn entries_of_the_format_before_the_never_ending_move_rule_are_not_read() {
     let old = text.replacen("bao-solve-cache 2", "bao-solve-cache 1", 1);
     std::fs::write(&path, &old).unwrap();
     let err = format!("{:#}", cache::load(dir.path(), &rules, &pos).unwrap_err());
-    assert!(err.contains("written by an older bao") && !err.contains('\n'), "{err}");
+    assert!(
+        err.contains("written by an older bao") && !err.contains('\n'),
+        "{err}"
+    );
     // `bao solve` solves it again and writes it in the new format.
     let out = bao_solve(dir.path());
     assert_eq!(assert_true_answer(&out)["cached"], false);
-    assert!(std::fs::read_to_string(&path).unwrap().starts_with("bao-solve-cache 2\n"));
+    assert!(
+        std::fs::read_to_string(&path)
+            .unwrap()
+            .starts_with("bao-solve-cache 2\n")
+    );
     assert_eq!(bao_solve(dir.path()).stderr.len(), 0);
     // A file an older bao left for a position it gave up on is no record either.
     cache::store_gave_up(dir.path(), &rules, &pos, 5.0).unwrap();
     assert_eq!(cache::gave_up(dir.path(), &rules, &pos), Some(5.0));
     let gave_up = cache::gave_up_path(dir.path(), &rules, &pos);
     let text = std::fs::read_to_string(&gave_up).unwrap();
-    std::fs::write(&gave_up, text.replacen("bao-solve-cache 2", "bao-solve-cache 1", 1)).unwrap();
+    std::fs::write(
+        &gave_up,
+        text.replacen("bao-solve-cache 2", "bao-solve-cache 1", 1),
+    )
+    .unwrap();
     assert_eq!(cache::gave_up(dir.path(), &rules, &pos), None);
 }

@@ -13,7 +13,9 @@ use libfuzzer_sys::fuzz_target;
 /// through the registry, as the real one does), then play at random.
 fn registry() -> PlayerRegistry {
     let mut players = PlayerRegistry::classical();
-    players.register("engine", |_, _, _| anyhow::bail!("no engine: players while fuzzing"));
+    players.register("engine", |_, _, _| {
+        anyhow::bail!("no engine: players while fuzzing")
+    });
     players.register("ab", |_, spec, seed| match spec {
         PlayerSpec::AlphaBeta(_) => Ok(Box::new(RandomPlayer::new(seed))),
         other => anyhow::bail!("`{other}` is not an alpha-beta spec"),

@@ -193,11 +193,14 @@ fn sample(args: &JudgeArgs, rules: &Rules) -> anyhow::Result<Vec<Position>> {
         let at = || format!("record {} of {}", i + 1, args.records.display());
         // The rules' errors show their cause in their own text: it is kept out of the error's
         // chain, so that the one line says it once.
-        let record = body.parse::<Record>().map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
+        let record = body
+            .parse::<Record>()
+            .map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
         if let Some(v) = record.tag("Variant").filter(|v| *v != variant) {
             bail!("{} is a game of {v}, not {variant}", at());
         }
-        let (_, line) = (record.replay(rules, &start)).map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
+        let (_, line) =
+            (record.replay(rules, &start)).map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
         let near_end = match args.last_plies {
             0 => 0,
             n => line.len().saturating_sub(n + 1),

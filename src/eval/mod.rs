@@ -11,6 +11,6 @@ pub mod pool;
 pub mod sprt;
 
 pub use arena::{GameEnd, GameReport, MatchConfig, MatchResult, play_game, run_match};
-pub use one_game::check_one_game;
 pub use elo::{ScoreEstimate, elo_from_score, score_from_elo};
+pub use one_game::check_one_game;
 pub use sprt::{SprtConfig, SprtResult, Verdict};

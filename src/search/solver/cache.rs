@@ -165,13 +165,22 @@ fn check(entry: &Cached, rules: &Rules, pos: &Position, dir: Option<&Path>) -> a
     ensure!(list.moves().contains(&best), "its best move is not legal");
     let mut at = *pos;
     for &mv in &s.pv {
-        at = at.play(rules, mv).ok().context("its line holds an illegal move")?;
+        at = at
+            .play(rules, mv)
+            .ok()
+            .context("its line holds an illegal move")?;
     }
-    ensure!(s.pv.first().is_none_or(|&m| m == best), "its line does not start with its best move");
+    ensure!(
+        s.pv.first().is_none_or(|&m| m == best),
+        "its line does not start with its best move"
+    );
     let mut valued: Vec<(Move, Value)> = vec![(best, s.value)];
     if let Some(moves) = &entry.moves {
         let listed: Vec<Move> = moves.iter().map(|m| m.mv).collect();
-        ensure!(listed == list.moves(), "its moves are not the position's legal moves");
+        ensure!(
+            listed == list.moves(),
+            "its moves are not the position's legal moves"
+        );
         for m in moves {
             ensure!(
                 (m.value == Value::Draw) == (m.length == 0),
@@ -185,7 +194,10 @@ fn check(entry: &Cached, rules: &Rules, pos: &Position, dir: Option<&Path>) -> a
         );
         valued = moves.iter().map(|m| (m.mv, m.value)).collect();
         let of_best = moves.iter().find(|m| m.mv == best).map(|m| m.value);
-        ensure!(of_best == Some(s.value), "its best move does not reach its value");
+        ensure!(
+            of_best == Some(s.value),
+            "its best move does not reach its value"
+        );
     }
     match dir {
         Some(dir) => agrees_with_moves(dir, rules, pos, &valued),

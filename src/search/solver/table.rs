@@ -184,8 +184,14 @@ mod tests {
     #[test]
     fn a_table_too_large_to_allocate_is_a_one_line_error() {
         for bytes in [usize::MAX, usize::MAX / 2, 1 << 62] {
-            let err = Table::with_bytes(bytes).err().expect("no such memory").to_string();
-            assert!(err.starts_with("cannot allocate the solver's table"), "{err}");
+            let err = Table::with_bytes(bytes)
+                .err()
+                .expect("no such memory")
+                .to_string();
+            assert!(
+                err.starts_with("cannot allocate the solver's table"),
+                "{err}"
+            );
         }
     }
 }
