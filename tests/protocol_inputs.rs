@@ -481,6 +481,7 @@ fn a_solver_table_the_machine_cannot_give_is_a_one_line_answer_not_an_abort() {
     }
 }
 
+#[cfg(feature = "ml")]
 #[test]
 fn gauntlets_and_watched_games_of_players_of_different_games_are_refused_up_front() {
     let shipped = |game: &str| {
