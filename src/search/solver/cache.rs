@@ -272,11 +272,12 @@ fn locked<T>(dir: &Path, body: impl FnOnce() -> anyhow::Result<T>) -> anyhow::Re
     let path = dir.join(".lock");
     let mut options = std::fs::OpenOptions::new();
     options.create(true).truncate(false).write(true);
-    // Non-blocking: a FIFO put at the lock's name is refused at once, never waited on.
+    // Non-blocking and not through a link: a FIFO or a symbolic link put at the lock's name is
+    // refused at once, never waited on or followed.
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK);
+        options.custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW);
     }
     let lock = (options.open(&path))
         .with_context(|| format!("cannot open the cache's lock {}", path.display()))?;
