@@ -407,6 +407,8 @@ fn player_specs_nested_past_the_bound_are_refused_in_one_line_by_every_front_end
     assert!(lines[1].starts_with("error bad player spec"), "{out}");
     assert!(lines[1].contains("more than 4 deep"), "{out}");
     assert!(lines[2].starts_with("legal "), "{out}");
+    // (One argument holds at most 128 KiB, so the command line gets a spec 1,000 deep.)
+    let deep = nested_solvers(1000);
     let (ok, _, err) = run(&["eval", "--a", &deep, "--b", "random", "-n", "2", "-q"]);
     assert!(!ok);
     assert_one_line_error(&err, "more than 4 deep");
