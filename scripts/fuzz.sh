@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes every text reader with cargo-fuzz (libFuzzer): positions, moves, records and rule files
-# (`parsers`), engine protocol lines and player specs (`engine`), training configs (`config`) and
+# (`parsers`), engine protocol lines and player specs (`engine`), player specs through the
+# registry, nested ones included (`player_spec`), training configs (`config`) and
 # player files (`player_header`).
 # Usage: scripts/fuzz.sh [executions per target, default 100000] [targets...]
 # The proof run of the hardening issue used 10000000. Nightly features come through
@@ -12,7 +13,7 @@ cd "$(dirname "$0")/../fuzz"
 runs="${1:-100000}"
 shift || true
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(parsers engine config player_header)
+[[ ${#targets[@]} -gt 0 ]] || targets=(parsers engine player_spec config player_header)
 export RUSTC_BOOTSTRAP=1
 for t in "${targets[@]}"; do
   features=()

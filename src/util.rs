@@ -185,6 +185,13 @@ fn utf8_text(bytes: Vec<u8>, path: &Path, what: &str) -> anyhow::Result<String> 
     })
 }
 
+/// Whether an error of a read (its root cause) says that the file is not there.
+pub fn is_not_found(e: &anyhow::Error) -> bool {
+    e.root_cause()
+        .downcast_ref::<std::io::Error>()
+        .is_some_and(|e| e.kind() == std::io::ErrorKind::NotFound)
+}
+
 /// The folder a path lives in (`.` for a bare file name).
 pub fn parent_dir(path: &Path) -> &Path {
     match path.parent() {
@@ -364,6 +371,23 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("is not UTF-8 text"), "{err}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_refused_read_says_whether_nothing_is_there() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("entry.json");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let err = read_regular_bounded(&fifo, 1 << 20, "cache file").unwrap_err();
+        assert!(err.to_string().ends_with("is not a regular file"), "{err}");
+        assert!(!is_not_found(&err));
+        let missing = read_regular_bounded(&dir.path().join("none"), 10, "cache file").unwrap_err();
+        assert!(is_not_found(&missing), "{missing:#}");
     }
 
     #[cfg(unix)]

@@ -14,6 +14,7 @@ fn solver() -> Solver {
         nodes: None,
         memory: 16 << 20,
     })
+    .unwrap()
 }
 
 #[test]

@@ -557,3 +557,41 @@ fn a_header_with_an_unknown_field_is_refused_with_one_line_naming_it() {
     );
     assert!(err.contains("unknown field `gumbel`"), "{err}");
 }
+
+#[test]
+fn export_refuses_settings_no_loader_reads_before_writing_anything() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("p.bao");
+    let out_s = out.to_str().unwrap();
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("checkpoints/shipped/kujifunza.bao");
+    let shipped = shipped.to_str().unwrap();
+    for (flag, value) in [
+        ("--sims", "0"),
+        ("--sims", "1000001"),
+        ("--cpuct", "1e30"),
+        ("--cpuct", "0"),
+        ("--cpuct", "100.5"),
+    ] {
+        let args = ["export", "--player", shipped, flag, value, "--out", out_s];
+        let o = common::bao_with_input(&args, "", None);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "{flag} {value}");
+        assert!(
+            err.contains(&flag[2..]) && err.contains(value),
+            "{flag} {value}: {err}"
+        );
+        assert!(!out.exists(), "{flag} {value} wrote a file");
+    }
+    // The bounds themselves are accepted, and the file loads.
+    let args = [
+        "export", "--player", shipped, "--sims", "1000000", "--cpuct", "100",
+    ];
+    let o = common::bao_with_input(&[&args[..], &["--out", out_s]].concat(), "", None);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(Bundle::read(&out).unwrap().header.sims, 1_000_000);
+    // The library refuses to make such a file too, with the loader's own words.
+    let mut bundle = Bundle::read(&out).unwrap();
+    bundle.header.sims = 0;
+    let err = format!("{:#}", bundle.to_bytes().unwrap_err());
+    assert!(err.contains("sims must be in 1..=1000000, not 0"), "{err}");
+}

@@ -115,3 +115,32 @@ fn bao_judge_reports_each_player_and_refuses_bad_input_in_one_line() {
         assert!(err.contains(needle), "{err}");
     }
 }
+
+#[test]
+fn bao_judge_says_a_bad_record_move_once_and_refuses_a_zero_ply_cap() {
+    let dir = tempfile::tempdir().unwrap();
+    let records = dir.path().join("games.kiba");
+    std::fs::write(&records, "[Variant \"kujifunza\"]\n1: Z9< a1>;\n").unwrap();
+    let judge = |more: &[&str]| {
+        let mut args = vec![
+            "judge",
+            "-v",
+            "kujifunza",
+            "--player",
+            "random",
+            "--no-cache",
+        ];
+        args.extend(["--records", records.to_str().unwrap()]);
+        args.extend(more);
+        common::bao_with_input(&args, "", None)
+    };
+    let out = judge(&[]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.lines().count() == 1, "{err}");
+    assert!(err.contains("record 1 of"), "{err}");
+    assert_eq!(err.matches("Z9<").count(), 1, "said once: {err}");
+    let out = judge(&["--max-plies", "0", "--convert", "5"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.lines().count() == 1, "{err}");
+    assert!(err.contains("--max-plies must be at least 1"), "{err}");
+}

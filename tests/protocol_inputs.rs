@@ -474,4 +474,136 @@ fn engine_quit_after_a_search_ends_it_with_its_reply() {
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 2, "{out}");
     assert!(lines[1].starts_with("bestmove "), "{out}");
+
+/// `depth` solvers, each the `else=` player of the one before, then greedy.
+fn nested_solvers(depth: usize) -> String {
+    "solver:memory=1,else=".repeat(depth) + "greedy"
+}
+
+#[test]
+fn player_specs_nested_past_the_bound_are_refused_in_one_line_by_every_front_end() {
+    use bao_zero::search::PlayerRegistry;
+    use bao_zero::search::spec::MAX_NESTING;
+    let players = PlayerRegistry::classical();
+    let (_, inner) = players.resolve(&nested_solvers(MAX_NESTING), 0).unwrap();
+    assert_eq!(inner.name(), nested_solvers(MAX_NESTING));
+    for depth in [MAX_NESTING + 1, 10_000] {
+        let err = players.resolve(&nested_solvers(depth), 0).err().unwrap();
+        let err = format!("{err:#}");
+        assert!(err.contains("inside players more than 4 deep"), "{err}");
+        assert!(err.len() < 1000 && !err.contains('\n'), "{err}");
+    }
+    let engines = "engine:bao,player=".repeat(MAX_NESTING + 1) + "greedy";
+    assert!(engines.parse::<bao_zero::search::PlayerSpec>().is_err());
+    // The engine answers `error` and goes on; the command line refuses in one line.
+    let deep = nested_solvers(10_000);
+    let input = format!("player {deep}\nlegal\nquit\n");
+    let (ok, out, _) = run_with(&["engine", "--player", "random"], input.as_bytes(), &[]);
+    assert!(ok, "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[1].starts_with("error bad player spec"), "{out}");
+    assert!(lines[1].contains("more than 4 deep"), "{out}");
+    assert!(lines[2].starts_with("legal "), "{out}");
+    // (One argument holds at most 128 KiB, so the command line gets a spec 1,000 deep.)
+    let deep = nested_solvers(1000);
+    let (ok, _, err) = run(&["eval", "--a", &deep, "--b", "random", "-n", "2", "-q"]);
+    assert!(!ok);
+    assert_one_line_error(&err, "more than 4 deep");
+}
+
+/// `bao ARGS` with `input`, its address space bounded to 16 GiB: a table of 64 GiB can then never
+/// be had, whatever the machine (with overcommit, a large one might be).
+#[cfg(unix)]
+fn run_in_16_gib(args: &[&str], input: &[u8]) -> (bool, String, String) {
+    let bao = env!("CARGO_BIN_EXE_bao");
+    let shell = [
+        &["-c", "ulimit -v 16777216 && exec \"$0\" \"$@\"", bao][..],
+        args,
+    ]
+    .concat();
+    let mut child = Command::new("sh")
+        .args(shell)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let _ = child.stdin.take().unwrap().write_all(input);
+    let out = wait_at_most(child, Duration::from_secs(60));
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[cfg(unix)]
+#[test]
+fn a_solver_table_the_machine_cannot_give_is_a_one_line_answer_not_an_abort() {
+    let (ok, out, err) = run_in_16_gib(
+        &["engine", "--player", "random"],
+        b"player solver:memory=65536,time=1s\nlegal\nplayer solver:memory=8,time=1s\nquit\n",
+    );
+    assert!(ok, "{out}{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[1].starts_with("error cannot allocate the solver's table of 65536 MiB"),
+        "{out}"
+    );
+    assert!(lines[2].starts_with("legal "), "{out}");
+    assert!(lines[3].starts_with("ok solver:memory=8"), "{out}");
+    for args in [
+        &[
+            "solve",
+            "-v",
+            "kujifunza",
+            "--memory",
+            "65536",
+            "--time-limit",
+            "2",
+            "--no-cache",
+        ][..],
+        &[
+            "eval",
+            "--a",
+            "solver:memory=65536",
+            "--b",
+            "random",
+            "-n",
+            "2",
+            "-q",
+        ],
+    ] {
+        let (ok, _, err) = run_in_16_gib(args, b"");
+        assert!(!ok, "{args:?}");
+        assert_one_line_error(&err, "cannot allocate the solver's table of 65536 MiB");
+    }
+}
+
+#[cfg(feature = "ml")]
+#[test]
+fn gauntlets_and_watched_games_of_players_of_different_games_are_refused_up_front() {
+    let shipped = |game: &str| {
+        format!(
+            "player:{}/checkpoints/shipped/{game}.bao",
+            env!("CARGO_MANIFEST_DIR")
+        )
+    };
+    let (hus, kiswahili) = (shipped("hus"), shipped("kiswahili"));
+    let players = [
+        "--player", "random", "--player", &kiswahili, "--player", &hus,
+    ];
+    let (ok, out, err) = run(&[&["gauntlet", "-n", "2"][..], &players].concat());
+    assert!(!ok && out.is_empty(), "{out}");
+    assert_one_line_error(&err, "plays kiswahili and");
+    assert!(
+        err.contains("plays hus: a game needs players of one game"),
+        "{err}"
+    );
+    let (ok, _, err) = run(&["play", "--south", &hus, "--north", &kiswahili]);
+    assert!(!ok);
+    assert_one_line_error(&err, "plays hus and");
+    let (ok, _, err) = run(&["play", "--south", &hus, "--north", "random"]);
+    assert!(!ok);
+    assert_one_line_error(&err, "plays hus, not kiswahili");
 }

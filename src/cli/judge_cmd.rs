@@ -13,7 +13,7 @@ use crate::rules::{Position, Rules};
 use crate::search::solver::player::{DEFAULT_MEMORY_MB, SolverSpec};
 use crate::search::solver::{SolveLimits, Solver, SolverPlayer, Value};
 use crate::search::{Limits, PlayerRegistry};
-use anyhow::{Context, bail};
+use anyhow::bail;
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use serde::Serialize;
@@ -57,7 +57,7 @@ pub struct JudgeArgs {
     /// Won positions each player plays out against the perfect defender (0: none).
     #[arg(long, default_value_t = 0)]
     pub convert: usize,
-    /// A played-out game reaching this many plies counts as not converted.
+    /// A played-out game reaching this many plies counts as not converted (at least 1).
     #[arg(long, default_value_t = 400)]
     pub max_plies: usize,
     /// Seed of the sampling and the players.
@@ -104,6 +104,9 @@ pub fn run_judge(args: JudgeArgs, registry: &PlayerRegistry) -> anyhow::Result<(
     if !(1..=1 << 20).contains(&args.memory) {
         bail!("--memory must be 1..=1048576 (MiB)");
     }
+    if args.max_plies == 0 {
+        bail!("--max-plies must be at least 1 (a played-out game needs a move)");
+    }
     let limits = args.limits.limits()?;
     let rules = args.game.rules()?;
     // Every player is built before the long proving, so a bad spec fails at once.
@@ -138,7 +141,7 @@ pub fn run_judge(args: JudgeArgs, registry: &PlayerRegistry) -> anyhow::Result<(
         },
         "solver".into(),
         None,
-    );
+    )?;
     for (spec, mut player) in players {
         let bar = progress_bar(
             (report.critical_won + report.critical_drawn) as u64,
@@ -188,11 +191,16 @@ fn sample(args: &JudgeArgs, rules: &Rules) -> anyhow::Result<Vec<Position>> {
     let mut positions = Vec::new();
     for (i, body) in split_records(&text).iter().enumerate() {
         let at = || format!("record {} of {}", i + 1, args.records.display());
-        let record: Record = body.parse().with_context(at)?;
+        // The rules' errors show their cause in their own text: it is kept out of the error's
+        // chain, so that the one line says it once.
+        let record = body
+            .parse::<Record>()
+            .map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
         if let Some(v) = record.tag("Variant").filter(|v| *v != variant) {
             bail!("{} is a game of {v}, not {variant}", at());
         }
-        let (_, line) = record.replay(rules, &start).with_context(at)?;
+        let (_, line) =
+            (record.replay(rules, &start)).map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
         let near_end = match args.last_plies {
             0 => 0,
             n => line.len().saturating_sub(n + 1),
@@ -234,7 +242,7 @@ fn prove_all(
         let mut solver = Solver::new(SolveLimits {
             memory: args.memory << 20,
             ..SolveLimits::default()
-        });
+        })?;
         let mut found = Vec::new();
         loop {
             let i = next.fetch_add(1, Ordering::Relaxed);

@@ -153,6 +153,7 @@ fn watch_game(
     let seeds = (mix(args.seed, 1), mix(args.seed, 2));
     let mut south = players.build(&south_spec, seeds.0)?;
     let mut north = players.build(&north_spec, seeds.1)?;
+    crate::eval::check_one_game(&rules, &[south.as_ref(), north.as_ref()])?;
     south.new_game(seeds.0);
     north.new_game(seeds.1);
     let limits = args.limits.limits()?;

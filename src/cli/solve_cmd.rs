@@ -5,7 +5,7 @@ use super::GameArgs;
 use crate::notation::{line_text, move_text, parse_and_play};
 use crate::rules::{Position, Rules, Side};
 use crate::search::solver::{MoveValue, Solution, SolveLimits, Solver, Value, cache};
-use anyhow::{Context, bail};
+use anyhow::bail;
 use serde_json::json;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -88,9 +88,11 @@ pub fn run_solve(args: SolveArgs) -> anyhow::Result<()> {
         Some(c) => (c.solution, c.moves, true),
         None => {
             let (s, m) = solve(&args, &rules, &pos)?;
-            if let Some(dir) = args.cache.dir() {
-                cache::store(dir, &rules, &pos, &s, m.as_deref())
-                    .context("cannot write the solver cache")?;
+            // The answer is proven: a cache that cannot take it is a warning, not a failure.
+            if let Some(dir) = args.cache.dir()
+                && let Err(e) = cache::store(dir, &rules, &pos, &s, m.as_deref())
+            {
+                eprintln!("warning: cannot write the solver cache: {e:#}");
             }
             (s, m, false)
         }
@@ -123,7 +125,7 @@ fn solve(
         memory: args.memory << 20,
     };
     let started = std::time::Instant::now();
-    let mut solver = Solver::new(limits).with_progress(true);
+    let mut solver = Solver::new(limits)?.with_progress(true);
     let mut solution = solver.solve(rules, pos).map_err(anyhow::Error::msg)?;
     let moves = if args.all_moves && pos.result().is_none() {
         // The moves get what is left of the time limit.

@@ -364,9 +364,10 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchResult> {
     if let Some(s) = &cfg.sprt {
         s.validate().map_err(|e| anyhow!("bad SPRT: {e}"))?;
     }
-    // Fail on a bad spec before any game, and learn the names.
-    let name_a = cfg.players.build(&cfg.a, 0)?.name();
-    let name_b = cfg.players.build(&cfg.b, 0)?.name();
+    // Fail on a bad spec, or players of another game, before any game, and learn the names.
+    let (a, b) = (cfg.players.build(&cfg.a, 0)?, cfg.players.build(&cfg.b, 0)?);
+    super::check_one_game(&cfg.rules, &[a.as_ref(), b.as_ref()])?;
+    let (name_a, name_b) = (a.name(), b.name());
     let start = cfg.start.unwrap_or_else(|| Position::start(&cfg.rules));
     let n_pairs = cfg.games.div_ceil(2);
     let bar = progress_bar(cfg.games as u64, cfg.progress);

@@ -223,6 +223,13 @@ pub fn run_gauntlet(cfg: &GauntletConfig) -> anyhow::Result<GauntletResult> {
     let n = cfg.players.len();
     ensure!(n >= 2, "a gauntlet needs at least two players");
     ensure!(cfg.anchor < n, "the anchor is not one of the players");
+    // Every player once, before any match: a bad spec, or players of different games, fail here.
+    let built = (cfg.players.iter())
+        .map(|s| cfg.registry.build(s, 0))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let refs: Vec<&dyn crate::search::Player> = built.iter().map(|p| p.as_ref()).collect();
+    super::check_one_game(&cfg.rules, &refs)?;
+    drop(built);
     let pairs: Vec<(usize, usize)> = match &cfg.pairing {
         Pairing::RoundRobin => (0..n)
             .flat_map(|i| (i + 1..n).map(move |j| (i, j)))

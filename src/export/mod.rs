@@ -5,7 +5,7 @@
 pub mod onnx;
 mod specs;
 
-pub use specs::{all_players, parse_c_puct, register_player_specs};
+pub use specs::{all_players, parse_c_puct, parse_sims, register_player_specs};
 
 use crate::mcts::{Evaluator, MctsPlayer};
 use crate::player_file::{Bundle, Header};

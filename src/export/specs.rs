@@ -14,7 +14,9 @@
 //! | `mcts:sims=400` without `checkpoint` | MCTS with uniform priors and no value (a baseline) |
 
 use super::LoadedPlayer;
-use crate::mcts::{Evaluator, MAX_BATCH_OPTION, MctsPlayer, PlaySettings, UniformEvaluator};
+use crate::mcts::{
+    Evaluator, MAX_BATCH_OPTION, MAX_C_PUCT, MAX_SIMS, MctsPlayer, PlaySettings, UniformEvaluator,
+};
 use crate::player_file::{Bundle, Header};
 use crate::search::Player;
 use crate::search::spec::{PlayerRegistry, PlayerSpec};
@@ -104,13 +106,25 @@ fn number<T: std::str::FromStr>(
 
 const POSITIVE: &str = "a positive number";
 
-/// An exploration constant (`cpuct=` of a spec, `bao export --cpuct`): finite and above zero.
+/// An exploration constant (`cpuct=` of a spec, `bao export --cpuct`): above zero and at most
+/// [`MAX_C_PUCT`], the bound every player file is read with.
 pub fn parse_c_puct(value: &str) -> Result<f32, String> {
     number(
         "cpuct",
         value,
-        |c: &f32| *c > 0.0 && c.is_finite(),
-        POSITIVE,
+        |c: &f32| *c > 0.0 && *c <= MAX_C_PUCT,
+        &format!("above 0 and at most {MAX_C_PUCT}"),
+    )
+}
+
+/// Simulations per move (`sims=` of a spec, `bao export --sims`): 1 to [`MAX_SIMS`], the bound
+/// every player file is read with.
+pub fn parse_sims(value: &str) -> Result<u32, String> {
+    number(
+        "sims",
+        value,
+        |n: &u32| (1..=MAX_SIMS).contains(n),
+        &format!("from 1 to {MAX_SIMS}"),
     )
 }
 
@@ -147,7 +161,7 @@ fn build_mcts(spec: &PlayerSpec, options: &str) -> anyhow::Result<Box<dyn Player
             "iteration" => {
                 iteration = Some(number(key, value, |&i: &u32| i > 0, POSITIVE).map_err(bad)?)
             }
-            "sims" => sims = Some(number(key, value, |&n: &u32| n > 0, POSITIVE).map_err(bad)?),
+            "sims" => sims = Some(parse_sims(value).map_err(bad)?),
             "cpuct" | "c_puct" => search.c_puct = Some(parse_c_puct(value).map_err(bad)?),
             "batch" => {
                 let fits = |&b: &usize| (1..=MAX_BATCH_OPTION).contains(&b);

@@ -157,6 +157,10 @@ impl Bundle {
 
     /// The file's bytes.
     pub fn to_bytes(&self) -> anyhow::Result<Vec<u8>> {
+        // A file no loader would read is never made: the loader's own checks, before writing.
+        self.header
+            .validate()
+            .context("refusing to write a player file that no loader reads")?;
         let header = serde_json::to_vec_pretty(&self.header)?;
         let mut out = Vec::with_capacity(MAGIC.len() + header.len() + self.weights.len() + 32);
         out.extend_from_slice(MAGIC);

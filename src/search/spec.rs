@@ -72,9 +72,17 @@ pub enum PlayerSpec {
     },
 }
 
+/// The most players one spec may hold inside one another (the solver's `else=SPEC`, an engine's
+/// `player=SPEC`, in any mix): a handful is plenty, and a bound keeps a spec of thousands of levels
+/// from exhausting the stack of whatever builds it.
+pub const MAX_NESTING: usize = 4;
+
+/// The most characters of a spec an error repeats (a longer one is cut, with `...`).
+const SHOWN_CHARS: usize = 120;
+
 /// A bad player spec: what is wrong, and the accepted forms.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("bad player spec `{spec}`: {why}; {ACCEPTED}")]
+#[error("bad player spec `{}`: {why}; {ACCEPTED}", shown(spec))]
 pub struct SpecError {
     /// The text given.
     pub spec: String,
@@ -151,7 +159,7 @@ impl PlayerRegistry {
                 parsed,
                 spec.to_string(),
                 fallback,
-            )))
+            )?))
         });
         r
     }
@@ -260,6 +268,28 @@ pub fn parse_count(v: &str) -> Option<u64> {
 
 pub use crate::util::parse_duration;
 
+/// `spec` as an error shows it: whole, or its first [`SHOWN_CHARS`] characters and `...`.
+fn shown(spec: &str) -> String {
+    match spec.char_indices().nth(SHOWN_CHARS) {
+        Some((cut, _)) => format!("{}...", &spec[..cut]),
+        None => spec.to_string(),
+    }
+}
+
+/// How many players `spec` holds inside one another: its options that are specs themselves
+/// (`else=`, `player=`), wherever they stand. Counted on the text, without parsing the inner
+/// specs, so that the count costs one pass however deep the nesting goes.
+fn nesting(spec: &str) -> usize {
+    ["else=", "player="]
+        .iter()
+        .map(|key| {
+            (spec.match_indices(key))
+                .filter(|(i, _)| spec[..*i].trim_end().ends_with([':', ',']))
+                .count()
+        })
+        .sum()
+}
+
 fn format_duration(d: Duration) -> String {
     if d.subsec_nanos() == 0 {
         format!("{}s", d.as_secs())
@@ -277,6 +307,12 @@ impl FromStr for PlayerSpec {
             why,
         };
         let s = text.trim();
+        if nesting(s) > MAX_NESTING {
+            return Err(err(format!(
+                "it holds players inside players more than {MAX_NESTING} deep (`else=` or \
+                 `player=` inside one another)"
+            )));
+        }
         let (kind, options) = match s.split_once(':') {
             Some((k, o)) => (k.trim().to_ascii_lowercase(), Some(o)),
             None => (s.to_ascii_lowercase(), None),

@@ -209,14 +209,15 @@ pub struct Solver {
 }
 
 impl Solver {
-    /// A solver with these limits (the table is allocated now, its pages as they are used).
-    pub fn new(limits: SolveLimits) -> Solver {
-        Solver {
-            table: table::Table::with_bytes(limits.memory),
+    /// A solver with these limits (the table is allocated now, its pages as they are used), or a
+    /// one-line error when the machine cannot give the table's memory.
+    pub fn new(limits: SolveLimits) -> anyhow::Result<Solver> {
+        Ok(Solver {
+            table: table::Table::with_bytes(limits.memory)?,
             limits,
             progress: false,
             stop: None,
-        }
+        })
     }
 
     /// Shows a progress line on stderr while searching (hidden where stderr is no terminal).

@@ -93,19 +93,24 @@ pub struct SolverPlayer {
 
 impl SolverPlayer {
     /// A player from its options; `name` is its spec as written, `fallback` the player built
-    /// from the spec's `else=` (alpha-beta at depth 4 if `None`).
-    pub fn new(spec: SolverSpec, name: String, fallback: Option<Box<dyn Player>>) -> SolverPlayer {
+    /// from the spec's `else=` (alpha-beta at depth 4 if `None`). An error (one line) when the
+    /// table's memory cannot be had.
+    pub fn new(
+        spec: SolverSpec,
+        name: String,
+        fallback: Option<Box<dyn Player>>,
+    ) -> anyhow::Result<SolverPlayer> {
         let limits = SolveLimits {
             memory: spec.memory_mb << 20,
             ..SolveLimits::default()
         };
-        SolverPlayer {
+        Ok(SolverPlayer {
             name,
             spec,
-            solver: Solver::new(limits),
+            solver: Solver::new(limits)?,
             fallback: fallback.unwrap_or_else(|| Box::new(AlphaBeta::with_depth(4))),
             fell_back: false,
-        }
+        })
     }
 
     /// The time the solver may take with the caller's `limits`: the spec's (or the default),

@@ -41,6 +41,29 @@ pub struct Table {
 
 const VALID: u64 = 1 << 63;
 
+/// `n` zeroed slots, allocated fallibly. Zeroed memory comes from the system untouched, so its
+/// pages are only taken as entries are written (a 1 GiB table costs nothing until it fills);
+/// `vec![0; n]` does the same but aborts the process when the allocation fails.
+fn zeroed_slots(n: usize) -> anyhow::Result<Vec<[u64; 2]>> {
+    let refuse = || {
+        anyhow::anyhow!(
+            "cannot allocate the solver's table of {} MiB: not enough memory (ask for less)",
+            (n.saturating_mul(ENTRY_BYTES)) >> 20
+        )
+    };
+    let layout = std::alloc::Layout::array::<[u64; 2]>(n).map_err(|_| refuse())?;
+    // SAFETY: the layout has a non-zero size (n >= WAYS); a null pointer is checked; the memory
+    // is allocated by the global allocator with the layout of a `Vec<[u64; 2]>` of capacity and
+    // length `n`, so the vector frees it with the same layout; all-zero bytes are valid `u64`s.
+    unsafe {
+        let ptr = std::alloc::alloc_zeroed(layout).cast::<[u64; 2]>();
+        if ptr.is_null() {
+            return Err(refuse());
+        }
+        Ok(Vec::from_raw_parts(ptr, n, n))
+    }
+}
+
 fn pack(e: &Entry, work: u8) -> u64 {
     VALID
         | (e.lower + 1) as u64
@@ -67,20 +90,21 @@ fn work_of(w: u64) -> u8 {
 }
 
 impl Table {
-    /// A table of at most `bytes` bytes (rounded down to a power of two buckets, at least one).
-    pub fn with_bytes(bytes: usize) -> Table {
+    /// A table of at most `bytes` bytes (rounded down to a power of two buckets, at least one),
+    /// or a one-line error when the memory cannot be had: the size is the user's, so a size the
+    /// machine refuses is an answer, never an abort.
+    pub fn with_bytes(bytes: usize) -> anyhow::Result<Table> {
         let want = (bytes / (ENTRY_BYTES * WAYS)).max(1);
         let buckets = if want.is_power_of_two() {
             want
         } else {
             want.next_power_of_two() / 2
         };
-        Table {
-            // Zeroed memory: pages are only touched as entries are written.
-            slots: vec![[0u64; 2]; buckets * WAYS],
+        Ok(Table {
+            slots: zeroed_slots(buckets * WAYS)?,
             buckets,
             used: 0,
-        }
+        })
     }
 
     /// The table's size in bytes.
@@ -137,7 +161,7 @@ mod tests {
 
     #[test]
     fn entries_round_trip_and_the_cheapest_makes_way() {
-        let mut t = Table::with_bytes(ENTRY_BYTES * WAYS);
+        let mut t = Table::with_bytes(ENTRY_BYTES * WAYS).unwrap();
         let e = |lower, upper, len, best| Entry {
             lower,
             upper,
@@ -155,5 +179,19 @@ mod tests {
         t.store(5, e(-1, -1, 65535, Some(63)), 4);
         assert_eq!(t.probe(5), Some(e(-1, -1, 65535, Some(63))));
         assert!((t.fill() - 1.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_table_too_large_to_allocate_is_a_one_line_error() {
+        for bytes in [usize::MAX, usize::MAX / 2, 1 << 62] {
+            let err = Table::with_bytes(bytes)
+                .err()
+                .expect("no such memory")
+                .to_string();
+            assert!(
+                err.starts_with("cannot allocate the solver's table"),
+                "{err}"
+            );
+        }
     }
 }
