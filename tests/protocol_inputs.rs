@@ -474,6 +474,7 @@ fn engine_quit_after_a_search_ends_it_with_its_reply() {
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 2, "{out}");
     assert!(lines[1].starts_with("bestmove "), "{out}");
+}
 
 /// `depth` solvers, each the `else=` player of the one before, then greedy.
 fn nested_solvers(depth: usize) -> String {
