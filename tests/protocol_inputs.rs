@@ -12,9 +12,15 @@ fn bao() -> Command {
 
 /// `bao ARGS` with `input` on stdin (bytes, closed after), as (success, stdout, stderr).
 fn run_with(args: &[&str], input: &[u8], env: &[(&str, &str)]) -> (bool, String, String) {
-    let mut child = bao()
-        .args(args)
-        .envs(env.iter().copied())
+    let mut command = bao();
+    command.args(args).envs(env.iter().copied());
+    run_command(command, input)
+}
+
+/// `command` with `input` on stdin (bytes, closed after), as (success, stdout, stderr); it must
+/// end within a minute.
+fn run_command(mut command: Command, input: &[u8]) -> (bool, String, String) {
+    let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -464,16 +470,17 @@ fn engine_answers_go_as_the_last_input_line_for_players_that_cannot_stop() {
 }
 
 #[test]
-fn engine_quit_after_a_search_ends_it_with_its_reply() {
+fn engine_quit_after_a_search_lets_it_finish_and_reply() {
     let (ok, out, _) = run_with(
         &["engine", "--player", "ab:depth=60"],
-        b"go movetime 600000\nquit\nlegal\n",
+        b"go depth 5\nquit\nlegal\n",
         &[],
     );
     assert!(ok);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 2, "{out}");
     assert!(lines[1].starts_with("bestmove "), "{out}");
+    assert!(lines[1].contains(" depth 5 "), "{out}");
 }
 
 /// `depth` solvers, each the `else=` player of the one before, then greedy.
@@ -522,20 +529,9 @@ fn run_in_16_gib(args: &[&str], input: &[u8]) -> (bool, String, String) {
         args,
     ]
     .concat();
-    let mut child = Command::new("sh")
-        .args(shell)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let _ = child.stdin.take().unwrap().write_all(input);
-    let out = wait_at_most(child, Duration::from_secs(60));
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let mut command = Command::new("sh");
+    command.args(shell);
+    run_command(command, input)
 }
 
 #[cfg(unix)]

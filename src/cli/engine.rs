@@ -233,13 +233,9 @@ impl Engine {
         })
     }
 
-    /// The reply of the search started by [`Engine::start_go`], waiting for it; with `end`
-    /// (the end of input) the search is stopped first where the player can stop.
-    fn search_done(&mut self, end: bool) -> Option<anyhow::Result<String>> {
-        let choice = match end {
-            true => self.bot.finish()?,
-            false => self.bot.wait()?,
-        };
+    /// The reply of the search started by [`Engine::start_go`], waiting for it.
+    fn search_done(&mut self) -> Option<anyhow::Result<String>> {
+        let choice = self.bot.wait()?;
         Some(search_reply(choice, &self.rules, &self.pos))
     }
 }
@@ -407,8 +403,8 @@ fn error_line(e: &anyhow::Error) -> String {
 /// per command; errors are replies starting with `error`, and the engine goes on. `go` searches
 /// on a thread while input is read, and commands take effect in the order given: a `stop` ends
 /// the search of the `go` before it (whose reply is then the best move so far), other commands
-/// wait for the reply and follow in order, and `quit` or the end of input ends the search too,
-/// still giving its reply.
+/// wait for the reply and follow in order, and `quit` or the end of input lets the search finish
+/// and give its reply before the engine exits.
 pub fn run_engine(args: EngineArgs, players: &PlayerRegistry) -> anyhow::Result<()> {
     let mut engine = Engine::new(&args.player, players)?;
     let (tx, rx) = std::sync::mpsc::channel();
@@ -434,9 +430,8 @@ fn is_end(event: &Event) -> bool {
 }
 
 /// Whether the input queued behind the search under way asks it to end: a `stop` before the
-/// next `go` (taken out of the queue: the search's reply answers it), or `quit` or the end of
-/// input before the next `go` (left in the queue, to end the engine after the reply). A `stop`
-/// after a later `go` waits for that one.
+/// next `go` (taken out of the queue: the search's reply answers it). A `stop` after a later
+/// `go` waits for that one.
 fn ends_search(queue: &mut VecDeque<Event>) -> bool {
     let mut asked = false;
     let mut i = 0;
@@ -446,7 +441,6 @@ fn ends_search(queue: &mut VecDeque<Event>) -> bool {
             asked = true;
             continue;
         }
-        asked |= is_end(&queue[i]);
         i += 1;
     }
     asked
@@ -465,8 +459,8 @@ pub fn engine_loop(
     loop {
         if engine.bot.is_searching() {
             if queue.front().is_some_and(is_end) {
-                // Nothing more will be asked: the search ends now, its reply still given.
-                if let Some(reply) = engine.search_done(true) {
+                // Nothing more will be asked: the search runs to its limits and replies.
+                if let Some(reply) = engine.search_done() {
                     write_reply(out, reply)?;
                 }
                 return Ok(());
@@ -476,7 +470,7 @@ pub fn engine_loop(
             }
             match events.recv() {
                 Ok(Event::Done) => {
-                    if let Some(reply) = engine.search_done(false) {
+                    if let Some(reply) = engine.search_done() {
                         write_reply(out, reply)?;
                     }
                 }

@@ -113,7 +113,7 @@ pub fn parse_c_puct(value: &str) -> Result<f32, String> {
         "cpuct",
         value,
         |c: &f32| *c > 0.0 && *c <= MAX_C_PUCT,
-        &format!("above 0 and at most {MAX_C_PUCT}"),
+        &format!("a positive number, at most {MAX_C_PUCT}"),
     )
 }
 
