@@ -233,9 +233,13 @@ impl Engine {
         })
     }
 
-    /// The reply of the search started by [`Engine::start_go`], waiting for it.
-    fn search_done(&mut self) -> Option<anyhow::Result<String>> {
-        let choice = self.bot.wait()?;
+    /// The reply of the search started by [`Engine::start_go`], waiting for it; at the end of
+    /// input (`eof`) the search is stopped first where the player can stop.
+    fn search_done(&mut self, eof: bool) -> Option<anyhow::Result<String>> {
+        let choice = match eof {
+            true => self.bot.finish()?,
+            false => self.bot.wait()?,
+        };
         Some(search_reply(choice, &self.rules, &self.pos))
     }
 }
@@ -403,8 +407,8 @@ fn error_line(e: &anyhow::Error) -> String {
 /// per command; errors are replies starting with `error`, and the engine goes on. `go` searches
 /// on a thread while input is read, and commands take effect in the order given: a `stop` ends
 /// the search of the `go` before it (whose reply is then the best move so far), other commands
-/// wait for the reply and follow in order, and `quit` or the end of input lets the search finish
-/// and give its reply before the engine exits.
+/// wait for the reply and follow in order (`quit` too: the search runs to its limits), and the
+/// end of input stops the search where the player can stop, still giving its reply.
 pub fn run_engine(args: EngineArgs, players: &PlayerRegistry) -> anyhow::Result<()> {
     let mut engine = Engine::new(&args.player, players)?;
     let (tx, rx) = std::sync::mpsc::channel();
@@ -458,9 +462,11 @@ pub fn engine_loop(
     let mut queue: VecDeque<Event> = VecDeque::new();
     loop {
         if engine.bot.is_searching() {
-            if queue.front().is_some_and(is_end) {
-                // Nothing more will be asked: the search runs to its limits and replies.
-                if let Some(reply) = engine.search_done() {
+            if let Some(end) = queue.front().filter(|e| is_end(e)) {
+                // Nothing more will be asked: `quit` lets the search run to its limits, the end
+                // of input stops it where it can stop; either way it replies.
+                let eof = matches!(end, Event::Eof);
+                if let Some(reply) = engine.search_done(eof) {
                     write_reply(out, reply)?;
                 }
                 return Ok(());
@@ -470,7 +476,7 @@ pub fn engine_loop(
             }
             match events.recv() {
                 Ok(Event::Done) => {
-                    if let Some(reply) = engine.search_done() {
+                    if let Some(reply) = engine.search_done(false) {
                         write_reply(out, reply)?;
                     }
                 }

@@ -140,6 +140,13 @@ impl Bot {
         })
     }
 
+    /// The end of input: the search under way ends (at once where the player can stop, else
+    /// within its limits), and its answer is still given.
+    pub fn finish(&mut self) -> Option<anyhow::Result<Choice>> {
+        self.stop();
+        self.wait()
+    }
+
     /// The player's move in `pos` within `limits`, searched on the bot's thread; the search is
     /// stopped early once `interrupted` says so (polled every few milliseconds).
     pub fn choose_until(
@@ -229,8 +236,7 @@ mod tests {
         assert_eq!(again.unwrap_err().to_string(), BUSY);
         assert!(bot.player().is_err());
         assert!(bot.set_player(deep()).is_err());
-        assert!(bot.stop());
-        assert!(bot.wait().unwrap().is_ok());
+        assert!(bot.finish().unwrap().is_ok());
         assert!(bot.player().is_ok() && !bot.is_searching());
         assert!(bot.wait().is_none());
     }
@@ -241,7 +247,7 @@ mod tests {
         let mut bot = Bot::new(Box::new(GreedyPlayer::new(1)));
         bot.start(&rules, &pos, Limits::NONE, || {}).unwrap();
         assert!(!bot.stop());
-        let c = bot.wait().unwrap().unwrap();
+        let c = bot.finish().unwrap().unwrap();
         let mut legal = crate::rules::MoveList::new();
         pos.legal_moves(&rules, &mut legal);
         assert!(legal.find(c.mv).is_some());
