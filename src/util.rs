@@ -1,5 +1,5 @@
 //! Small helpers shared by every stage, at the bottom of the layers: atomic file writes, the
-//! FNV-1a checksum of file framings, the SplitMix64 mixer behind every derived seed, medians, Elo as text.
+//! range checks of configs and files, the FNV-1a checksum of file framings, the SplitMix64 mixer behind every derived seed, medians, Elo as text.
 
 use anyhow::Context;
 use std::path::Path;
@@ -190,6 +190,32 @@ pub fn is_not_found(e: &anyhow::Error) -> bool {
     e.root_cause()
         .downcast_ref::<std::io::Error>()
         .is_some_and(|e| e.kind() == std::io::ErrorKind::NotFound)
+}
+
+/// Checks that the config value `key` lies in `range` (NaN never does), with one line naming the
+/// key, the range and the value: the check every numeric field of a config goes through.
+pub fn check_range<T: PartialOrd + std::fmt::Display>(
+    key: &str,
+    value: T,
+    range: std::ops::RangeInclusive<T>,
+) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        range.contains(&value),
+        "{key} must be in {}..={}, not {value}",
+        range.start(),
+        range.end()
+    );
+    Ok(())
+}
+
+/// Checks that the config value `key` lies above `low` and at most `high` (NaN never does), with
+/// one line naming the key, the bounds and the value.
+pub fn check_above(key: &str, value: f64, low: f64, high: f64) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        value > low && value <= high,
+        "{key} must be above {low} and at most {high}, not {value}"
+    );
+    Ok(())
 }
 
 /// The folder a path lives in (`.` for a bare file name).

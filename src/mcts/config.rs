@@ -1,7 +1,8 @@
 //! The search settings of self-play, and how they are read: stored configs may still carry the
 //! keys of options that no longer exist, which are accepted at their off values only.
 
-use super::{MAX_SIMS, PlaySettings, check_above, check_range};
+use super::{MAX_SIMS, PlaySettings};
+use crate::util::{check_above, check_range};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// How self-play searches: what a player searches with at play ([`PlaySettings`]) and what

@@ -16,7 +16,7 @@ pub use batch::LeafBatch;
 pub use cache::EvalCache;
 pub use config::SelfPlaySearch;
 pub use player::{MAX_BATCH, MAX_BATCH_OPTION, MctsPlayer};
-pub use settings::{MAX_C_PUCT, MAX_SIMS, PLAY_C_PUCT, PlaySettings, check_above, check_range};
+pub use settings::{MAX_C_PUCT, MAX_SIMS, PLAY_C_PUCT, PlaySettings};
 pub use split::SplitEvaluator;
 pub use tree::{Leaf, Tree};
 

@@ -1,8 +1,7 @@
 //! The search settings a player plays with: all that a player file stores of a search.
 
+use crate::util::{check_above, check_range};
 use serde::{Deserialize, Serialize};
-use std::fmt::Display;
-use std::ops::RangeInclusive;
 
 /// The exploration constant of a trained player at play time, unless its file says otherwise:
 /// self-play explores with 1.5, but with the long searches of play the tree does better trusting
@@ -17,32 +16,6 @@ pub const MAX_SIMS: u32 = 1_000_000;
 /// The largest exploration constant a player or a config may name: PUCT's useful values lie
 /// around 1, and far above it the priors alone pick the moves.
 pub const MAX_C_PUCT: f32 = 100.0;
-
-/// Checks that the config value `key` lies in `range` (NaN never does), with one line naming the
-/// key, the range and the value: the check every numeric field of a config goes through.
-pub fn check_range<T: PartialOrd + Display>(
-    key: &str,
-    value: T,
-    range: RangeInclusive<T>,
-) -> anyhow::Result<()> {
-    anyhow::ensure!(
-        range.contains(&value),
-        "{key} must be in {}..={}, not {value}",
-        range.start(),
-        range.end()
-    );
-    Ok(())
-}
-
-/// Checks that the config value `key` lies above `low` and at most `high` (NaN never does), with
-/// one line naming the key, the bounds and the value.
-pub fn check_above(key: &str, value: f64, low: f64, high: f64) -> anyhow::Result<()> {
-    anyhow::ensure!(
-        value > low && value <= high,
-        "{key} must be above {low} and at most {high}, not {value}"
-    );
-    Ok(())
-}
 
 /// What a player searches with at play: the tree's selection, backup and proofs read only these.
 /// Self-play adds its root noise, temperature, playout cap and forced playouts

@@ -1,9 +1,10 @@
 //! The `.bao` format: header, weights and checksum, written and read with every part checked.
 
 use super::Meta;
-use crate::mcts::{MAX_SIMS, PlaySettings, check_range};
+use crate::mcts::{MAX_SIMS, PlaySettings};
 use crate::nn::{NetConfig, NetEvaluator};
 use crate::rules::Rules;
+use crate::util::check_range;
 use anyhow::{Context, bail};
 use serde::{Deserialize, Serialize};
 use std::path::Path;

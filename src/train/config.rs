@@ -3,9 +3,10 @@
 //! another (`extends = "base.toml"` plus the keys it changes); the run directory stores the
 //! resolved, complete config, so a run never depends on the file it came from.
 
-use crate::mcts::{MAX_SIMS, check_above, check_range};
+use crate::mcts::MAX_SIMS;
 use crate::search::{PlayerRegistry, PlayerSpec};
 use crate::selfplay::SelfPlayConfig;
+use crate::util::{check_above, check_range};
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
