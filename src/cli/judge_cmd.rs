@@ -98,15 +98,7 @@ struct Report {
 
 /// Runs `bao judge`.
 pub fn run_judge(args: JudgeArgs, registry: &PlayerRegistry) -> anyhow::Result<()> {
-    if !(args.solve_time.is_finite() && args.solve_time > 0.0 && args.solve_time <= 86_400.0) {
-        bail!("--solve-time must be a positive number of seconds, at most a day");
-    }
-    if !(1..=1 << 20).contains(&args.memory) {
-        bail!("--memory must be 1..=1048576 (MiB)");
-    }
-    if args.max_plies == 0 {
-        bail!("--max-plies must be at least 1 (a played-out game needs a move)");
-    }
+    check_args(&args)?;
     let limits = args.limits.limits()?;
     let rules = args.game.rules()?;
     // Every player is built before the long proving, so a bad spec fails at once.
@@ -177,6 +169,20 @@ pub fn run_judge(args: JudgeArgs, registry: &PlayerRegistry) -> anyhow::Result<(
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         print(&report, &limits);
+    }
+    Ok(())
+}
+
+/// Refuses options out of range before any work, in one line each.
+fn check_args(args: &JudgeArgs) -> anyhow::Result<()> {
+    if !(args.solve_time.is_finite() && args.solve_time > 0.0 && args.solve_time <= 86_400.0) {
+        bail!("--solve-time must be a positive number of seconds, at most a day");
+    }
+    if !(1..=1 << 20).contains(&args.memory) {
+        bail!("--memory must be 1..=1048576 (MiB)");
+    }
+    if args.max_plies == 0 {
+        bail!("--max-plies must be at least 1 (a played-out game needs a move)");
     }
     Ok(())
 }

@@ -192,12 +192,21 @@ impl Variant {
     /// The rule set of this preset.
     pub fn rules(self) -> Rules {
         use Variant::*;
+        match self {
+            Kiswahili | Kujifunza | MalawiBasic | MalawiIntermediate | MalawiAdvanced | Kimasai
+            | Hus | KatraFandatsaka => self.game_rules(),
+            _ => self.ladder_rules(),
+        }
+    }
+
+    /// The rule set of one of the eight games.
+    fn game_rules(self) -> Rules {
+        use Variant::*;
         let kujifunza = Rules::kujifunza();
-        let kiswahili_house = House::Nyumba(Rules::KISWAHILI_HOUSE);
         match self {
             Kiswahili => Rules {
                 setup: Rules::KISWAHILI_SETUP,
-                house: kiswahili_house,
+                house: House::Nyumba(Rules::KISWAHILI_HOUSE),
                 planting: Planting {
                     singletons: SingletonPlanting::UnlessHouseLost,
                     ..kujifunza.planting.clone()
@@ -205,7 +214,7 @@ impl Variant {
                 takasia: Takasia::Kiswahili,
                 ..kujifunza
             },
-            Kujifunza | LadderKujifunza => kujifunza,
+            Kujifunza => kujifunza,
             MalawiBasic => Rules {
                 lone_kichwa: LoneKichwa::Loses,
                 infinite_moves: InfiniteMoves::Stop,
@@ -262,6 +271,16 @@ impl Variant {
                 },
                 ..kujifunza
             },
+            _ => unreachable!("{self} is a step of the ladder"),
+        }
+    }
+
+    /// The rule set of a step of seed 000's ladder: the step before it plus one rule.
+    fn ladder_rules(self) -> Rules {
+        use Variant::*;
+        let kujifunza = Rules::kujifunza();
+        match self {
+            LadderKujifunza => kujifunza,
             LadderOwnSeedsStay => Rules {
                 captured_sowing: CapturedSowing::NextPit,
                 ..Rules::hus()
@@ -315,13 +334,14 @@ impl Variant {
                 ..LadderPlantingCaptures.rules()
             },
             LadderTax => Rules {
-                house: kiswahili_house,
+                house: House::Nyumba(Rules::KISWAHILI_HOUSE),
                 ..LadderHouse.rules()
             },
             LadderSingletons => Rules {
                 takasia: Takasia::None,
                 ..Kiswahili.rules()
             },
+            _ => unreachable!("{self} is a game, not a step of the ladder"),
         }
     }
 }

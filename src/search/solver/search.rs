@@ -269,21 +269,8 @@ impl<'a> Search<'a> {
         if res.rep < ply {
             return res;
         }
-        let (lower, upper) = if res.value >= beta {
-            (res.value, 1)
-        } else if res.value <= alpha {
-            (-1, res.value)
-        } else {
-            (res.value, res.value)
-        };
-        let stamp = if res.horizon { depth as u16 } else { EXACT };
         let work = (64 - (self.nodes - nodes_before).leading_zeros()) as u8;
-        self.remember(
-            key,
-            known,
-            Entry::new(lower, upper, res.len, Some(best), stamp),
-            work,
-        );
+        self.remember(key, known, searched_entry(&res, best, window, depth), work);
         Res { rep: CLEAN, ..res }
     }
 
@@ -449,4 +436,18 @@ impl Entry {
             depth,
         }
     }
+}
+
+/// The table entry of a node searched within `window` to `depth`: the value as a bound where it
+/// fell outside the window, exact inside it; `best` the index of its best move.
+fn searched_entry(res: &Res, best: u8, (alpha, beta): (i8, i8), depth: usize) -> Entry {
+    let (lower, upper) = if res.value >= beta {
+        (res.value, 1)
+    } else if res.value <= alpha {
+        (-1, res.value)
+    } else {
+        (res.value, res.value)
+    };
+    let stamp = if res.horizon { depth as u16 } else { EXACT };
+    Entry::new(lower, upper, res.len, Some(best), stamp)
 }

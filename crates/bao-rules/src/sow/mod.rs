@@ -428,6 +428,20 @@ impl<'a, O: Observer> Mover<'a, O> {
             self.lose(self.side.opponent(), EndReason::FrontRowEmpty);
             return Next::Stop(StopReason::FrontRowEmpty);
         }
+        self.sow_captured(pit, kichwa, rotation, seeds)
+    }
+
+    /// Where the `seeds` captured by the mover's front pit `pit` are sown, by the rules'
+    /// [`CapturedSowing`] (`kichwa`: a kichwa already chosen in the planting stage).
+    #[inline]
+    fn sow_captured(
+        &mut self,
+        pit: Pit,
+        kichwa: Option<Pit>,
+        rotation: Rotation,
+        seeds: u32,
+    ) -> Next {
+        let me = self.me;
         match self.rules.captured_sowing {
             CapturedSowing::Kichwa => {
                 let kichwa = kichwa.unwrap_or(if self.rules.kimbi && pit.is_kimbi() {
