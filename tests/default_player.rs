@@ -2,20 +2,14 @@
 //! game (the solver first, the shipped player where it proves nothing in time), and the solver
 //! cache's memory of the positions it gave up on.
 
+#[path = "common/solver.rs"]
+mod small_solver;
 use bao_zero::eval::perfect::prove;
 use bao_zero::rules::{Position, Variant};
-use bao_zero::search::solver::{SolveLimits, Solver, cache};
+use bao_zero::search::solver::cache;
 use bao_zero::search::{Limits, PlayerRegistry};
+use small_solver::solver;
 use std::time::Duration;
-
-fn solver() -> Solver {
-    Solver::new(SolveLimits {
-        time: Some(Duration::from_secs(20)),
-        nodes: None,
-        memory: 16 << 20,
-    })
-    .unwrap()
-}
 
 #[test]
 fn the_solver_hands_a_position_it_cannot_prove_to_its_else_player() {

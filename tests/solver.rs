@@ -4,13 +4,16 @@
 
 mod common;
 
+#[path = "common/solver.rs"]
+mod small_solver;
 use bao_zero::eval::perfect::{Proven, converting, keeping, prove};
 use bao_zero::rules::variant::StartSeeds;
 use bao_zero::rules::{MoveList, Position, Rules, Side, Variant};
-use bao_zero::search::solver::{SolveLimits, Solver, Value, cache};
+use bao_zero::search::solver::{Value, cache};
 use bao_zero::search::{Limits, Player, PlayerRegistry, RandomPlayer};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use small_solver::solver;
 use std::time::Duration;
 
 /// A rule set with `per_side` seeds a side (front pits 1.. from the left), for small positions
@@ -33,15 +36,6 @@ fn small(variant: Variant, per_side: u8) -> Rules {
 /// A position through the text gate.
 fn read(rules: &Rules, text: &str) -> Position {
     Position::from_text(text, rules).unwrap_or_else(|e| panic!("test position: {e}"))
-}
-
-fn solver() -> Solver {
-    Solver::new(SolveLimits {
-        time: Some(Duration::from_secs(20)),
-        nodes: None,
-        memory: 16 << 20,
-    })
-    .unwrap()
 }
 
 /// Plain minimax to `depth` plies, no table, no pruning, a position already on the line scored a

@@ -3,9 +3,12 @@
 //! Every such entry is refused in one line (and the position solved again), nothing hangs, and no
 //! write loses what is there.
 
+#[path = "common/solver.rs"]
+mod small_solver;
 use bao_zero::eval::perfect::prove;
 use bao_zero::rules::{Move, MoveList, Position, Rules, Variant};
-use bao_zero::search::solver::{SolveLimits, Solver, Value, cache};
+use bao_zero::search::solver::{Value, cache};
+use small_solver::solver;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -18,15 +21,6 @@ fn game() -> (Rules, Position) {
     let rules = Variant::Kujifunza.rules();
     let pos = Position::from_text(WIN_IN_ONE, &rules).unwrap();
     (rules, pos)
-}
-
-fn solver() -> Solver {
-    Solver::new(SolveLimits {
-        time: Some(Duration::from_secs(20)),
-        nodes: None,
-        memory: 16 << 20,
-    })
-    .unwrap()
 }
 
 /// Solves the position and its moves into the cache at `dir`; returns the entry's path.
