@@ -6,25 +6,20 @@
 //! range is a one-line `ValueError` naming the argument and the range, a non-integer a
 //! `TypeError`.
 
-use crate::errors::value_error;
+use crate::errors::out_of_range;
 use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
 
 /// Most environments one `VecEnv` holds (about 4 KiB each: 4 GiB at the bound).
 pub(crate) const MAX_ENVS: u64 = 1 << 20;
 
-/// Most threads a `VecEnv` steps on (the engine's bound).
+/// Most threads a `VecEnv` steps on or a `Player` searches with (the engine's bound).
 pub(crate) const MAX_THREADS: u64 = 256;
 
 /// `value`, an integer in `lo..=hi`; otherwise a `ValueError` (or `TypeError` for a value that
 /// is not an integer) naming `name`.
 pub(crate) fn int_arg(value: &Bound<'_, PyAny>, name: &str, lo: u64, hi: u64) -> PyResult<u64> {
-    let out_of_range = || {
-        value_error(format!(
-            "{name} must be from {lo} to {hi}, not {}",
-            short_repr(value)
-        ))
-    };
+    let out_of_range = || out_of_range(name, lo, hi, short_repr(value));
     match value.extract::<i128>() {
         Ok(v) => u64::try_from(v)
             .ok()

@@ -94,12 +94,19 @@ where
     if range.contains(&value) {
         Ok(value)
     } else {
-        Err(PyValueError::new_err(format!(
-            "{name} must be {} to {}, not {value}",
-            range.start(),
-            range.end()
-        )))
+        Err(out_of_range(name, range.start(), range.end(), value))
     }
+}
+
+/// The one-line `ValueError` of an argument `name` given as `shown`, outside `lo` to `hi`: the
+/// message every size, count and seed check from Python gives.
+pub(crate) fn out_of_range(
+    name: &str,
+    lo: impl Display,
+    hi: impl Display,
+    shown: impl Display,
+) -> PyErr {
+    PyValueError::new_err(format!("{name} must be {lo} to {hi}, not {shown}"))
 }
 
 /// Runs `work` with the GIL released (`Python::detach`); its error becomes a one-line

@@ -12,9 +12,6 @@ use pyo3::prelude::*;
 use std::path::PathBuf;
 use std::sync::{Mutex, MutexGuard};
 
-/// The most search threads a player takes: the engine's `threads` command's bound.
-const MAX_THREADS: usize = 256;
-
 /// A player's decision: the move, its value for the mover and the line it expects.
 #[pyclass(name = "Choice", module = "bao_zero._core", frozen)]
 #[derive(Clone, Debug)]
@@ -287,7 +284,7 @@ impl Player {
     /// false if it always uses one.
     fn set_threads(&self, py: Python<'_>, threads: usize) -> PyResult<bool> {
         guarded("Player.set_threads", || {
-            let threads = check_range("threads", threads, 1..=MAX_THREADS)?;
+            let threads = check_range("threads", threads, 1..=crate::args::MAX_THREADS as usize)?;
             crate::errors::detach(py, || Ok(self.lock()?.set_threads(threads)))
         })
     }
