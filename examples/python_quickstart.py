@@ -16,7 +16,7 @@ rng = np.random.default_rng(0)
 env = bao_zero.Env("kiswahili", seed=0)
 obs, info = env.reset(seed=0)
 while not env.done:
-    action = int(rng.choice(np.flatnonzero(env.action_mask)))
+    action = int(rng.choice(np.flatnonzero(env.action_masks())))
     obs, reward, terminated, truncated, info = env.step(action)
 print(f"random game: {env.plies} plies, {env.end}")
 

@@ -33,7 +33,7 @@ def bench_vec_env(envs: int, threads: int, seconds: float) -> tuple[float, float
     rng = np.random.default_rng(0)
     # Noise tables drawn up front, so the loop's action draw is one multiply and one argmax.
     noise = rng.random((16, envs, bao_zero.ACTIONS), dtype=np.float32) + 0.01
-    masks = venv.action_masks
+    masks = venv.action_masks()
     in_step = 0.0
     steps = 0
     start = time.perf_counter()

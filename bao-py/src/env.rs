@@ -14,8 +14,8 @@ use pyo3::types::{PyDict, PyList};
 /// A Bao game as a reinforcement-learning environment (the Rust `bao_zero::env::Env`).
 ///
 /// Actions are ids in `0..64` seen from the player to move (`docs/ENV.md`); the observation is
-/// a float32 array of shape `(27, 4, 8)` for the player to move; `action_mask` is a bool array
-/// of 64. `step` raises `ValueError` for an illegal action and `RuntimeError` once the game is
+/// a float32 array of shape `(27, 4, 8)` for the player to move; `action_masks()` is an int8
+/// array of 64. `step` raises `ValueError` for an illegal action and `RuntimeError` once the game is
 /// over; a failed call changes nothing.
 /// What `Env.step` returns: `(observation, reward, terminated, truncated, info)`.
 type StepResult<'py> = (
@@ -117,11 +117,6 @@ impl Env {
             .observe_into(out)
             .expect("the array holds OBS_LEN floats");
         obs
-    }
-
-    /// The legal mask as a new bool array of 64.
-    pub(crate) fn mask_array<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
-        PyArray1::from_slice(py, &self.env.legal_mask())
     }
 }
 
@@ -270,11 +265,25 @@ impl Env {
     /// Writes the observation for the player to move into `out`, a C-contiguous, writeable
     /// float32 array of 864 elements (shape `(27, 4, 8)` or `(864,)`), with no new array.
     fn observe_into(&self, out: &Bound<'_, numpy::PyArrayDyn<f32>>) -> PyResult<()> {
-        let mut rw = out.try_readwrite().map_err(|_| {
-            value_error("out must be a writeable float32 array that nothing else borrows")
-        })?;
-        let slice = rw
-            .as_slice_mut()
+        use numpy::PyUntypedArrayMethods;
+        use numpy::npyffi::{_PyArray_GET_ITEM_DATA, NPY_ARRAY_WRITEABLE};
+        // SAFETY: `out` is a live numpy array (the type was checked on extraction); its flags
+        // are read through numpy's own accessor.
+        let flags = unsafe { (*_PyArray_GET_ITEM_DATA(out.as_array_ptr())).flags };
+        if flags & NPY_ARRAY_WRITEABLE == 0 {
+            return Err(value_error("out must be a writeable float32 array"));
+        }
+        if !out.is_c_contiguous() {
+            return Err(value_error(
+                "out must be a C-contiguous float32 array of 864 elements",
+            ));
+        }
+        // SAFETY: checked writeable and contiguous above, and the GIL is held for the whole
+        // write. No Rust borrow of a Python array outlives a call in this module (the arrays it
+        // hands out over its own buffers are read-only, so they fail the check above), so
+        // nothing else reads or writes these floats meanwhile. This skips rust-numpy's dynamic
+        // borrow table, which took about a third of this call's time.
+        let slice = unsafe { out.as_slice_mut() }
             .map_err(|_| value_error("out must be a C-contiguous float32 array of 864 elements"))?;
         self.env.observe_into(slice).map_err(|_| {
             value_error(format!(
@@ -311,15 +320,31 @@ impl Env {
         ))
     }
 
-    /// The legal actions as a bool array of 64 (all false once the episode is over).
+    /// The legal actions as a new int8 array of 64, 1 for a legal action (all 0 once the
+    /// episode is over): the mask of every bao_zero env, as PettingZoo's classic games give it
+    /// and as Gymnasium's `Discrete.sample(mask)` and sb3-contrib's `MaskablePPO` take it.
+    fn action_masks<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        let bits = self.env.legal_mask_bits();
+        PyArray1::from_iter(py, (0..ACTIONS).map(|a| (bits >> a & 1) as i8))
+    }
+
+    /// The legal actions as a bool array of 64. Deprecated: `action_masks()` gives them as
+    /// int8, the one mask type of every bao_zero env (this getter warns once per call site).
     #[getter]
-    fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
-        self.mask_array(py)
+    fn action_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        PyErr::warn(
+            py,
+            &py.get_type::<pyo3::exceptions::PyDeprecationWarning>(),
+            c"Env.action_mask (bool) is deprecated: use Env.action_masks(), int8 with 1 for a legal action (.astype(bool) for a bool array)",
+            1,
+        )?;
+        Ok(PyArray1::from_slice(py, &self.env.legal_mask()))
     }
 
     /// The legal action ids, ascending (empty once the episode is over).
-    fn legal_actions(&self) -> Vec<usize> {
-        self.env.legal_actions()
+    fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        // Straight from the mask's bits into a list of its final size: no vector between.
+        PyList::new(py, bao_zero::env::mask_actions(self.env.legal_mask_bits()))
     }
 
     /// The legal moves in KIBA notation, in the order of `legal_actions()`.

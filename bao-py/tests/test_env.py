@@ -26,8 +26,8 @@ def test_reset_and_step_shapes_and_types() -> None:
     obs, info = env.reset(seed=3)
     assert obs.shape == (27, 4, 8) and obs.dtype == np.float32
     assert info["player"] == 0
-    mask = env.action_mask
-    assert mask.shape == (64,) and mask.dtype == np.bool_
+    mask = env.action_masks()
+    assert mask.shape == (64,) and mask.dtype == np.int8
     assert list(np.flatnonzero(mask)) == env.legal_actions()
     action = env.move_to_action("A6<")
     obs, reward, terminated, truncated, info = env.step(action)
@@ -57,7 +57,7 @@ def test_illegal_action_is_a_value_error_and_changes_nothing() -> None:
     env = bao_zero.Env(seed=0)
     before = env.position
     obs = env.observation
-    illegal = next(a for a in range(64) if not env.action_mask[a])
+    illegal = next(a for a in range(64) if not env.action_masks()[a])
     with pytest.raises(ValueError, match="illegal action"):
         env.step(illegal)
     with pytest.raises(ValueError, match="out of range"):
@@ -83,7 +83,7 @@ def test_stepping_after_the_end_is_a_runtime_error() -> None:
     env = bao_zero.Env("hus", seed=0)
     play_out(env)
     assert env.done and env.end is not None
-    assert env.legal_actions() == [] and not env.action_mask.any()
+    assert env.legal_actions() == [] and not env.action_masks().any()
     position = env.position
     with pytest.raises(RuntimeError, match="episode is over"):
         env.step(0)
@@ -224,3 +224,41 @@ def test_observe_into_refuses_buffers_it_cannot_fill() -> None:
         env.observe_into(read_only)
     with pytest.raises(TypeError):
         env.observe_into(np.zeros(bao_zero.OBS_SHAPE, np.float64))
+
+
+def test_every_mask_is_int8_and_the_former_bool_masks_say_what_replaced_them() -> None:
+    import gymnasium
+
+    from bao_zero.gym_vector import BaoVectorEnv
+    from bao_zero.pettingzoo import env as pettingzoo_env
+
+    env = bao_zero.Env("kiswahili", seed=1)
+    venv = bao_zero.VecEnv(2, seed=0, threads=1)
+    gym_env = gymnasium.make("bao_zero/Bao-v0")
+    _, info = gym_env.reset(seed=0)
+    aec = pettingzoo_env()
+    aec.reset(seed=0)
+    vector = BaoVectorEnv(num_envs=2)
+    _, infos = vector.reset(seed=0)
+    masks = [
+        env.action_masks(),
+        venv.action_masks(),
+        info["action_mask"],
+        gym_env.unwrapped.action_masks(),
+        aec.observe(aec.agent_selection)["action_mask"],
+        infos["action_mask"],
+        vector.action_masks(),
+    ]
+    assert all(m.dtype == np.int8 and m.shape[-1] == 64 for m in masks)
+    assert all(m.max() == 1 and m.min() == 0 for m in masks)
+    # Gymnasium's masked sampling takes them as they are.
+    assert env.action_masks()[gym_env.action_space.sample(info["action_mask"])] == 1
+    # The bool getter still answers, with a warning naming its replacement.
+    with pytest.warns(DeprecationWarning, match=r"Env\.action_masks\(\)"):
+        old = env.action_mask
+    assert old.dtype == np.bool_ and np.array_equal(old, env.action_masks() == 1)
+    # VecEnv.action_masks became a method: using it as the bool array fails naming the change
+    # (an int8 mask under ~ or as an index would be silently wrong).
+    for former_use in (lambda m: m[0], lambda m: ~m, lambda m: m.shape, np.asarray):
+        with pytest.raises((TypeError, AttributeError), match=r"call venv\.action_masks\(\)"):
+            former_use(venv.action_masks)

@@ -64,7 +64,7 @@ def test_env_wrong_types_are_type_errors(value: Any) -> None:
 
 def test_env_illegal_actions_and_finished_games() -> None:
     env = bao_zero.Env("kujifunza", seed=0)
-    illegal = [a for a in range(64) if not env.action_mask[a]]
+    illegal = [a for a in range(64) if not env.action_masks()[a]]
     for action in illegal[:5] + [np.int64(illegal[0]), np.uint8(illegal[0])]:
         error = raises_ordinary(lambda: env.step(action))
         assert "illegal" in str(error)
@@ -120,8 +120,8 @@ def test_vec_env_wrong_types_are_ordinary_errors(value: Any) -> None:
 def test_vec_env_hostile_steps_and_indices() -> None:
     venv = bao_zero.VecEnv(3, "hus", seed=0, threads=1)
     before = venv.observations.copy()
-    legal = venv.action_masks.argmax(axis=1)
-    illegal = (~venv.action_masks).argmax(axis=1)
+    legal = venv.action_masks().argmax(axis=1)
+    illegal = (venv.action_masks() == 0).argmax(axis=1)
     for actions in (
         illegal,
         np.array([64, 0, 0]),

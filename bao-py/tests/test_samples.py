@@ -32,7 +32,7 @@ def test_samples_as_arrays(tmp_path: Path) -> None:
     for i in (0, n // 2, n - 1):
         env = bao_zero.Env.from_position(positions[i])
         assert np.array_equal(data["observations"][i], env.observation)
-        assert np.array_equal(data["action_masks"][i], env.action_mask)
+        assert np.array_equal(data["action_masks"][i], env.action_masks())
         assert data["players"][i] == env.current_player
     mixed = bao_zero.load_samples(run / "replay.bin", q_weight=0.5)
     assert np.allclose(mixed["values"], 0.5 * data["outcomes"] + 0.5 * data["search_values"])

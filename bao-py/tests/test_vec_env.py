@@ -18,13 +18,13 @@ def test_shapes_types_and_read_only_views() -> None:
     venv = bao_zero.VecEnv(8, variant="kiswahili", seed=1, threads=2)
     assert len(venv) == venv.num_envs == 8 and venv.threads == 2
     assert venv.observations.shape == (8, 27, 4, 8) and venv.observations.dtype == np.float32
-    assert venv.action_masks.shape == (8, 64) and venv.action_masks.dtype == np.bool_
+    assert venv.action_masks().shape == (8, 64) and venv.action_masks().dtype == np.int8
     assert venv.rewards.shape == (8, 2) and venv.rewards.dtype == np.float32
     assert venv.terminated.dtype == np.bool_ and venv.truncated.shape == (8,)
     with pytest.raises(ValueError):
         venv.observations[0, 0, 0, 0] = 1.0
     obs, rewards, terminated, truncated = venv.step(
-        random_actions(venv.action_masks, np.random.default_rng(0))
+        random_actions(venv.action_masks(), np.random.default_rng(0))
     )
     assert obs is venv.observations and rewards is venv.rewards
     assert terminated is venv.terminated and truncated is venv.truncated
@@ -42,9 +42,9 @@ def test_matches_single_envs_with_episode_seeds_and_auto_reset() -> None:
     for _ in range(400):
         for i, env in enumerate(envs):
             assert np.array_equal(venv.observations[i], env.observation)
-            assert np.array_equal(venv.action_masks[i], env.action_mask)
+            assert np.array_equal(venv.action_masks()[i], env.action_masks())
             assert venv.players[i] == env.current_player
-        actions = random_actions(venv.action_masks, rng)
+        actions = random_actions(venv.action_masks(), rng)
         venv.step(actions)
         finals = {f[0]: f for f in venv.finals()}
         for i, env in enumerate(envs):
@@ -66,9 +66,9 @@ def test_matches_single_envs_with_episode_seeds_and_auto_reset() -> None:
 def test_illegal_actions_step_nothing() -> None:
     venv = bao_zero.VecEnv(4, seed=0, threads=1)
     before = venv.observations.copy()
-    actions = random_actions(venv.action_masks, np.random.default_rng(0))
+    actions = random_actions(venv.action_masks(), np.random.default_rng(0))
     bad = actions.copy()
-    bad[2] = next(a for a in range(64) if not venv.action_masks[2, a])
+    bad[2] = next(a for a in range(64) if not venv.action_masks()[2, a])
     with pytest.raises(ValueError, match="environment 2"):
         venv.step(bad)
     with pytest.raises(ValueError, match="3 actions for 4"):
@@ -80,7 +80,7 @@ def test_illegal_actions_step_nothing() -> None:
     assert np.array_equal(venv.observations, before)
     assert venv.env(0).plies == 0
     venv.step(actions.astype(np.int32))
-    venv.step(list(random_actions(venv.action_masks, np.random.default_rng(1))))
+    venv.step(list(random_actions(venv.action_masks(), np.random.default_rng(1))))
     assert venv.env(0).plies == 2
 
 
@@ -89,7 +89,7 @@ def test_results_do_not_depend_on_threads() -> None:
     b = bao_zero.VecEnv(16, seed=3, threads=2)
     rng = np.random.default_rng(5)
     for _ in range(200):
-        actions = random_actions(a.action_masks, rng)
+        actions = random_actions(a.action_masks(), rng)
         a.step(actions)
         b.step(actions)
         assert np.array_equal(a.observations, b.observations)

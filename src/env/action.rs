@@ -122,19 +122,37 @@ pub fn write_mask(bits: u64, out: &mut [f32]) {
     }
 }
 
-/// The set actions of a bitmask, in increasing order.
-pub fn mask_actions(bits: u64) -> impl Iterator<Item = usize> {
-    let mut rest = bits;
-    std::iter::from_fn(move || {
-        if rest == 0 {
-            None
-        } else {
-            let a = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            Some(a)
-        }
-    })
+/// The set actions of a bitmask, in increasing order (an exact-size iterator, so that a list of
+/// them is built at its final size).
+pub fn mask_actions(bits: u64) -> MaskActions {
+    MaskActions(bits)
 }
+
+/// The iterator of [`mask_actions`]: the bits still to yield.
+#[derive(Clone, Copy, Debug)]
+pub struct MaskActions(u64);
+
+impl Iterator for MaskActions {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let a = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(a)
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count_ones() as usize;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for MaskActions {}
 
 /// The `k`-th set action of a bitmask (0-based), if there are more than `k`.
 #[inline]

@@ -17,7 +17,7 @@ pub mod tensor;
 pub mod vec_env;
 
 pub use action::{
-    ACTIONS, ActionError, action_text, action_to_move, legal_mask_bits, mask_actions,
+    ACTIONS, ActionError, MaskActions, action_text, action_to_move, legal_mask_bits, mask_actions,
     mask_to_bools, move_to_action, parse_action,
 };
 pub use agents::{Agent, GreedyAgent, RandomAgent};

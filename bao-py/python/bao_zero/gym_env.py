@@ -102,8 +102,7 @@ class BaoEnv(gymnasium.Env):
         self._over = True
 
     def _mask(self) -> npt.NDArray[np.int8]:
-        # The bool mask's bytes are 0 and 1: viewed as int8 without a copy.
-        return self.game.action_mask.view(np.int8)
+        return self.game.action_masks()
 
     def action_masks(self) -> npt.NDArray[np.int8]:
         """The legal actions now, int8 ``(64,)`` (1 legal): what sb3-contrib's ``MaskablePPO``
@@ -167,7 +166,7 @@ class BaoEnv(gymnasium.Env):
         if self._over:
             raise RuntimeError("the episode is over; call reset()")
         action = int(action)
-        if not (0 <= action < ACTIONS) or not self.game.action_mask[action]:
+        if not (0 <= action < ACTIONS) or not self.game.action_masks()[action]:
             if self.illegal_action == "raise":
                 legal = ", ".join(self.game.legal_moves())
                 raise ValueError(f"illegal action {action}; legal moves: {legal}")

@@ -89,7 +89,7 @@ class BaoVectorEnv(gymnasium.vector.VectorEnv):
     def action_masks(self) -> npt.NDArray[np.int8]:
         """The legal actions of every game now, int8 ``(num_envs, 64)`` (a view, rewritten by
         the next step: copy it to keep it)."""
-        return self._venv.action_masks.view(np.int8)
+        return self._venv.action_masks()
 
     def _infos(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks(), "player": self._venv.players.copy()}
@@ -172,7 +172,7 @@ class BaoVectorEnv(gymnasium.vector.VectorEnv):
     def _random_actions(self) -> npt.NDArray[np.int64]:
         """A uniformly random legal action in every game."""
         scores = self._rng.random((self.num_envs, ACTIONS))
-        scores[~self._venv.action_masks] = -1.0
+        scores[self._venv.action_masks() == 0] = -1.0
         return scores.argmax(axis=1)
 
     def close_extras(self, **kwargs: Any) -> None:

@@ -109,7 +109,7 @@ class raw_env(AECEnv, EzPickle):
         """The board from ``agent``'s side and its legal actions (none unless it is to move)."""
         player = self.possible_agents.index(agent)
         if player == self.game.current_player:
-            mask = self.game.action_mask.view(np.int8)  # bool bytes are 0/1: no copy
+            mask = self.game.action_masks()
         else:
             mask = np.zeros(ACTIONS, dtype=np.int8)
         return {"observation": self.game.observation_for(player), "action_mask": mask}

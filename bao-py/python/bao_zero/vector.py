@@ -11,6 +11,36 @@ import numpy.typing as npt
 from bao_zero._core import VecEnvCore, Env
 
 
+class _MaskMethod:
+    """``VecEnv.action_masks``: called, the int8 masks; any use as the bool array it once was
+    raises a ``TypeError`` that names the change instead of a silently wrong answer (``~`` of
+    an int8 mask is -1 and -2, not a mask)."""
+
+    __slots__ = ("_masks",)
+
+    def __init__(self, masks: npt.NDArray[np.int8]) -> None:
+        self._masks = masks
+
+    def __call__(self) -> npt.NDArray[np.int8]:
+        return self._masks
+
+    def _moved(self, *_: object, **__: object) -> None:
+        raise TypeError(_MOVED)
+
+    __getitem__ = __array__ = __iter__ = __len__ = __invert__ = __bool__ = _moved
+    __eq__ = __ne__ = __and__ = __or__ = __mul__ = _moved  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]
+
+    def __getattr__(self, name: str) -> None:
+        raise AttributeError(_MOVED)  # AttributeError, so that hasattr() still answers
+
+
+_MOVED = (
+    "VecEnv.action_masks is a method: call venv.action_masks(), int8 [n, 64] with 1 for a "
+    "legal action (.astype(bool) for a bool array)"
+)
+
+
 class VecEnv:
     """``n`` games of one preset stepped together in Rust, with automatic reset.
 
@@ -19,11 +49,12 @@ class VecEnv:
     who wants to keep a result past the next step copies it:
 
     - ``observations``: float32 ``[n, 27, 4, 8]``, for the player to move;
-    - ``action_masks``: bool ``[n, 64]``;
     - ``rewards``: float32 ``[n, 2]`` of the last step by side (column 0 South, 1 North);
     - ``terminated`` / ``truncated``: bool ``[n]``;
     - ``movers``: uint8 ``[n]``, who moved at the last step; ``players``: who moves now;
-    - ``episodes``: uint64 ``[n]``, each environment's episode index.
+    - ``episodes``: uint64 ``[n]``, each environment's episode index;
+    - :meth:`action_masks`: int8 ``[n, 64]``, 1 for a legal action (the mask type of every
+      bao_zero env).
 
     When a step ends an episode, that environment is reset at once (Gymnasium's same-step
     auto-reset): its observation and mask are then those of the next episode's first position,
@@ -51,7 +82,8 @@ class VecEnv:
             n, variant, seed, threads, max_plies, opening_random_plies, rules
         )
         self.observations: npt.NDArray[np.float32] = self._core.observations_view()
-        self.action_masks: npt.NDArray[np.bool_] = self._core.action_masks_view()
+        # The Rust masks are bools, whose bytes are 0 and 1: viewed as int8 without a copy.
+        self.action_masks = _MaskMethod(self._core.action_masks_view().view(np.int8))
         self.rewards: npt.NDArray[np.float32] = self._core.rewards_view()
         self.terminated: npt.NDArray[np.bool_] = self._core.terminated_view()
         self.truncated: npt.NDArray[np.bool_] = self._core.truncated_view()

@@ -42,17 +42,34 @@ impl Position {
 
     /// Simulates `start` (and, if the house choice arises, its `+` twin) and adds the legal results.
     fn try_start(&self, rules: &Rules, mv: Move, start: Start, out: &mut MoveList) {
-        let sim = Mover::run(rules, self, start, false, &mut ());
+        let house_offered = self.try_start_in_slot(rules, mv, start, false, out);
+        if house_offered {
+            let mv = Move { house: true, ..mv };
+            self.try_start_in_slot(rules, mv, start, true, out);
+        }
+    }
+
+    /// Plays `start` in the list's next slot and keeps it if legal; whether the house choice
+    /// arose.
+    #[inline]
+    fn try_start_in_slot(
+        &self,
+        rules: &Rules,
+        mv: Move,
+        start: Start,
+        play_house: bool,
+        out: &mut MoveList,
+    ) -> bool {
+        let Some(child) = out.next_slot() else {
+            return false;
+        };
+        *child = *self;
+        let sim = Mover::run(rules, child, start, play_house, &mut ());
         if !sim.illegal {
-            out.push(mv, self.finish(rules, mv, start, sim.pos));
+            self.finish_in_place(rules, mv, start, child);
+            out.keep_slot(mv);
         }
-        if sim.house_offered {
-            let sim = Mover::run(rules, self, start, true, &mut ());
-            if !sim.illegal {
-                let mv = Move { house: true, ..mv };
-                out.push(mv, self.finish(rules, mv, start, sim.pos));
-            }
-        }
+        sim.house_offered
     }
 
     /// Planting (namua) stage moves.

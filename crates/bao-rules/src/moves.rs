@@ -153,6 +153,20 @@ impl MoveList {
             self.len += 1;
         }
     }
+
+    /// The slot of the next child, for the generator to play a move in place (`None` when
+    /// full, which the generator never makes).
+    #[inline]
+    pub(crate) fn next_slot(&mut self) -> Option<&mut Position> {
+        self.children.get_mut(self.len)
+    }
+
+    /// Keeps the child played in [`MoveList::next_slot`] as the position after `mv`.
+    #[inline]
+    pub(crate) fn keep_slot(&mut self, mv: Move) {
+        self.moves[self.len] = mv;
+        self.len += 1;
+    }
 }
 
 /// A move printed for its mover, canonically: row letter, number, direction, `+`.

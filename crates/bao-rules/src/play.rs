@@ -52,8 +52,9 @@ impl Position {
         // Replay the same start with a recording observer: the generator's decision is reused.
         let mut events = Vec::new();
         let start = self.start_of(rules, mv);
-        let sim = Mover::run(rules, self, start, mv.house, &mut events);
-        let mut replayed = self.finish(rules, mv, start, sim.pos);
+        let mut replayed = *self;
+        Mover::run(rules, &mut replayed, start, mv.house, &mut events);
+        let mut replayed = self.finish(rules, mv, start, replayed);
         if let Some(pit) = replayed.blocked {
             events.push(Event::Block {
                 side: replayed.to_move,

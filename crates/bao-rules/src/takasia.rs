@@ -17,11 +17,23 @@ impl Position {
         start: Start,
         mut next: Position,
     ) -> Position {
+        self.finish_in_place(rules, mv, start, &mut next);
+        next
+    }
+
+    /// [`Position::finish`] on the position after the move where it lies.
+    pub(crate) fn finish_in_place(
+        &self,
+        rules: &Rules,
+        mv: Move,
+        start: Start,
+        next: &mut Position,
+    ) {
         next.ply = self.ply.wrapping_add(1);
         next.blocked = None;
         next.target = None;
         if mv.kind != MoveKind::Sow {
-            return next; // the opening code sets the side to move itself
+            return; // the opening code sets the side to move itself
         }
         next.to_move = self.to_move.opponent();
         next.target = self.blocked;
@@ -32,7 +44,6 @@ impl Position {
         {
             next.blocked = next.takasia_pit(rules);
         }
-        next
     }
 
     /// After the previous mover X's mtaji-stage takata, with Y to move: the Y pit takasia
