@@ -191,3 +191,42 @@ fn a_second_learner_on_a_run_in_use_is_refused_until_the_first_is_dropped() {
     drop(again);
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// `Learner::open_run`, the one door every driver opens a run through: a resumed run keeps its
+/// own config (no overrides), and `extend_to` raises a resumed run's iterations before it opens.
+#[test]
+fn a_run_source_resumes_without_overrides_and_extends_first() {
+    let dir = tmp("source");
+    let config = smoke(&dir);
+    let opts = RunOptions {
+        max_new_iterations: Some(1),
+        ..quiet()
+    };
+    train::start(config.clone(), &opts).unwrap();
+    let resume = train::RunSource {
+        resume: Some(dir.clone()),
+        ..train::RunSource::default()
+    };
+    for overrides in [
+        train::RunSource {
+            seed: Some(7),
+            ..resume.clone()
+        },
+        train::RunSource {
+            run_dir: Some("elsewhere".into()),
+            ..resume.clone()
+        },
+    ] {
+        let err = Learner::open_run(&overrides, &quiet()).err().unwrap();
+        assert!(err.to_string().contains("keeps its own config"), "{err}");
+    }
+    let extended = train::RunSource {
+        extend_to: Some(config.iterations + 1),
+        ..resume
+    };
+    let learner = Learner::open_run(&extended, &quiet()).unwrap();
+    assert_eq!(learner.config().iterations, config.iterations + 1);
+    assert_eq!(learner.next_iteration(), 2);
+    drop(learner);
+    std::fs::remove_dir_all(dir).ok();
+}

@@ -8,8 +8,7 @@ use crate::errors::{chain_value_error, check_range, detach, guarded, value_error
 use bao_zero::nn::{NetEvaluator, NetWeights};
 use bao_zero::rules::Rules;
 use bao_zero::selfplay::{MAX_THREADS, SelfPlayPart, merge_parts};
-use bao_zero::train::config::DEFAULT_CONFIG;
-use bao_zero::train::{self, EvalReport, EvalSettings, RunOptions, TrainConfig};
+use bao_zero::train::{self, EvalReport, EvalSettings, RunOptions, RunSource, TrainConfig};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use std::path::PathBuf;
@@ -130,7 +129,8 @@ impl SelfPlayWorker {
 /// `Learner(config)` opens the run of the config file `config` (the built-in default config
 /// when `None`): a new run, or the run of the same config already in its run directory, which
 /// it resumes; `Learner(resume=DIR)` resumes the run in `DIR`. `run_dir` and `seed` override
-/// the config's; `quiet` hides the progress bars and sends the iteration lines to stderr.
+/// the config's; `quiet` hides the progress bars and sends the iteration lines to stderr. The
+/// run is opened as `bao train` opens it (`train::Learner::open_run`).
 #[pyclass(name = "Learner", module = "bao_zero._core")]
 pub struct Learner {
     inner: Mutex<train::Learner>,
@@ -159,27 +159,15 @@ impl Learner {
             players: crate::players().clone(),
             ..RunOptions::default()
         };
+        let source = RunSource {
+            config,
+            resume,
+            run_dir,
+            seed,
+            extend_to: None,
+        };
         let learner = guarded("Learner", || {
-            detach(py, || -> anyhow::Result<train::Learner> {
-                if let Some(dir) = &resume {
-                    anyhow::ensure!(
-                        config.is_none() && run_dir.is_none() && seed.is_none(),
-                        "resume continues a run with its own config; config, run_dir and seed do not apply"
-                    );
-                    return train::Learner::resume(dir, &opts);
-                }
-                let mut config: TrainConfig = match &config {
-                    Some(path) => TrainConfig::load(path)?,
-                    None => toml::from_str(DEFAULT_CONFIG)?,
-                };
-                if let Some(d) = run_dir {
-                    config.run_dir = d;
-                }
-                if let Some(s) = seed {
-                    config.seed = s;
-                }
-                train::Learner::open(config, &opts)
-            })
+            detach(py, || train::Learner::open_run(&source, &opts))
         })?;
         Ok(Learner {
             inner: Mutex::new(learner),

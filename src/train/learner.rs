@@ -2,8 +2,9 @@
 //! by whoever: `bao train` itself, or distributed workers), trains, takes the evaluation, and
 //! checkpoints; so every driver of a run makes the same run directory.
 //!
-//! An iteration is [`Learner::weights`] (the network to play with) -> self-play ->
-//! [`Learner::train`] -> evaluation if [`Learner::eval_due`] -> [`Learner::commit`].
+//! A run is opened by [`Learner::open_run`] (`open.rs`). An iteration is [`Learner::weights`]
+//! (the network to play with) -> self-play -> [`Learner::train`] -> evaluation if
+//! [`Learner::eval_due`] -> [`Learner::commit`].
 
 use super::evaluate::{self, EvalReport, EvalSettings};
 use super::stages::{IterationReport, SEED_INIT, TrainReport, TrainSteps, selfplay_games};
@@ -123,26 +124,6 @@ impl Learner {
         dir.truncate_metrics(meta.iteration)?;
         dir.remove_temp_files()?;
         Learner::new(config, (dir, lock), trainer, replay, meta, opts)
-    }
-
-    /// The run of `config`: a new one, or the run of the same config already in its directory
-    /// (so that the same command continues after an interruption). A run of another config there
-    /// is an error.
-    pub fn open(config: TrainConfig, opts: &RunOptions) -> anyhow::Result<Learner> {
-        let path = Path::new(&config.run_dir);
-        if !RunDir::exists(path) {
-            return Learner::start(config, opts);
-        }
-        let stored = RunDir::new(path).read_config()?;
-        if stored != config {
-            bail!(
-                "{} already holds a run of another config; resume it with `--resume {}`, or give another run directory",
-                path.display(),
-                path.display()
-            );
-        }
-        eprintln!("{} holds a run of this config: resuming it", path.display());
-        Learner::resume(path, opts)
     }
 
     fn new(

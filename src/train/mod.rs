@@ -11,6 +11,7 @@ pub mod evaluate;
 mod learner;
 mod lock;
 mod metrics;
+mod open;
 mod run_dir;
 mod samples;
 pub mod stages;
@@ -21,6 +22,7 @@ pub use evaluate::{EvalReport, EvalSettings};
 pub use learner::{Learner, bar};
 pub use lock::{LOCK_FILE, RunLock};
 pub use metrics::{MetricsSink, metrics_line};
+pub use open::RunSource;
 pub use run_dir::{EvalEntry, Meta, RunDir};
 pub use stages::{IterationReport, TrainReport, TrainSteps, selfplay_games};
 
@@ -48,6 +50,29 @@ impl RunOptions {
             config.net.device = device;
         }
         config
+    }
+}
+
+/// `bao train`: opens the run `source` names and trains it, its self-play in this process, to
+/// its end or `opts.max_new_iterations`. A config's run with `extend_to` is opened once more when
+/// it reaches the config's own end, which extends it (see [`RunSource::extend_to`]).
+pub fn train_run(source: &RunSource, opts: &RunOptions) -> anyhow::Result<Meta> {
+    let learner = Learner::open_run(source, opts)?;
+    let (first, end) = (learner.meta().iteration, learner.config().iterations);
+    let meta = run(learner, opts)?;
+    // What is left of --iterations after the config's own part.
+    let budget = opts
+        .max_new_iterations
+        .map(|n| n.saturating_sub(meta.iteration - first));
+    match source.extend_to {
+        Some(total) if meta.iteration == end && end < total && budget != Some(0) => {
+            let opts = RunOptions {
+                max_new_iterations: budget,
+                ..opts.clone()
+            };
+            run(Learner::open_run(source, &opts)?, &opts)
+        }
+        _ => Ok(meta),
     }
 }
 

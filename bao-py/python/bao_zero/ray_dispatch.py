@@ -1,38 +1,23 @@
-"""The Ray side of :mod:`bao_zero.ray_train`: the actors (a self-play worker, the evaluator),
-the dispatcher that hands chunks of games to idle workers and plays again the chunk of a worker
-that died, and the one-line errors a run stops with."""
+"""Self-play on the workers of :mod:`bao_zero.ray_train`: chunks of games handed to the workers,
+their parts taken back, in the driver's own thread (``ray.wait`` over the tasks in flight).
+
+What is this project's own is the staleness gate (:meth:`SelfPlay.open`): which iterations' games
+may be played, and with which network version. The rest is Ray's: its actors play the chunks,
+its restarts bring dead workers back. A dead worker's chunk is handed to the next free worker (see
+:func:`bao_zero.ray_actors.start_workers` for why Ray does not retry it), and a worker whose
+restarts are spent, or that does not come back in time, is left out while the others play on."""
 
 from __future__ import annotations
 
 import collections
 import dataclasses
-import os
-import queue
-import threading
 import time
 from typing import Any, Callable, Optional
 
-#: How often a chunk of games is handed out again after the workers playing it died.
-MAX_CHUNK_TRIES = 4
+from bao_zero.ray_actors import RayTrainError, WorkerInfo, cause
+
 #: Seconds a restarting worker gets to come back before it counts as gone.
 RESTART_TIMEOUT = 120.0
-
-
-class RayTrainError(RuntimeError):
-    """A run that cannot go on; the message is one line."""
-
-
-@dataclasses.dataclass
-class WorkerInfo:
-    """A self-play worker as the hooks see it: ``actor`` is the Ray actor handle (``pid()`` and
-    ``node()`` methods besides ``play``), ``pid`` its process id (as of its last start) and
-    ``node_id`` the Ray node it runs on."""
-
-    index: int
-    actor: Any
-    pid: int = 0
-    node_id: str = ""
-    alive: bool = True
 
 
 @dataclasses.dataclass(frozen=True)
@@ -45,244 +30,173 @@ class Chunk:
         return f"games {self.first}..{self.first + self.count} of iteration {self.iteration}"
 
 
-# The actors. Each wraps one Rust object; nothing else is cached (the Rust side keeps the decoded
-# network of the last version it was given).
+class Parts:
+    """The parts that have come in, by iteration, and the staleness of their games."""
+
+    def __init__(self) -> None:
+        self.parts: dict[int, list[bytes]] = collections.defaultdict(list)
+        self.games: dict[int, int] = collections.defaultdict(int)
+        self.began: dict[int, float] = {}
+        self.last: dict[int, float] = {}
+        self.stale_games = self.stale_sum = self.max_staleness = 0
+
+    def add(self, chunk: Chunk, version: int, part: bytes) -> None:
+        j = chunk.iteration
+        self.parts[j].append(part)
+        self.games[j] += chunk.count
+        self.last[j] = time.monotonic()
+        staleness = j - 1 - version
+        self.stale_games += chunk.count
+        self.stale_sum += staleness * chunk.count
+        self.max_staleness = max(self.max_staleness, staleness)
+
+    def seconds(self, j: int) -> float:
+        """Self-play's wall-clock time for iteration `j`: first chunk out to last part in."""
+        return self.last[j] - self.began.get(j, self.last[j])
+
+    def mean_staleness(self) -> float:
+        return self.stale_sum / self.stale_games if self.stale_games else 0.0
 
 
-class SelfPlayActor:
-    def __init__(self, config_toml: str, threads: int) -> None:
-        from bao_zero._core import SelfPlayWorker
+class SelfPlay:
+    """Hands the chunks of the open iterations to the workers and collects their parts.
 
-        self._worker = SelfPlayWorker(config_toml, threads)
-
-    def info(self) -> tuple[int, str]:
-        import ray
-
-        return os.getpid(), ray.get_runtime_context().get_node_id()
-
-    def pid(self) -> int:
-        return os.getpid()
-
-    def node(self) -> str:
-        import ray
-
-        return ray.get_runtime_context().get_node_id()
-
-    def play(self, weights: bytes, version: int, iteration: int, first: int, count: int) -> bytes:
-        return self._worker.play(weights, version, iteration, first, count)
-
-
-class EvaluatorActor:
-    def __init__(self, config_toml: str, threads: int) -> None:
-        from bao_zero._core import Evaluator
-
-        self._evaluator = Evaluator(config_toml, threads)
-
-    def evaluate(self, weights: bytes, iteration: int) -> bytes:
-        return self._evaluator.evaluate(weights, iteration)
-
-
-def hook_of(hooks: Any, name: str) -> Optional[Callable[..., Any]]:
-    """The hook `name` of `hooks` (a dict or an object of callables), if there is one."""
-    if hooks is None:
-        return None
-    if isinstance(hooks, dict):
-        return hooks.get(name)
-    return getattr(hooks, name, None)
-
-
-def one_line(text: str, limit: int = 300) -> str:
-    """`text` on one line, cut to `limit` characters."""
-    line = " ".join(str(text).split())
-    return line if len(line) <= limit else line[: limit - 3] + "..."
-
-
-def cause(error: BaseException) -> str:
-    """The original exception of a Ray error as ``Type: message``, one line."""
-    import ray
-
-    if isinstance(error, ray.exceptions.RayTaskError) and error.cause is not None:
-        return one_line(f"{type(error.cause).__name__}: {error.cause}")
-    if isinstance(error, ray.exceptions.ActorDiedError) and getattr(
-        error, "actor_init_failed", False
-    ):
-        # The creation task's traceback ends with "ValueError: ...".
-        lines = [ln.strip() for ln in str(error).splitlines() if ln.strip()]
-        return one_line(f"it could not start: {lines[-1]}" if lines else "it could not start")
-    return type(error).__name__
-
-
-def quiet_worker_deaths() -> None:
-    """Drops the raylet's many-line notices of a dead worker that Ray prints on the driver (the
-    dispatcher prints its own line). Best effort: it wraps a private function of Ray's."""
-    try:
-        import ray._private.worker as ray_worker
-
-        original = ray_worker.print_to_stdstream
-        if getattr(original, "bao_filtered", False):
-            return
-
-        def filtered(data: Any, *args: Any, **kwargs: Any) -> Any:
-            lines = data.get("lines", []) if isinstance(data, dict) else []
-            if data.get("pid") == "raylet" and any(
-                "A worker died or was killed" in ln for ln in lines
-            ):
-                return None
-            return original(data, *args, **kwargs)
-
-        filtered.bao_filtered = True  # type: ignore[attr-defined]
-        ray_worker.print_to_stdstream = filtered
-    except Exception:  # noqa: BLE001 - another Ray version: its notices stay
-        pass
-
-
-def import_ray():
-    """The `ray` module, without its usage statistics; a one-line error when it is missing."""
-    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-    try:
-        import ray
-    except ImportError:
-        raise RayTrainError("bao_zero.ray_train needs Ray: pip install ray") from None
-    return ray
-
-
-class Dispatcher(threading.Thread):
-    """Hands chunks of games to idle workers (a work queue) and collects their parts.
-
-    The main thread publishes the weights of each new version together with the last iteration
-    whose games may be handed out; parts, the start of each iteration's self-play and a fatal error
-    come back through ``events``."""
+    Each worker has at most `depth` chunks at a time (Ray queues them on the actor): one
+    balances the load best; two keep a worker busy while the driver trains, in asynchronous mode.
+    ``after_dispatch(iteration, workers)`` is called once the first chunks of an iteration are
+    in flight; `log` takes the lines that say a worker died."""
 
     def __init__(
         self,
+        ray: Any,
         workers: list[WorkerInfo],
         games: int,
         chunk: int,
-        start: int,
         end: int,
-        hooks: Any,
-        events: "queue.Queue[tuple]",
+        depth: int,
+        after_dispatch: Optional[Callable[[int, list[WorkerInfo]], Any]],
         log: Callable[[str], None],
     ) -> None:
-        super().__init__(name="bao-ray-dispatch", daemon=True)
-        self.ray = import_ray()
-        self.workers = workers
+        self.ray, self.workers, self.depth = ray, workers, depth
+        # Games per iteration, games per chunk, the last iteration of this invocation.
         self.games, self.chunk, self.end = games, chunk, end
-        self.hooks, self.events, self.log = hooks, events, log
-        self.lock = threading.Lock()
-        self.wake = threading.Event()
-        self.stopping = threading.Event()
-        self.allowed = start  # the last iteration whose games may be handed out
+        self.after_dispatch, self.log = after_dispatch, log
         self.weights: Optional[tuple[int, Any]] = None  # (version, ObjectRef)
-        self.next_iteration = start + 1  # the first iteration not yet in the queue
+        self.opened: Optional[int] = None  # the last iteration whose chunks are queued
         self.pending: collections.deque[Chunk] = collections.deque()
-        self.idle: collections.deque[WorkerInfo] = collections.deque(workers)
+        self.load = [0] * len(workers)  # chunks in flight, by worker
         self.in_flight: dict[Any, tuple[WorkerInfo, Chunk, int]] = {}
-        self.pings: dict[Any, tuple[WorkerInfo, float]] = {}
-        self.tries: dict[Chunk, int] = {}
-        self.begun: set[int] = set()  # the iterations whose first chunk was handed out
+        self.restarting: dict[Any, tuple[WorkerInfo, float]] = {}  # probe -> (worker, deadline)
+        self.parts = Parts()
         self.replayed = 0
 
-    def publish(self, version: int, weights_ref: Any, allowed: int) -> None:
-        with self.lock:
-            self.weights = (version, weights_ref)
-            self.allowed = max(self.allowed, min(allowed, self.end))
-        self.wake.set()
+    def open(self, version: int, weights_ref: Any, through: int) -> None:
+        """The staleness gate: from now on chunks are played with the weights of `version`, and
+        those of the iterations up to `through` (at most the last) may be handed out."""
+        self.weights = (version, weights_ref)
+        first = version + 1 if self.opened is None else self.opened + 1
+        for j in range(first, min(through, self.end) + 1):
+            for g in range(0, self.games, self.chunk):
+                self.pending.append(Chunk(j, g, min(self.chunk, self.games - g)))
+            self.opened = j
 
-    def stop(self) -> None:
-        self.stopping.set()
-        self.wake.set()
+    def collect(self, j: int, progress: Callable[[int], None]) -> list[bytes]:
+        """Plays on until every game of iteration `j` is in; its parts (any order: the learner
+        puts their games in order). `progress` is told the games in so far."""
+        progress(self.parts.games[j])
+        while self.parts.games[j] < self.games:
+            self._serve(None)
+            progress(self.parts.games[j])
+        return self.parts.parts.pop(j)
 
-    def run(self) -> None:
-        try:
-            while not self.stopping.is_set():
-                self._hand_out()
-                refs = list(self.in_flight) + list(self.pings)
-                if not refs:
-                    self.wake.wait(0.2)
-                    self.wake.clear()
-                    continue
-                done, _ = self.ray.wait(refs, num_returns=1, timeout=0.05)
-                for ref in done:
-                    if ref in self.in_flight:
-                        self._chunk_done(ref)
-                    else:
-                        self._ping_done(ref)
-        except RayTrainError as e:
-            self.events.put(("error", str(e)))
-        except BaseException as e:  # noqa: BLE001 - reported to the main thread, one line
-            self.events.put(("error", one_line(f"the dispatcher failed: {type(e).__name__}: {e}")))
+    def wait(self, ref: Any) -> None:
+        """Plays on until `ref` (an evaluation) is ready."""
+        while not self._serve(ref):
+            pass
+
+    def _serve(self, ref: Any) -> bool:
+        """Hands out what it can and handles the first task to finish; whether it was `ref`."""
+        self._hand_out()
+        waiting = [*self.in_flight, *self.restarting, *([ref] if ref is not None else [])]
+        if not waiting:
+            raise RayTrainError("self-play has nothing in flight and nothing to hand out")
+        deadline = min((d for _, d in self.restarting.values()), default=None)
+        timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
+        done, _ = self.ray.wait(waiting, num_returns=1, timeout=timeout)
+        if not done:  # a restart took too long
+            self._overdue()
+        elif done[0] in self.in_flight:
+            self._chunk_done(done[0])
+        elif done[0] in self.restarting:
+            self._probe_done(done[0])
+        else:
+            return True
+        return False
 
     def _hand_out(self) -> None:
-        with self.lock:
-            allowed, weights = self.allowed, self.weights
-        while self.next_iteration <= allowed:
-            j = self.next_iteration
-            for first in range(0, self.games, self.chunk):
-                self.pending.append(Chunk(j, first, min(self.chunk, self.games - first)))
-            self.next_iteration += 1
-        started = []
-        while self.idle and self.pending and weights is not None:
+        if self.weights is None:
+            return
+        version, ref = self.weights
+        begun = []
+        busy = self._restarting()
+        ready = [w for w in self.workers if w.alive and w.index not in busy]
+        while self.pending and ready:
+            worker = min(ready, key=lambda w: self.load[w.index])
+            if self.load[worker.index] >= self.depth:
+                break
             chunk = self.pending.popleft()
-            worker = self.idle.popleft()
-            version, ref = weights
-            if chunk.iteration not in self.begun:
-                self.begun.add(chunk.iteration)
-                started.append(chunk.iteration)
-                self.events.put(("start", chunk.iteration, time.monotonic()))
-            self.in_flight[
-                worker.actor.play.remote(ref, version, chunk.iteration, chunk.first, chunk.count)
-            ] = (
-                worker,
-                chunk,
-                version,
-            )
-        hook = hook_of(self.hooks, "after_dispatch")
-        for j in started:
-            if hook is not None:
-                hook(j, list(self.workers))
+            if chunk.iteration not in self.parts.began:
+                self.parts.began[chunk.iteration] = time.monotonic()
+                begun.append(chunk.iteration)
+            task = worker.actor.play.remote(ref, version, chunk.iteration, chunk.first, chunk.count)
+            self.in_flight[task] = (worker, chunk, version)
+            self.load[worker.index] += 1
+        for j in begun:
+            if self.after_dispatch is not None:
+                self.after_dispatch(j, list(self.workers))
 
-    def _chunk_done(self, ref: Any) -> None:
+    def _restarting(self) -> set[int]:
+        return {w.index for w, _ in self.restarting.values()}
+
+    def _chunk_done(self, task: Any) -> None:
         ray = self.ray
-        worker, chunk, version = self.in_flight.pop(ref)
+        worker, chunk, version = self.in_flight.pop(task)
+        self.load[worker.index] -= 1
         try:
-            part = ray.get(ref)
+            part = ray.get(task)
         except ray.exceptions.RayTaskError as e:
             raise RayTrainError(
                 f"worker {worker.index} failed on {chunk.games()}: {cause(e)}"
             ) from None
         except ray.exceptions.RayActorError as e:
-            tries = self.tries[chunk] = self.tries.get(chunk, 0) + 1
-            if tries >= MAX_CHUNK_TRIES:
-                raise RayTrainError(
-                    f"{chunk.games()} were lost {tries} times, the last time with worker "
-                    f"{worker.index} ({cause(e)}); giving up"
-                ) from None
             self.log(f"worker {worker.index} died ({cause(e)}); {chunk.games()} are played again")
             self.replayed += 1
             self.pending.appendleft(chunk)
-            self._ping(worker)
+            if worker.alive and worker.index not in self._restarting():
+                self._probe(worker, time.monotonic() + RESTART_TIMEOUT)
             return
-        self.idle.append(worker)
-        self.events.put(("part", chunk, version, part, time.monotonic()))
+        self.parts.add(chunk, version, part)
 
-    def _ping(self, worker: WorkerInfo) -> None:
-        self.pings[worker.actor.info.remote()] = (worker, time.monotonic() + RESTART_TIMEOUT)
+    def _probe(self, worker: WorkerInfo, deadline: float) -> None:
+        """Asks a dead worker where it restarted: Ray answers once it is back."""
+        self.restarting[worker.actor.info.remote()] = (worker, deadline)
 
-    def _ping_done(self, ref: Any) -> None:
+    def _probe_done(self, probe: Any) -> None:
         ray = self.ray
-        worker, deadline = self.pings.pop(ref)
+        worker, deadline = self.restarting.pop(probe)
         try:
-            worker.pid, worker.node_id = ray.get(ref)
-        except ray.exceptions.ActorUnavailableError:  # still restarting
-            if time.monotonic() < deadline:
-                self.pings[worker.actor.info.remote()] = (worker, deadline)
-                return
-            self._gone(worker, "it did not come back")
+            worker.pid, worker.node_id = ray.get(probe)
+        except ray.exceptions.ActorUnavailableError:  # the probe met the restart: ask again
+            self._probe(worker, deadline)
         except ray.exceptions.RayActorError as e:
             self._gone(worker, cause(e))
-        else:
-            self.idle.append(worker)
+
+    def _overdue(self) -> None:
+        now = time.monotonic()
+        for probe, (worker, deadline) in list(self.restarting.items()):
+            if deadline <= now:
+                del self.restarting[probe]
+                self._gone(worker, "it did not come back")
 
     def _gone(self, worker: WorkerInfo, why: str) -> None:
         worker.alive = False

@@ -1,20 +1,22 @@
 """Training with self-play spread over a Ray cluster: ``python -m bao_zero.ray_train``.
 
 The learner (:class:`bao_zero._core.Learner`) runs in this driver process and owns the run
-directory exactly as ``bao train`` does: the same files, the same resume after a crash (run the same
-command again). Self-play runs in Ray actors (one :class:`bao_zero._core.SelfPlayWorker` each) that
-are handed chunks of games from a work queue; the evaluation runs in an evaluator actor.
+directory exactly as ``bao train`` does: the same files, the same resume after a crash (run the
+same command again). Self-play runs in Ray actors (one :class:`bao_zero._core.SelfPlayWorker`
+each) that are handed chunks of games; the evaluation runs in an evaluator actor. This module is
+the run (its options, the loop over iterations, the summary); :mod:`bao_zero.ray_actors` holds
+the actors, :mod:`bao_zero.ray_dispatch` hands out the games.
 
 Synchronous mode (the default) plays every game of iteration ``j`` with the network of iteration
 ``j - 1`` and trains once they are all in, so the run is bit for bit the run of ``bao train``
-(with ``selfplay.threads = 1``) whatever the number of workers and whoever played which game. Asynchronous mode keeps the workers
-busy while the learner trains: a game of iteration ``j`` may be played by a network up to
-``max_staleness`` versions older than ``j - 1``, and the learner still trains iteration ``j`` on
-iteration ``j``'s games only.
+(with ``selfplay.threads = 1``) whatever the number of workers and whoever played which game.
+Asynchronous mode keeps the workers busy while the learner trains: a game of iteration ``j`` may
+be played by a network up to ``max_staleness`` versions older than ``j - 1``, and the learner
+still trains iteration ``j`` on iteration ``j``'s games only.
 
 Faults: a worker that dies (its process killed, its node lost) is restarted by Ray and its chunk is
 played again (by whichever worker is free); a worker that raises stops the run with one line naming
-it. Only a few retries per chunk are made.
+it; a dead evaluator is restarted by Ray, which runs the evaluation again.
 
 Run it on a cluster with ``--address auto`` on a node of the cluster (every node needs bao_zero
 installed: docs/RAY.md).
@@ -23,66 +25,36 @@ installed: docs/RAY.md).
 from __future__ import annotations
 
 import argparse
-import collections
 import logging
 import math
-import queue
 import sys
 import time
 from typing import Any, Optional
 
-from bao_zero.ray_dispatch import (
-    Dispatcher,
-    EvaluatorActor,
+from bao_zero.ray_actors import (
     RayTrainError,
-    SelfPlayActor,
     WorkerInfo,
     cause,
-    hook_of,
     import_ray,
     one_line,
-    quiet_worker_deaths,
+    start_evaluator,
+    start_workers,
 )
+from bao_zero.ray_dispatch import SelfPlay
 
 __all__ = ["RayTrainError", "WorkerInfo", "main", "train"]
 
-#: How often Ray restarts a dead worker (and the evaluator).
-MAX_RESTARTS = 4
-#: How often an evaluation is started again after the evaluator died.
-MAX_EVAL_TRIES = 4
-#: Seconds the workers get to start (be placed and build their SelfPlayWorker).
-START_TIMEOUT = 120.0
 #: Object store of a local Ray instance: weights and parts are small.
 LOCAL_OBJECT_STORE = 256 * 2**20
 
 
-class _Collected:
-    """The parts that have come in, by iteration, and the staleness of their games."""
-
-    def __init__(self) -> None:
-        self.parts: dict[int, list[bytes]] = collections.defaultdict(list)
-        self.games: dict[int, int] = collections.defaultdict(int)
-        self.began: dict[int, float] = {}
-        self.last: dict[int, float] = {}
-        self.stale_games = self.stale_sum = self.max_staleness = 0
-
-    def add(self, event: tuple) -> None:
-        _, chunk, version, part, at = event
-        j = chunk.iteration
-        self.parts[j].append(part)
-        self.games[j] += chunk.count
-        self.last[j] = at
-        staleness = j - 1 - version
-        self.stale_games += chunk.count
-        self.stale_sum += staleness * chunk.count
-        self.max_staleness = max(self.max_staleness, staleness)
-
-    def seconds(self, j: int) -> float:
-        """Self-play's wall-clock time for iteration `j`: first chunk out to last part in."""
-        return self.last[j] - self.began.get(j, self.last[j])
-
-    def mean_staleness(self) -> float:
-        return self.stale_sum / self.stale_games if self.stale_games else 0.0
+def hook_of(hooks: Any, name: str) -> Optional[Any]:
+    """The hook `name` of `hooks` (a dict or an object of callables), if there is one."""
+    if hooks is None:
+        return None
+    if isinstance(hooks, dict):
+        return hooks.get(name)
+    return getattr(hooks, name, None)
 
 
 class _Run:
@@ -101,140 +73,74 @@ class _Run:
     def log(self, line: str) -> None:
         print(f"ray_train: {line}", file=sys.stderr, flush=True)
 
-    def start(self) -> None:
-        """Joins or starts Ray and starts the workers (one line if they cannot start)."""
+    def start_ray(self) -> None:
+        """Joins the cluster asked for, or starts a local Ray, unless Ray is running here."""
         ray, a = self.ray, self.a
-        if not ray.is_initialized():
-            logging.getLogger("ray").setLevel(logging.ERROR)  # after `import ray`, which sets it
-            options: dict[str, Any] = {"log_to_driver": False, "configure_logging": False}
-            if a["address"]:
-                ray.init(address=a["address"], **options)
-            else:
-                ray.init(
-                    address="local",
-                    num_cpus=a["workers"] * a["threads_per_worker"],
-                    include_dashboard=False,
-                    object_store_memory=LOCAL_OBJECT_STORE,
-                    **options,
-                )
-            self.started_ray = True
-        quiet_worker_deaths()
-        cls = ray.remote(
-            num_cpus=a["threads_per_worker"], max_restarts=MAX_RESTARTS, max_task_retries=0
-        )(SelfPlayActor)
-        config = self.learner.config_toml
-        self.workers = [
-            WorkerInfo(
-                i, cls.options(scheduling_strategy="SPREAD").remote(config, a["threads_per_worker"])
+        if ray.is_initialized():
+            return
+        logging.getLogger("ray").setLevel(logging.ERROR)  # after `import ray`, which sets it
+        # The workers' output stays in their log files; the driver prints its own lines.
+        options: dict[str, Any] = {"log_to_driver": False, "configure_logging": False}
+        if a["address"]:
+            ray.init(address=a["address"], **options)
+        else:
+            ray.init(
+                address="local",
+                num_cpus=a["workers"] * a["threads_per_worker"],
+                include_dashboard=False,
+                object_store_memory=LOCAL_OBJECT_STORE,
+                **options,
             )
-            for i in range(a["workers"])
-        ]
-        self.wait_for_workers()
+        self.started_ray = True
 
-    def wait_for_workers(self) -> None:
-        ray, a = self.ray, self.a
-        refs = {w.actor.info.remote(): w for w in self.workers}
-        ready, waiting = ray.wait(list(refs), num_returns=len(refs), timeout=START_TIMEOUT)
-        for ref in ready:
-            try:
-                refs[ref].pid, refs[ref].node_id = ray.get(ref)
-            except ray.exceptions.RayError as e:
-                raise RayTrainError(f"worker {refs[ref].index} could not start: {cause(e)}") from None
-        if waiting:
-            free = ray.available_resources().get("CPU", 0)
-            raise RayTrainError(
-                f"{len(waiting)} of {len(refs)} workers ({a['threads_per_worker']} CPUs each) "
-                f"were not placed within {START_TIMEOUT:.0f} s; the cluster has {free:g} CPUs free"
-            )
-
-    def evaluate(self, iteration: int, weights_ref: Any) -> bytes:
-        """The evaluation of `iteration` on the evaluator actor, started again if it dies."""
-        ray = self.ray
-        if self.evaluator is None:
-            cls = ray.remote(num_cpus=0, max_restarts=MAX_RESTARTS, max_task_retries=0)(
-                EvaluatorActor
-            )
-            self.evaluator = cls.remote(self.learner.config_toml, self.a["threads_per_worker"])
-        for tries in range(1, MAX_EVAL_TRIES + 1):
-            try:
-                return ray.get(self.evaluator.evaluate.remote(weights_ref, iteration))
-            except ray.exceptions.RayTaskError as e:
-                raise RayTrainError(
-                    f"the evaluation of iteration {iteration} failed: {cause(e)}"
-                ) from None
-            except ray.exceptions.RayActorError as e:
-                if tries == MAX_EVAL_TRIES or getattr(e, "actor_init_failed", False):
-                    raise RayTrainError(
-                        f"the evaluation of iteration {iteration} failed: {cause(e)}"
-                    ) from None
-                self.log(
-                    f"the evaluator died ({cause(e)}); "
-                    f"the evaluation of iteration {iteration} runs again"
-                )
-        raise AssertionError("unreachable")
-
-    def publish(self, dispatcher: Dispatcher, version: int, weights: bytes, allowed: int) -> Any:
-        """Shares the weights of `version` (once) and opens the iterations up to `allowed`; returns
-        the reference of the true weights (for the evaluator)."""
-        ref = self.ray.put(weights)
+    def open(
+        self, selfplay: SelfPlay, version: int, weights: bytes, ref: Any, through: int
+    ) -> None:
+        """Ships the weights of `version` (`ref`, once in the object store) to self-play and opens
+        the iterations up to `through`."""
         hook = hook_of(self.hooks, "weights")
         shipped = self.ray.put(hook(version, weights)) if hook is not None else ref
-        dispatcher.publish(version, shipped, allowed)
-        return ref
+        selfplay.open(version, shipped, through)
 
-    def collect(self, j: int, games: int, events: queue.Queue, collected: _Collected,
-                dispatcher: Dispatcher) -> None:  # fmt: skip
-        """Waits for the parts of iteration `j` (keeping those of later ones), with a progress bar."""
-        from bao_zero._core import Progress
+    def evaluate(self, selfplay: SelfPlay, iteration: int, weights_ref: Any) -> bytes:
+        """The evaluation of `iteration` on the evaluator actor; self-play goes on meanwhile."""
+        ray = self.ray
+        if self.evaluator is None:
+            config, threads = self.learner.config_toml, self.a["threads_per_worker"]
+            self.evaluator = start_evaluator(ray, config, threads)
+        task = self.evaluator.evaluate.remote(weights_ref, iteration)
+        selfplay.wait(task)
+        try:
+            return ray.get(task)
+        except ray.exceptions.RayError as e:
+            raise RayTrainError(
+                f"the evaluation of iteration {iteration} failed: {cause(e)}"
+            ) from None
 
-        bar = Progress(games, f"iteration {j}", self.a["quiet"])
-        bar.set(collected.games[j])
-        while collected.games[j] < games:
-            try:
-                event = events.get(timeout=1.0)
-            except queue.Empty:
-                if not dispatcher.is_alive():
-                    raise RayTrainError("the dispatcher stopped") from None
-                continue
-            if event[0] == "error":
-                raise RayTrainError(event[1])
-            if event[0] == "start":
-                collected.began[event[1]] = event[2]
-                continue
-            collected.add(event)
-            bar.set(collected.games[j])
-        bar.finish()
-
-    def finish(self, j: int, collected: _Collected, dispatcher: Dispatcher, lag: int) -> dict:
-        """Trains iteration `j` on its games, evaluates it if due, commits it; shares the new
-        weights (before the evaluation in asynchronous mode, so that the workers play on)."""
+    def finish(self, j: int, parts: list[bytes], selfplay: SelfPlay, lag: int) -> dict:
+        """Trains iteration `j` on its games, evaluates it if due, commits it; opens the next
+        iterations to self-play (before the evaluation in asynchronous mode, so that the workers
+        play on)."""
         learner = self.learner
-        learner.train(j, collected.parts.pop(j), collected.seconds(j))
+        learner.train(j, parts, selfplay.parts.seconds(j))
         weights = learner.weights()
+        ref = self.ray.put(weights)
         if self.asynchronous:
-            ref = self.publish(dispatcher, j, weights, j + 1 + lag)
-        else:
-            ref = self.ray.put(weights)
-        evaluation = self.evaluate(j, ref) if learner.eval_due(j) else None
+            self.open(selfplay, j, weights, ref, j + 1 + lag)
+        evaluation = self.evaluate(selfplay, j, ref) if learner.eval_due(j) else None
         metrics = learner.commit(j, evaluation)
         if not self.asynchronous:
-            self.publish(dispatcher, j, weights, j + 1)
+            self.open(selfplay, j, weights, ref, j + 1)
         hook = hook_of(self.hooks, "on_iteration")
         if hook is not None:
             hook(metrics)
         return metrics
 
-    def run(self) -> dict[str, Any]:
-        learner, a = self.learner, self.a
-        lag = a["max_staleness"] if self.asynchronous else 0
-        start = learner.iteration
-        end = learner.iterations
-        if a["iterations"] is not None:
-            end = min(end, start + a["iterations"])
-        games = learner.games_per_iteration
-        chunk = a["chunk"] or max(1, math.ceil(games / (2 * a["workers"])))
-        summary: dict[str, Any] = {
-            "run_dir": str(learner.run_dir),
+    def summary(self, start: int) -> dict[str, Any]:
+        """The summary of an invocation that trained nothing yet."""
+        a = self.a
+        return {
+            "run_dir": str(self.learner.run_dir),
             "mode": a["mode"],
             "first_iteration": start + 1,
             "last_iteration": start,
@@ -247,34 +153,53 @@ class _Run:
             "worker_nodes": [],
             "metrics": None,
         }
+
+    def run(self) -> dict[str, Any]:
+        from bao_zero._core import Progress
+
+        learner, a = self.learner, self.a
+        lag = a["max_staleness"] if self.asynchronous else 0
+        start, end = learner.iteration, learner.iterations
+        if a["iterations"] is not None:
+            end = min(end, start + a["iterations"])
+        summary = self.summary(start)
         if start >= end:
             if not a["quiet"]:
                 print(f"the run in {learner.run_dir} is complete to iteration {start}")
             return summary
         t0 = time.monotonic()
-        self.start()
-        events: queue.Queue[tuple] = queue.Queue()
-        dispatcher = Dispatcher(self.workers, games, chunk, start, end, self.hooks, events, self.log)
-        self.publish(dispatcher, start, learner.weights(), start + 1 + lag)
-        dispatcher.start()
-        collected = _Collected()
-        try:
-            for j in range(start + 1, end + 1):
-                self.collect(j, games, events, collected, dispatcher)
-                summary.update(
-                    last_iteration=j,
-                    iterations=j - start,
-                    games=(j - start) * games,
-                    metrics=self.finish(j, collected, dispatcher, lag),
-                )
-        finally:
-            dispatcher.stop()
-            dispatcher.join(timeout=10)
-            summary["replayed_chunks"] = dispatcher.replayed
-        summary["mean_staleness"] = collected.mean_staleness()
-        summary["max_staleness"] = collected.max_staleness
-        summary["seconds"] = time.monotonic() - t0
-        summary["worker_nodes"] = [w.node_id for w in self.workers]
+        self.start_ray()
+        self.workers = start_workers(
+            self.ray, learner.config_toml, a["workers"], a["threads_per_worker"]
+        )
+        games = learner.games_per_iteration
+        chunk = a["chunk"] or max(1, math.ceil(games / (2 * a["workers"])))
+        # A second chunk queued on each worker keeps it playing while the driver trains
+        # (asynchronous mode); synchronous mode has nothing to play meanwhile.
+        depth = 2 if self.asynchronous else 1
+        after_dispatch = hook_of(self.hooks, "after_dispatch")
+        selfplay = SelfPlay(
+            self.ray, self.workers, games, chunk, end, depth, after_dispatch, self.log
+        )
+        weights = learner.weights()
+        self.open(selfplay, start, weights, self.ray.put(weights), start + 1 + lag)
+        for j in range(start + 1, end + 1):
+            bar = Progress(games, f"iteration {j}", a["quiet"])
+            parts = selfplay.collect(j, bar.set)
+            bar.finish()
+            summary.update(
+                last_iteration=j,
+                iterations=j - start,
+                games=(j - start) * games,
+                metrics=self.finish(j, parts, selfplay, lag),
+            )
+        summary.update(
+            replayed_chunks=selfplay.replayed,
+            mean_staleness=selfplay.parts.mean_staleness(),
+            max_staleness=selfplay.parts.max_staleness,
+            seconds=time.monotonic() - t0,
+            worker_nodes=[w.node_id for w in self.workers],
+        )
         if not a["quiet"]:
             self.print_summary(summary)
         return summary
@@ -404,12 +329,6 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Optional[list[str]] = None) -> int:
     a = _parser().parse_args(argv)
-    if a.resume and (a.config or a.run_dir or a.seed is not None):
-        print(
-            "error: --resume continues a run with its own config; --config, --run-dir and --seed do not apply",
-            file=sys.stderr,
-        )
-        return 2
     try:
         train(
             a.config,
