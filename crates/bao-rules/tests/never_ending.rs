@@ -1,10 +1,14 @@
 //! Never-ending moves as the rules define them (RULES.md): a move whose sowings pass N seeds in
 //! all (`max_sown`, 100,000 in every preset; `lap_limit = L` makes it 16 L) is never-ending at
-//! the end of the sowing that passed N, and a move that is played on stops right there.
+//! the end of the sowing that passed N, and a move that is played on stops right there. Also
+//! Bao la Kiswahili's named rule tests of rule 1.5.6 and the options of `infinite_moves`.
 
 mod common;
 
-use bao_rules::{Side, StopReason, Variant};
+use bao_rules::notation::MoveError;
+use bao_rules::variant::InfiniteMoves;
+use bao_rules::{EndReason, Side, StopReason, Variant};
+use common::mtaji::TAKASIA_EXAMPLE;
 use common::*;
 
 /// Malawi Bao advanced: 56 moves that reach a position where South's takata A8< runs into a loop
@@ -52,22 +56,30 @@ fn rules_differing_in_the_bound_are_different_games() {
     assert_eq!(many_laps.never_ending_bound(), 160_000);
 }
 
-/// Seed 000's takasia example, North to move: a5< sows 10, 3, 11, 6, 2, 2, 4, 5, 4 and 3 seeds
-/// (cumulated 10, 13, 24, 30, 32, 34, 38, 43, 47, 50), relaying in b6, a8, b4, a7, a5, a3, b2,
-/// b7, a6 and ending in the empty a3. Worked by hand on North's ring (a1..a8 | b8..b1), from
+/// In seed 000's takasia example ([`TAKASIA_EXAMPLE`], North to move) a5< sows 10, 3, 11, 6, 2,
+/// 2, 4, 5, 4 and 3 seeds (cumulated 10, 13, 24, 30, 32, 34, 38, 43, 47, 50), relaying in b6, a8,
+/// b4, a7, a5, a3, b2, b7, a6 and ending in the empty a3. Worked by hand on North's ring (a1..a8 | b8..b1), from
 /// 1 0 1 2 10 0 0 10 | 0 1 2 1 4 8 2 2:
 /// - after the sixth sowing (34 sown; a3 = 4 would relay): 3 2 4 5 0 2 0 1 | 2 3 1 3 0 10 4 4;
 /// - at the end (50 sown): 4 3 1 6 1 0 1 2 | 3 0 2 4 1 11 0 5.
-const TAKASIA_EXAMPLE: &str =
-    "0,1,2,1,4,8,2,2/10,0,0,10,2,1,0,1/0,2,0,0,1,1,0,0/0,0,2,2,0,2,6,4 N 0,0 - a4 - 61";
 const AFTER_SIXTH_SOWING: [u8; 16] = [3, 2, 4, 5, 0, 2, 0, 1, 2, 3, 1, 3, 0, 10, 4, 4];
 const AT_THE_END: [u8; 16] = [4, 3, 1, 6, 1, 0, 1, 2, 3, 0, 2, 4, 1, 11, 0, 5];
 
-/// The rules for N = `n` with never-ending moves `illegal` or `stop`.
+/// The rules of Bao la Kiswahili for N = `n` with never-ending moves `illegal` or `stop`.
 fn bound(n: u32, infinite_moves: &str) -> bao_rules::Rules {
+    bounded(&format!("max_sown = {n}"), infinite_moves)
+}
+
+/// The same for N = 16 `laps` (the option `lap_limit`).
+fn laps(laps: u32, infinite_moves: &str) -> bao_rules::Rules {
+    bounded(&format!("lap_limit = {laps}"), infinite_moves)
+}
+
+/// The rules of Bao la Kiswahili with the bound option `bound` and `infinite_moves`.
+fn bounded(bound: &str, infinite_moves: &str) -> bao_rules::Rules {
     rules_with(
         Variant::Kiswahili,
-        &format!("max_sown = {n}\ninfinite_moves = \"{infinite_moves}\""),
+        &format!("{bound}\ninfinite_moves = \"{infinite_moves}\""),
     )
 }
 
@@ -171,7 +183,7 @@ fn the_fast_ring_plays_long_moves_exactly_as_the_general_engine() {
             cases.push((r.clone(), pos_for(&r, text)));
         }
     }
-    let mut rng = 7u64;
+    let mut pick = RandomPick::new(7);
     for v in Variant::ALL {
         let r = v.rules();
         for _ in 0..6 {
@@ -183,14 +195,7 @@ fn the_fast_ring_plays_long_moves_exactly_as_the_general_engine() {
                     break;
                 }
                 cases.push((r.clone(), p));
-                rng = rng
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                p = *list
-                    .iter()
-                    .nth((rng >> 33) as usize % list.len())
-                    .unwrap()
-                    .1;
+                p = list.children()[pick.index(list.len())];
             }
         }
     }
@@ -235,3 +240,172 @@ const KNOWN_LONG_LOOPS: [(Variant, &str); 4] = [
          mtaji-captured=1",
     ),
 ];
+
+// ---------------------------------------------------------------------------------------------
+// Bao la Kiswahili, rule 1.5.6, and the options of seed 000
+// ---------------------------------------------------------------------------------------------
+
+/// A Kiswahili position (found by random play) where North's only front pit with 2 seeds is a7:
+/// a7> never ends (its relays repeat a state), a7< ends at once (a6 = 2, a5 = 1). North has no
+/// capture. The cycle was confirmed with an independent simulation of the relay sowing.
+const NEVER_ENDING: &str =
+    "4,5,0,3,0,3,0,3/0,2,1,0,1,0,1,0/0,1,7,8,9,0,1,0/6,2,1,5,0,1,0,0 N 0,0 - - - 73";
+
+/// Rule 1.5.6: a never-ending move is illegal (the default).
+#[test]
+fn rule_1_5_6_never_ending_move_is_illegal() {
+    let r = kiswahili();
+    let p = pos_for(&r, NEVER_ENDING);
+    assert_eq!(legal(&r, &p), s(&["a7<"]));
+    assert!(matches!(
+        try_play(&r, &p, "a7>"),
+        Err(MoveError::Illegal { .. })
+    ));
+    // a7<: a6 = 2, a5 = 1 (empty): stop. South then has no capture, and North threatens two pits
+    // (a6< ends in a4 = 2 facing A5; b7> ends in a5 = 2 facing A4): no takasia.
+    assert_eq!(
+        after(&r, &p, "a7<"),
+        "4,5,0,3,0,3,0,3/0,0,2,1,1,0,1,0/0,1,7,8,9,0,1,0/6,2,1,5,0,1,0,0 S 0,0 - - - 74"
+    );
+}
+
+/// Rule 1.5.6: "if no finite move is available, the game is lost by the player at move".
+#[test]
+fn rule_1_5_6_player_with_only_never_ending_moves_loses() {
+    let r = kiswahili();
+    // South's only front pit with 2 or more is A1 = 11; both A1< and A1> relay for ever (found by a
+    // search with an independent simulation). No capture: A1< ends in A6 = 2 facing a3 = 0, B2<
+    // and B3< end in A1 facing a8 = 0, the rest in the back row.
+    let p = pos_for(
+        &r,
+        "1,2,2,2,2,2,2,2/0,4,4,4,4,0,4,4/11,1,0,1,0,1,0,1/1,2,3,0,3,0,1,0 S 0,0 - - - 50",
+    );
+    assert!(legal(&r, &p).is_empty());
+    assert_eq!(outcome(&r, &p), won(Side::North, EndReason::NoMoves));
+    // Under `mover-loses` both moves are playable and lose.
+    let ml = rules_with(Variant::Kiswahili, "infinite_moves = \"mover-loses\"");
+    assert_eq!(legal(&ml, &p), s(&["A1<", "A1>"]));
+}
+
+/// Option `infinite_moves = mover-loses` (seed 000): the never-ending move may be played and loses.
+#[test]
+fn option_infinite_moves_mover_loses() {
+    let r = rules_with(Variant::Kiswahili, "infinite_moves = \"mover-loses\"");
+    assert_eq!(r.infinite_moves, InfiniteMoves::MoverLoses);
+    let p = pos_for(&r, NEVER_ENDING);
+    assert_eq!(legal(&r, &p), s(&["a7<", "a7>"]));
+    let c = play(&r, &p, "a7>");
+    assert_eq!(
+        outcome(&r, &c),
+        won(Side::South, EndReason::NeverEndingMove)
+    );
+}
+
+/// Option `infinite_moves = void` (seed 000): the never-ending move may be played; the game is void.
+#[test]
+fn option_infinite_moves_void() {
+    let r = rules_with(Variant::Kiswahili, "infinite_moves = \"void\"");
+    let p = pos_for(&r, NEVER_ENDING);
+    let c = play(&r, &p, "a7>");
+    assert_eq!(winner(&r, &c), Some(None));
+    assert_eq!(c.result().unwrap().reason, EndReason::NeverEndingMove);
+    assert!(c.to_string().ends_with(" over=draw/never-ending-move"));
+}
+
+/// Option `infinite_moves = stop` (seed 000): the player announces the move never ends and stops at
+/// the end of a relay; the game goes on.
+#[test]
+fn option_infinite_moves_stop() {
+    let r = rules_with(Variant::Kiswahili, "infinite_moves = \"stop\"");
+    let p = pos_for(&r, NEVER_ENDING);
+    assert_eq!(legal(&r, &p), s(&["a7<", "a7>"]));
+    let c = play(&r, &p, "a7>");
+    assert_eq!(c.result(), None);
+    assert_eq!(c.side_to_move(), Side::South);
+    assert_eq!(stop_reason(&r, &p, "a7>"), StopReason::NeverEnding);
+}
+
+/// A never-ending move that is played (`infinite_moves = stop`, and likewise `mover-loses` and
+/// `void`) ends where the sowing that passed N = 100,000 seeds ended. Checked against a plain
+/// simulation of North's takata a7>, which relays around its own 16 pits for ever (a takata
+/// captures nothing), counting the seeds of each sowing.
+#[test]
+fn never_ending_move_ends_where_the_sowing_that_passed_n_ended() {
+    use bao_rules::{Dir, Pit, Row};
+    let p = pos_for(&kiswahili(), NEVER_ENDING);
+    let start = Pit::at(Row::Front, 7).unwrap();
+    let rotation = start.rotation(Dir::Right);
+    let mut ring = *p.pits(Side::North);
+    let (mut pit, mut sown, mut relays) = (start, 0u64, 0);
+    while sown <= 100_000 {
+        let n = std::mem::take(&mut ring[pit.index()]);
+        for _ in 0..n {
+            pit = pit.step(rotation);
+            ring[pit.index()] += 1;
+        }
+        sown += u64::from(n);
+        assert!(ring[pit.index()] > 1, "the reference move ended");
+        relays += 1;
+    }
+    assert!(relays > 100, "a long walk: {relays} relays");
+    for option in ["stop", "mover-loses", "void"] {
+        let r = rules_with(
+            Variant::Kiswahili,
+            &format!("infinite_moves = \"{option}\""),
+        );
+        let c = play(&r, &p, "a7>");
+        assert_eq!(*c.pits(Side::North), ring, "{option}: {c}");
+        assert_eq!(*c.pits(Side::South), *p.pits(Side::South));
+    }
+}
+
+/// Infinite moves (RULES.md): a move that sows more than `max_sown` seeds (100,000 in every
+/// preset) is never-ending; every seed sown counts, the last sowing's too. In the takasia example
+/// a5< sows 50 seeds in all, a8< 36, a5> 13, a8> 10.
+#[test]
+fn infinite_move_is_one_that_sows_more_than_max_sown_seeds() {
+    for v in Variant::ALL {
+        assert_eq!(v.rules().max_sown, 100_000, "{v}");
+    }
+    let under = bound(50, "illegal");
+    let p = pos_for(&under, TAKASIA_EXAMPLE);
+    assert_eq!(legal(&under, &p), s(&["a5<", "a5>", "a8<", "a8>"]));
+    assert_eq!(legal(&bound(49, "illegal"), &p), s(&["a5>", "a8<", "a8>"]));
+    assert_eq!(legal(&bound(35, "illegal"), &p), s(&["a5>", "a8>"]));
+    // Played under `stop`, the move stops at the end of the sowing that passed the bound.
+    let stop = bound(49, "stop");
+    assert_eq!(stop_reason(&stop, &p, "a5<"), StopReason::NeverEnding);
+}
+
+/// Option `lap_limit` (seed 000: "3 minutes (or 12 laps)"; seed 003 1.5.6: what counts as infinite
+/// is agreed beforehand): a move that sows more than L laps of 16 seeds is never-ending.
+#[test]
+fn option_lap_limit_makes_long_moves_never_ending() {
+    let p_text = TAKASIA_EXAMPLE;
+    // In the takasia example a5< sows 10, 3, 11, 6, 2, 2, 4, 5, 4, 3 seeds (50 in all; after the
+    // sixth sowing 34 > 32) and a8< sows 10, 9, 12, 2, 3 (after the fourth 33 > 32); a5> sows 13
+    // and a8> 10 seeds.
+    let two = laps(2, "illegal");
+    let p = pos_for(&two, p_text);
+    assert_eq!(legal(&two, &p), s(&["a5>", "a8>"]));
+    assert_eq!(
+        legal(&laps(4, "illegal"), &p),
+        s(&["a5<", "a5>", "a8<", "a8>"])
+    );
+    // With `stop`, a5< stops where the bound is passed: after the sixth sowing (a5 (2) -> a4, a3),
+    // a3 = 4 is not lifted. North's ring (a1..a8 | b8..b1): 3 2 4 5 0 2 0 1 | 2 3 1 3 0 10 4 4.
+    assert_eq!(
+        after(&laps(2, "stop"), &p, "a5<"),
+        "2,3,1,3,0,10,4,4/1,0,2,0,5,4,2,3/0,2,0,0,1,1,0,0/0,0,2,2,0,2,6,4 S 0,0 - - a4 62"
+    );
+}
+
+/// Option `lap_limit`, as documented in `Rules::lap_limit` ("a move that sows more than this many
+/// laps of 16 seeds counts as never-ending"): a5< sows 50 seeds, more than 3 laps (48), so with
+/// `lap_limit = 3` it should be never-ending, hence illegal.
+#[test]
+fn option_lap_limit_counts_the_seeds_of_the_last_sowing() {
+    let r = laps(3, "illegal");
+    let p = pos_for(&r, TAKASIA_EXAMPLE);
+    assert_eq!(legal(&r, &p), s(&["a5>", "a8<", "a8>"]));
+}

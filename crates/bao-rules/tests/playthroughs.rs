@@ -19,7 +19,7 @@ fn playthrough(variant: Variant) -> String {
     let rules = variant.rules();
     let mut pos = start(variant);
     let mut out = format!("# {variant}: random moves, seed {SEED}\n");
-    let mut rng = SEED;
+    let mut pick = RandomPick::new(SEED);
     for _ in 0..PLIES {
         out += &format!("position {pos}\n");
         let moves = legal(&rules, &pos);
@@ -27,10 +27,7 @@ fn playthrough(variant: Variant) -> String {
             break;
         }
         out += &format!("legal {}\n", moves.join(" "));
-        rng = rng
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        let mv = &moves[(rng >> 33) as usize % moves.len()];
+        let mv = &moves[pick.index(moves.len())];
         out += &format!("play {mv}\n");
         pos = play(&rules, &pos, mv);
     }

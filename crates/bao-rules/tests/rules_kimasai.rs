@@ -10,7 +10,7 @@
 mod common;
 
 use bao_rules::notation::MoveError;
-use bao_rules::{EndReason, Outcome, Position, Side, Variant};
+use bao_rules::{EndReason, Position, Side, Variant};
 use common::*;
 
 fn kimasai() -> bao_rules::Rules {
@@ -111,11 +111,5 @@ fn kimasai_empty_inner_row_loses() {
         "5,6,6,6,6,6,6,6/0,0,0,0,0,0,0,0/0,0,2,0,0,0,0,2/8,0,0,0,3,0,0,0 N 2,0 - - - 61 \
          mtaji-captured=1 over=S/front-row-empty"
     );
-    assert_eq!(
-        outcome(&r, &c),
-        Some(Outcome {
-            winner: Some(Side::South),
-            reason: EndReason::FrontRowEmpty
-        })
-    );
+    assert_eq!(outcome(&r, &c), won(Side::South, EndReason::FrontRowEmpty));
 }

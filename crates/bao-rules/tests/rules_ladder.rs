@@ -1,7 +1,6 @@
 //! Named tests for the tutorial ladder of seed 000 (Hus -> Bao la Kujifunza -> Bao la Kiswahili),
 //! one test per step, each showing that the rule the step adds changes the outcome of a concrete
-//! move (same position, same move, the step before and the step itself); plus Bao la Kujifunza and
-//! Katra Fandatsaka.
+//! move (same position, same move, the step before and the step itself); plus Bao la Kujifunza.
 //!
 //! Positions: `b8..b1/a8..a1/A1..A8/B1..B8 side stores houses blocked target ply` (North's rows as
 //! South sees them: a pit and the pit it faces share a column). `<` from the front row is
@@ -11,6 +10,7 @@
 mod common;
 
 use bao_rules::{Position, Variant};
+use common::mtaji::{self, TAKASIA_BEFORE, TAKASIA_EXAMPLE, TAKASIA_EXAMPLE_UNBLOCKED};
 use common::*;
 
 /// A Hus-family position (48 seeds): South A3 = 1, A5 = 2, B5..B8 = 2; North's only front seed
@@ -19,6 +19,20 @@ const L1: &str = "5,5,1,5,5,5,5,5/0,0,1,0,0,0,0,0/0,0,1,0,2,0,0,0/0,0,0,0,2,2,2,
 
 /// As L1 with a8 = 3 more on North's front row (b1 = 2), so a capture does not end the game.
 const L2: &str = "5,5,1,5,5,5,5,2/3,0,1,0,0,0,0,0/0,0,1,0,2,0,0,0/0,0,0,0,2,2,2,2 S 0,0 - - - 10";
+
+/// Checks what `mv` leaves on the board `text`: `want_before` under the step before, `want_now`
+/// under the step itself, so that the rule the step adds makes the difference.
+fn assert_step_changes_the_move(
+    [before, step]: [Variant; 2],
+    text: &str,
+    mv: &str,
+    want_before: &str,
+    want_now: &str,
+) {
+    let p = pos_for(&step.rules(), text);
+    assert_eq!(after(&before.rules(), &p, mv), want_before, "{before}");
+    assert_eq!(after(&step.rules(), &p, mv), want_now, "{step}");
+}
 
 /// Step "Hus": 2 seeds in the back row and in front pits 5..8, anticlockwise only, singletons
 /// never move.
@@ -133,20 +147,16 @@ fn ladder_step_bidirectional() {
 /// Step "Choosing head": captured seeds are sown from the kichwa that keeps the direction.
 #[test]
 fn ladder_step_kichwa_sows_captures_from_the_head() {
-    let before = Variant::LadderBidirectional.rules();
-    let r = Variant::LadderKichwa.rules();
-    let p = pos_for(&r, L2);
-    // Before: a6's seed is sown from the next pit, A2 = 1: stop.
-    assert_eq!(
-        after(&before, &p, "A5<"),
+    assert_step_changes_the_move(
+        [Variant::LadderBidirectional, Variant::LadderKichwa],
+        L2,
+        "A5<",
+        // Before: a6's seed is sown from the next pit, A2 = 1: stop.
         "5,5,1,5,5,5,5,2/3,0,0,0,0,0,0,0/0,1,2,1,0,0,0,0/0,0,0,0,2,2,2,2 N 0,0 - - - 11 \
-         mtaji-captured=1"
-    );
-    // Now: anticlockwise, so from the right kichwa A8 = 1 (empty): stop.
-    assert_eq!(
-        after(&r, &p, "A5<"),
+         mtaji-captured=1",
+        // Now: anticlockwise, so from the right kichwa A8 = 1 (empty): stop.
         "5,5,1,5,5,5,5,2/3,0,0,0,0,0,0,0/0,0,2,1,0,0,0,1/0,0,0,0,2,2,2,2 N 0,0 - - - 11 \
-         mtaji-captured=1"
+         mtaji-captured=1",
     );
 }
 
@@ -154,24 +164,17 @@ fn ladder_step_kichwa_sows_captures_from_the_head() {
 /// change the direction.
 #[test]
 fn ladder_step_kimbi_forces_nearest_kichwa() {
-    let before = Variant::LadderKichwa.rules();
-    let r = Variant::LadderKimbi.rules();
     // A4< (anticlockwise): A3 = 1, A2 = 2 faces a7 = 1 -> capture.
-    let p = pos_for(
-        &r,
+    assert_step_changes_the_move(
+        [Variant::LadderKichwa, Variant::LadderKimbi],
         "5,4,4,4,4,4,4,4/3,1,0,0,0,0,0,0/0,1,0,2,0,0,0,0/0,0,0,0,2,2,2,2 S 0,0 - - - 10",
-    );
-    // Before: the direction is kept: right kichwa A8 = 1: stop.
-    assert_eq!(
-        after(&before, &p, "A4<"),
+        "A4<",
+        // Before: the direction is kept: right kichwa A8 = 1: stop.
         "5,4,4,4,4,4,4,4/3,0,0,0,0,0,0,0/0,2,1,0,0,0,0,1/0,0,0,0,2,2,2,2 N 0,0 - - - 11 \
-         mtaji-captured=1"
-    );
-    // Now: A2 is a kimbi, so the nearest kichwa A1 (clockwise): A1 = 1: stop.
-    assert_eq!(
-        after(&r, &p, "A4<"),
+         mtaji-captured=1",
+        // Now: A2 is a kimbi, so the nearest kichwa A1 (clockwise): A1 = 1: stop.
         "5,4,4,4,4,4,4,4/3,0,0,0,0,0,0,0/1,2,1,0,0,0,0,0/0,0,0,0,2,2,2,2 N 0,0 - - - 11 \
-         mtaji-captured=1"
+         mtaji-captured=1",
     );
 }
 
@@ -179,24 +182,17 @@ fn ladder_step_kimbi_forces_nearest_kichwa() {
 /// nothing later.
 #[test]
 fn ladder_step_takata_move_never_captures() {
-    let before = Variant::LadderKimbi.rules();
-    let r = Variant::LadderTakata.rules();
     // A2>: A3 = 1, A4 = 2 faces a5 = 0 (no capture); relay A4: A5 = 2, A6 = 2 faces a3 = 2.
-    let p = pos_for(
-        &r,
+    assert_step_changes_the_move(
+        [Variant::LadderKimbi, Variant::LadderTakata],
         "3,3,4,4,4,4,4,4/3,0,0,0,0,2,0,0/0,2,0,1,1,1,0,0/0,0,0,0,2,2,2,2 S 0,0 - - - 10",
-    );
-    // Before: any sowing may capture: a3 (2) taken, clockwise so from A1: A1 = 1, A2 = 1 (emptied
-    // before): stop.
-    assert_eq!(
-        after(&before, &p, "A2>"),
+        "A2>",
+        // Before: any sowing may capture: a3 (2) taken, clockwise so from A1: A1 = 1, A2 = 1
+        // (emptied before): stop.
         "3,3,4,4,4,4,4,4/3,0,0,0,0,0,0,0/1,1,1,0,2,2,0,0/0,0,0,0,2,2,2,2 N 0,0 - - - 11 \
-         mtaji-captured=1"
-    );
-    // Now: a takata: relay A6 (2): A7 = 1, A8 = 1 (empty): stop; a3 keeps its seeds.
-    assert_eq!(
-        after(&r, &p, "A2>"),
-        "3,3,4,4,4,4,4,4/3,0,0,0,0,2,0,0/0,0,1,0,2,0,1,1/0,0,0,0,2,2,2,2 N 0,0 - - - 11"
+         mtaji-captured=1",
+        // Now: a takata: relay A6 (2): A7 = 1, A8 = 1 (empty): stop; a3 keeps its seeds.
+        "3,3,4,4,4,4,4,4/3,0,0,0,0,2,0,0/0,0,1,0,2,0,1,1/0,0,0,0,2,2,2,2 N 0,0 - - - 11",
     );
 }
 
@@ -245,11 +241,8 @@ fn ladder_step_kujifunza_mandatory_capture_and_front_row_first() {
     );
     assert_eq!(legal(&before, &p).len(), 32);
     // No capture here (see rule 1.5.2 in rules_kiswahili): front row first.
-    let q = pos_for(
-        &r,
-        "3,3,4,4,4,4,4,3/0,5,5,5,5,5,0,0/1,0,2,0,0,1,0,0/0,2,0,0,3,0,1,0 S 0,0 - - - 60",
-    );
-    assert_eq!(legal(&r, &q), s(&["A3<", "A3>"]));
+    mtaji::takata_starts_in_the_front_row(&r);
+    let q = pos_for(&r, mtaji::NO_CAPTURE);
     assert_eq!(
         legal(&before, &q),
         s(&["A3<", "A3>", "B2<", "B2>", "B5<", "B5>"])
@@ -261,15 +254,7 @@ fn ladder_step_kujifunza_mandatory_capture_and_front_row_first() {
 fn kujifunza_start_and_a_capture_chain() {
     let r = Variant::Kujifunza.rules();
     assert_eq!(r, Variant::LadderKujifunza.rules());
-    let p = Position::start(&r);
-    // A6<: A5 = 3, A4 = 3 faces a5 = 2 -> capture, anticlockwise so from A8: A8 = 3, A7 = 3 faces
-    // a2 = 2 -> capture (kimbi: A8): A8 = 4, A7 = 4, a2 empty -> relay A7 (4): A6 = 1, A5 = 4,
-    // A4 = 4, A3 = 3 faces a6 = 2 -> capture from A8: A8 = 5, A7 = 1 (emptied): stop.
-    assert_eq!(
-        after(&r, &p, "A6<"),
-        "2,2,2,2,2,2,2,2/2,2,0,0,2,2,0,2/2,2,3,4,4,1,1,5/2,2,2,2,2,2,2,2 N 0,0 - - - 1 \
-         mtaji-captured=1"
-    );
+    mtaji::two_seed_start_a6_captures_three_times(&r);
 }
 
 /// Step "Split the game into two stages": the Kiswahili start, seeds planted from store one per
@@ -321,30 +306,6 @@ fn ladder_step_planting_captures() {
     );
 }
 
-/// Katra Fandatsaka: one seed in each of the six central front pits, 26 in store: every first
-/// planting captures.
-#[test]
-fn katra_fandatsaka_start_forces_captures_from_the_first_move() {
-    let r = Variant::KatraFandatsaka.rules();
-    let p = Position::start(&r);
-    assert_eq!(
-        p.to_string(),
-        "0,0,0,0,0,0,0,0/0,1,1,1,1,1,1,0/0,1,1,1,1,1,1,0/0,0,0,0,0,0,0,0 S 26,26 - - - 0"
-    );
-    // A2 and A7 are kimbi: only the nearest kichwa.
-    assert_eq!(
-        legal(&r, &p),
-        s(&[
-            "A2<", "A3<", "A3>", "A4<", "A4>", "A5<", "A5>", "A6<", "A6>", "A7>"
-        ])
-    );
-    // A4<: A4 = 2, a5's seed sown into A1 (empty): stop.
-    assert_eq!(
-        after(&r, &p, "A4<"),
-        "0,0,0,0,0,0,0,0/0,1,1,0,1,1,1,0/1,1,1,2,1,1,1,0/0,0,0,0,0,0,0,0 N 25,26 - - - 1"
-    );
-}
-
 /// A namua takata that ends in pit 5 holding 7 (see rule 4.2.2.3.1 in rules_kiswahili).
 const HOUSE_STOP: &str = "0,0,0,0,0,0,0,0/2,2,0,6,0,0,0,0/0,0,1,0,6,2,2,0/0,0,0,0,0,0,0,0 S 21,22";
 
@@ -372,23 +333,18 @@ fn ladder_step_house_stops_takata() {
 /// taxes it: 2 seeds are sown, the rest stays; before, the house was sown whole and destroyed.
 #[test]
 fn ladder_step_tax() {
-    let before = Variant::LadderHouse.rules();
-    let r = Variant::LadderTax.rules();
-    let p = pos_for(
-        &r,
+    assert_step_changes_the_move(
+        [Variant::LadderHouse, Variant::LadderTax],
         "0,0,0,0,0,0,0,0/0,2,2,6,0,0,0,0/0,0,0,0,6,0,0,0/4,0,0,0,0,0,0,0 S 22,22 Hh - - 10",
-    );
-    // Before: A5> plants (7) and sows all 7: A6, A7, A8, B8, B7, B6, B5 = 1; the house is lost.
-    assert_eq!(
-        after(&before, &p, "A5>"),
-        "0,0,0,0,0,0,0,0/0,2,2,6,0,0,0,0/0,0,0,0,0,1,1,1/4,0,0,0,1,1,1,1 N 21,22 h - - 11"
-    );
-    // Now: a tax: A6 = 1, A7 = 1; A5 keeps 5 and the house.
-    assert_eq!(
-        after(&r, &p, "A5>"),
-        "0,0,0,0,0,0,0,0/0,2,2,6,0,0,0,0/0,0,0,0,5,1,1,0/4,0,0,0,0,0,0,0 N 21,22 Hh - - 11"
+        "A5>",
+        // Before: A5> plants (7) and sows all 7: A6, A7, A8, B8, B7, B6, B5 = 1; the house is lost.
+        "0,0,0,0,0,0,0,0/0,2,2,6,0,0,0,0/0,0,0,0,0,1,1,1/4,0,0,0,1,1,1,1 N 21,22 h - - 11",
+        // Now: a tax: A6 = 1, A7 = 1; A5 keeps 5 and the house.
+        "0,0,0,0,0,0,0,0/0,2,2,6,0,0,0,0/0,0,0,0,5,1,1,0/4,0,0,0,0,0,0,0 N 21,22 Hh - - 11",
     );
     // And the house may be planted only when it is alone in the front row.
+    let before = Variant::LadderHouse.rules();
+    let r = Variant::LadderTax.rules();
     let q = pos_for(&r, &format!("{HOUSE_STOP} Hh - - 10"));
     assert_eq!(
         legal(&before, &q),
@@ -424,25 +380,16 @@ fn ladder_step_singletons_after_the_house_is_lost() {
 fn ladder_step_takasia_gives_bao_la_kiswahili() {
     let before = Variant::LadderSingletons.rules();
     let r = Variant::Kiswahili.rules();
-    let p = pos_for(
-        &r,
-        "0,1,2,1,4,8,2,2/10,0,0,10,2,1,0,1/0,2,0,0,0,0,2,0/0,0,2,2,0,2,6,4 S 0,0 - - - 60",
-    );
+    let p = pos_for(&r, TAKASIA_BEFORE);
     // A7<: A6 = 1, A5 = 1 (empty): stop. Before: nothing blocked, North may move a4.
     let c0 = play(&before, &p, "A7<");
-    assert_eq!(
-        c0.to_string(),
-        "0,1,2,1,4,8,2,2/10,0,0,10,2,1,0,1/0,2,0,0,1,1,0,0/0,0,2,2,0,2,6,4 N 0,0 - - - 61"
-    );
+    assert_eq!(c0.to_string(), TAKASIA_EXAMPLE_UNBLOCKED);
     assert_eq!(
         legal(&before, &c0),
         s(&["a4<", "a4>", "a5<", "a5>", "a8<", "a8>"])
     );
     // Now: a4 is blocked.
     let c = play(&r, &p, "A7<");
-    assert_eq!(
-        c.to_string(),
-        "0,1,2,1,4,8,2,2/10,0,0,10,2,1,0,1/0,2,0,0,1,1,0,0/0,0,2,2,0,2,6,4 N 0,0 - a4 - 61"
-    );
+    assert_eq!(c.to_string(), TAKASIA_EXAMPLE);
     assert_eq!(legal(&r, &c), s(&["a5<", "a5>", "a8<", "a8>"]));
 }

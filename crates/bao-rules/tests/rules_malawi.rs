@@ -8,7 +8,8 @@
 
 mod common;
 
-use bao_rules::{EndReason, Outcome, Position, Side, StopReason, Variant};
+use bao_rules::{Position, Side, StopReason, Variant};
+use common::mtaji;
 use common::*;
 
 fn basic() -> bao_rules::Rules {
@@ -39,63 +40,24 @@ fn basic_opening_position_two_seeds_per_hole() {
 #[test]
 fn basic_captures_sown_from_the_end_hole_and_relays_keep_direction() {
     let r = basic();
-    let p = start(Variant::MalawiBasic);
-    // A6<: A5 = 3, A4 = 3 faces a5 = 2 -> capture, anticlockwise so from A8: A8 = 3, A7 = 3 faces
-    // a2 = 2 -> capture from the nearest end A8: A8 = 4, A7 = 4, a2 now empty -> relay from the
-    // kimbi A7, still anticlockwise: A6 = 1, A5 = 4, A4 = 4, A3 = 3 faces a6 = 2 -> capture from
-    // A8: A8 = 5, A7 = 1 (emptied): stop.
-    assert_eq!(
-        after(&r, &p, "A6<"),
-        "2,2,2,2,2,2,2,2/2,2,0,0,2,2,0,2/2,2,3,4,4,1,1,5/2,2,2,2,2,2,2,2 N 0,0 - - - 1 \
-         mtaji-captured=1"
-    );
-    // A kimbi capture reverses the move: A4< (anticlockwise) ends in A2 = 2 facing a7 = 2: sown
-    // from A1 clockwise: A1 = 1, A2 = 3, relay A2 (3): A3 = 2, A4 = 1, A5 = 1 (empty): stop.
-    let q = pos_for(
-        &r,
-        "6,6,5,5,5,5,5,5/0,2,0,5,5,5,0,0/0,1,0,2,0,0,0,0/0,0,1,0,1,0,0,0 S 0,0 - - - 60",
-    );
-    assert_eq!(
-        after(&r, &q, "A4<"),
-        "6,6,5,5,5,5,5,5/0,0,0,5,5,5,0,0/1,0,2,1,1,0,0,0/0,0,1,0,1,0,0,0 N 0,0 - - - 61 \
-         mtaji-captured=1"
-    );
+    // From the opening position A6< captures from the end hole A8 three times; a capture from the
+    // kimbi A7 is sown from the nearest end, A8, and the relay from A7 keeps the direction.
+    mtaji::two_seed_start_a6_captures_three_times(&r);
+    // A kimbi capture reverses the move when the nearest end hole lies behind it.
+    mtaji::kimbi_capture_turns_the_move(&r);
 }
 
 /// Basic game: a singleton cannot be lifted; a player left only with singletons has lost.
 #[test]
 fn basic_player_left_with_singletons_loses() {
-    let r = basic();
-    let p = pos_for(
-        &r,
-        "7,7,6,6,6,6,6,7/0,0,0,0,0,5,5,0/1,0,1,0,0,0,0,0/0,1,0,0,0,0,0,0 S 0,0 - - - 60",
-    );
-    assert!(legal(&r, &p).is_empty());
-    assert_eq!(
-        outcome(&r, &p),
-        Some(Outcome {
-            winner: Some(Side::North),
-            reason: EndReason::NoMoves
-        })
-    );
+    mtaji::only_singletons_cannot_move(&basic());
 }
 
 /// Basic game: fifteen is the most seeds that can be lifted to begin a mtaji move.
 #[test]
 fn basic_fifteen_is_the_most_seeds_for_a_mtaji_move() {
-    let r = basic();
     // A1 = 17 would end in A2 (2 seeds there after a lap) facing a7 = 3: it may only be a takata.
-    let p = pos_for(
-        &r,
-        "6,6,5,5,5,5,5,5/0,3,0,0,1,0,0,0/17,0,0,0,1,0,0,0/0,0,0,0,0,0,0,0 S 0,0 - - - 60",
-    );
-    assert_eq!(legal(&r, &p), s(&["A1<", "A1>"]));
-    // A1>: a lap (every pit 1, A2 = 2, A5 = 2), then 2-seed relays A2, A4, A6, A8, B7, B5, B3, B1,
-    // the last ending in the emptied A2: stop.
-    assert_eq!(
-        after(&r, &p, "A1>"),
-        "6,6,5,5,5,5,5,5/0,3,0,0,1,0,0,0/2,1,2,0,3,0,2,0/0,2,0,2,0,2,0,2 N 0,0 - - - 61"
-    );
+    mtaji::more_than_fifteen_seeds_only_takata(&basic());
 }
 
 /// Basic game: a takata only when no mtaji is possible; no takata from the outer row when one is
@@ -104,17 +66,9 @@ fn basic_fifteen_is_the_most_seeds_for_a_mtaji_move() {
 fn basic_takata_only_without_mtaji_and_inner_row_first() {
     let r = basic();
     // No capture: only the inner row's A3 may takata (B2 and B5 could, but are outer).
-    let p = pos_for(
-        &r,
-        "3,3,4,4,4,4,4,3/0,5,5,5,5,5,0,0/1,0,2,0,0,1,0,0/0,2,0,0,3,0,1,0 S 0,0 - - - 60",
-    );
-    assert_eq!(legal(&r, &p), s(&["A3<", "A3>"]));
+    mtaji::takata_starts_in_the_front_row(&r);
     // With a8 = 1, A3< and B2< end in A1 = 2 facing it: both are mtaji, the only legal moves.
-    let q = pos_for(
-        &r,
-        "3,3,4,4,4,4,3,3/1,5,5,5,5,5,0,0/1,0,2,0,0,1,0,0/0,2,0,0,3,0,1,0 S 0,0 - - - 60",
-    );
-    assert_eq!(legal(&r, &q), s(&["A3<", "B2<"]));
+    mtaji::capture_is_mandatory_and_may_start_in_the_back_row(&r);
 }
 
 /// Basic game: a takata from an end hole that is the only occupied inner hole, played back across
@@ -395,13 +349,8 @@ fn general_takasia_without_exemptions_and_blocked_pit_as_last_resort() {
 /// the consequences. If there is more than one source for the attack the player may choose".
 #[test]
 fn general_takasia_attacker_must_make_the_threatened_capture() {
-    let r = intermediate();
     // South must take a4: A3> (A4 = 1, A5 = 2 facing a4) or B8> (ends in A5); A3< would take a8.
-    let text = "7,7,7,6,6,6,6,6/3,0,0,0,2,0,0,0/1,0,2,0,1,0,0,0/0,0,0,0,0,0,0,4 S 0,0 - - a4 70";
-    let p = pos_for(&r, text);
-    assert_eq!(legal(&r, &p), s(&["A3>", "B8>"]));
-    let free = pos_for(&r, &text.replace(" a4 70", " - 70"));
-    assert_eq!(legal(&r, &free), s(&["A3<", "A3>", "B8>"]));
+    mtaji::takasia_target_is_captured_before_any_other(&intermediate());
 }
 
 // ---------------------------------------------------------------------------------------------

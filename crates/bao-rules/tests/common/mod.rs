@@ -1,5 +1,7 @@
-//! Helpers shared by the named rule tests (`tests/rules_*.rs`): read a position, play a move
-//! written in KIBA notation, list the legal moves, look at what a move did.
+//! Helpers shared by the named rule tests (`tests/rules_*.rs`, `never_ending.rs`) and the
+//! playthroughs: read a position, play a move written in KIBA notation, list the legal moves, look
+//! at what a move did, pick random moves. The mtaji-stage rules that several games share, each on
+//! its hand-worked position, are in [`mtaji`].
 //!
 //! Positions are written in the one-line format of `the notation module (fen.rs)`:
 //! `b8..b1/a8..a1/A1..A8/B1..B8 side stores houses blocked target ply` (North's rows are written as
@@ -7,14 +9,21 @@
 
 #![allow(dead_code)] // each test file uses its own subset
 
+pub mod mtaji;
+
 use bao_rules::notation::{MoveError, legal_strings, parse_and_play};
 use bao_rules::variant::rules_with_overrides;
-use bao_rules::{Event, MoveList, Outcome, Position, Rules, Side, StopReason, Variant};
+use bao_rules::{EndReason, Event, MoveList, Outcome, Position, Rules, Side, StopReason, Variant};
 
 /// Reads a position string through the setup gate of a rule set; panics with the reason if it is
 /// malformed or does not fit the rules.
 pub fn pos_for(rules: &Rules, s: &str) -> Position {
     Position::from_text(s, rules).unwrap_or_else(|e| panic!("test position {s}: {e}"))
+}
+
+/// The rules of Bao la Kiswahili, the default game.
+pub fn kiswahili() -> Rules {
+    Variant::Kiswahili.rules()
 }
 
 /// The start position of a preset.
@@ -97,6 +106,14 @@ pub fn outcome(rules: &Rules, p: &Position) -> Option<Outcome> {
     p.outcome(rules)
 }
 
+/// The outcome in which `side` wins by `reason`, to compare with [`outcome`].
+pub fn won(side: Side, reason: EndReason) -> Option<Outcome> {
+    Some(Outcome {
+        winner: Some(side),
+        reason,
+    })
+}
+
 /// The winner at `p`: `Some(Some(side))`, `Some(None)` for a void game, `None` while it goes on.
 pub fn winner(rules: &Rules, p: &Position) -> Option<Option<Side>> {
     p.outcome(rules).map(|o| o.winner)
@@ -107,4 +124,24 @@ pub fn s(moves: &[&str]) -> Vec<String> {
     let mut v: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
     v.sort();
     v
+}
+
+/// Picks moves at random, the same on every machine (a 64-bit linear congruential generator):
+/// the playthroughs and the fast-ring comparison walk their random games with it.
+pub struct RandomPick(u64);
+
+impl RandomPick {
+    /// A pick seeded with `seed`.
+    pub fn new(seed: u64) -> Self {
+        RandomPick(seed)
+    }
+
+    /// The index of the next pick among `len` choices (`len` > 0).
+    pub fn index(&mut self, len: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) as usize % len
+    }
 }
