@@ -4,8 +4,8 @@
 use crate::env::Env;
 use crate::errors::{check_range, guarded, require_file, value_error};
 use crate::{players, variant_rules};
-use bao_zero::export::LoadedPlayer;
 use bao_zero::notation::{line_text, move_text};
+use bao_zero::players::LoadedPlayer;
 use bao_zero::rules::{MoveList, Position, Rules};
 use bao_zero::search::{Limits, PlayerSpec};
 use pyo3::prelude::*;
