@@ -3,8 +3,8 @@
 //! ```sh
 //! cargo run --release --example ask_player -- checkpoints/shipped/kiswahili.bao "A6< a5>"
 //! ```
-use bao_zero::export::LoadedPlayer;
 use bao_zero::notation::{line_text, move_text, parse_and_play};
+use bao_zero::players::LoadedPlayer;
 use bao_zero::rules::Position;
 use bao_zero::search::Limits;
 

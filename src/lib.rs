@@ -16,6 +16,7 @@ pub mod mcts;
 #[cfg(feature = "ml")]
 pub mod nn;
 pub mod player_file;
+pub mod players;
 pub mod plot;
 pub mod search;
 pub mod selfplay;

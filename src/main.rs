@@ -237,10 +237,7 @@ fn main() -> std::process::ExitCode {
         end_quietly_on_closed_pipe();
     }
     // The player kinds every command can name: classical, and network players with `ml`.
-    #[cfg(feature = "ml")]
-    let players = bao_zero::export::all_players();
-    #[cfg(not(feature = "ml"))]
-    let players = bao_zero::search::PlayerRegistry::classical();
+    let players = bao_zero::players::all_players();
     let result = match cli.command {
         Command::Moves(a) => rules_cmds::run_moves(a),
         Command::Perft(a) => rules_cmds::run_perft(a),

@@ -5,8 +5,8 @@
 mod common;
 
 use bao_zero::eval::{MatchConfig, play_game, run_match};
-use bao_zero::export::{LoadedPlayer, all_players};
 use bao_zero::player_file::Bundle;
+use bao_zero::players::{LoadedPlayer, all_players};
 use bao_zero::rules::{Position, Variant};
 use bao_zero::search::{Limits, Player, PlayerSpec, RandomPlayer};
 use bao_zero::train::{self, RunOptions, TrainConfig};

@@ -1,7 +1,7 @@
 //! Search options that no longer exist (the Gumbel root, the alpha-beta guard): what was stored
 //! with them off still loads, and asking for them gets one line naming the option.
 
-use bao_zero::export::all_players;
+use bao_zero::players::all_players;
 use bao_zero::search::PlayerSpec;
 use bao_zero::train::TrainConfig;
 use std::path::PathBuf;

@@ -7,8 +7,8 @@
 //! --release --test shipped_players` writes it again; do that only when a change of play is meant.
 #![cfg(feature = "ml")]
 
-use bao_zero::export::LoadedPlayer;
 use bao_zero::notation::move_text;
+use bao_zero::players::LoadedPlayer;
 use bao_zero::rules::{MoveList, Position};
 use bao_zero::search::{Limits, Player};
 use rand::{RngExt, SeedableRng};

@@ -64,11 +64,15 @@ pub(crate) fn require_file(path: &Path, what: &str) -> Result<(), PyErr> {
 pub(crate) fn guarded<T>(what: &str, call: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(call)) {
         Ok(result) => result,
-        Err(payload) => Err(PyRuntimeError::new_err(format!(
-            "{what} failed inside bao_zero (a bug, please report it): {}",
-            panic_message(payload.as_ref())
-        ))),
+        Err(payload) => Err(bug(what, &panic_message(payload.as_ref()))),
     }
+}
+
+/// The one-line `RuntimeError` of a panic inside bao_zero while running `what`: a bug.
+pub(crate) fn bug(what: &str, message: &str) -> PyErr {
+    PyRuntimeError::new_err(format!(
+        "{what} failed inside bao_zero (a bug, please report it): {message}"
+    ))
 }
 
 /// The first line of a panic's message.

@@ -117,7 +117,7 @@ pub(crate) fn evaluate<'py>(
     let max_plies = opt_int_arg(max_plies, "max_plies", 1, u32::MAX.into(), 400)? as usize;
     let (v, rules) = rules_of(variant, rules)?;
     let b: PlayerSpec = opponent.parse().map_err(value_error)?;
-    let mut players = bao_zero::export::all_players();
+    let mut players = crate::players().clone();
     let raised: Raised = Arc::default();
     let (shared, label, kept) = (Arc::new(policy.unbind()), name.to_string(), raised.clone());
     players.register(KIND, move |_, _, _| {

@@ -26,12 +26,13 @@ use bao_zero::search::PlayerRegistry;
 use pyo3::prelude::*;
 use std::sync::OnceLock;
 
-/// The player kinds Python builds, for `Player` and the training `Evaluator` alike: the
-/// registry the `bao` command line passes to every command (classical players and the network
-/// kinds `player:` and `mcts:`), so any spec the command line takes works here too.
+/// The player kinds Python builds, for `Player`, the training `Evaluator` and `evaluate`'s
+/// opponents alike: the registry the `bao` command line passes to every command
+/// (`players::all_players`: classical players and the network kinds `player:` and `mcts:`), so
+/// any spec the command line takes works here too.
 pub(crate) fn players() -> &'static PlayerRegistry {
     static PLAYERS: OnceLock<PlayerRegistry> = OnceLock::new();
-    PLAYERS.get_or_init(bao_zero::export::all_players)
+    PLAYERS.get_or_init(bao_zero::players::all_players)
 }
 
 /// The rules of the preset named `variant` (`kiswahili`, `hus`, `ladder-house`, ...).

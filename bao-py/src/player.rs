@@ -2,12 +2,14 @@
 //! baselines, any player spec), asked for moves on positions given as text or as an `Env`.
 
 use crate::env::Env;
-use crate::errors::{check_range, guarded, require_file, value_error};
+use crate::errors::{
+    bug, chain_value_error, check_range, guarded, require_file, runtime_error, value_error,
+};
 use crate::{players, variant_rules};
-use bao_zero::export::LoadedPlayer;
 use bao_zero::notation::{line_text, move_text};
+use bao_zero::players::LoadedPlayer;
 use bao_zero::rules::{MoveList, Position, Rules};
-use bao_zero::search::{Limits, PlayerSpec};
+use bao_zero::search::{Bot, Limits, PlayerPanicked, PlayerSpec};
 use pyo3::prelude::*;
 use std::path::PathBuf;
 use std::sync::{Mutex, MutexGuard};
@@ -48,10 +50,15 @@ impl Choice {
 
 /// A player (the Rust `bao_zero::search::Player`): `Player.load(path)` for an exported player
 /// file, `Player.alphabeta(depth=...)`, `Player.random()`, `Player.greedy()` or
-/// `Player.from_spec("ab:nodes=100k")`. The search runs with the GIL released.
+/// `Player.from_spec("ab:nodes=100k")`. The search runs with the GIL released, one at a time
+/// (a search of the Rust `Bot`, as in `bao engine`).
 #[pyclass(name = "Player", module = "bao_zero._core")]
 pub struct Player {
-    inner: Mutex<Box<dyn bao_zero::search::Player>>,
+    /// The player on its bot. The lock is held for a step at a time (start a search, take its
+    /// answer, reach the player), never while a search runs, so a second thread's call meets
+    /// the bot's own answer to two callers at once (`RuntimeError`: a search is running) instead
+    /// of waiting.
+    bot: Mutex<Bot>,
     /// Its name (the spec, or `player:PATH`).
     name: String,
     /// The rules it is bound to (a trained player), with the preset's name.
@@ -74,18 +81,58 @@ impl Player {
         });
         Ok(Player {
             name: player.name(),
-            inner: Mutex::new(player),
+            bot: Mutex::new(Bot::new(player)),
             bound,
         })
     }
 
-    /// The player itself, for one call. Taken only with the GIL released (inside
-    /// `Python::detach`): a thread waiting here while holding the GIL would keep the thread
-    /// holding the lock from taking the GIL back, and both would wait for ever.
-    fn lock(&self) -> anyhow::Result<MutexGuard<'_, Box<dyn bao_zero::search::Player>>> {
-        self.inner
+    /// The bot, for one step. Taken only with the GIL released (inside `Python::detach`), so
+    /// that no thread ever waits for the lock while holding the GIL.
+    fn bot(&self) -> PyResult<MutexGuard<'_, Bot>> {
+        self.bot
             .lock()
-            .map_err(|_| anyhow::anyhow!("the player failed in an earlier call"))
+            .map_err(|_| runtime_error("the player failed in an earlier call"))
+    }
+
+    /// Runs `change` on the player with the GIL released; a `RuntimeError` while a search runs.
+    fn change<T: Send>(
+        &self,
+        py: Python<'_>,
+        change: impl FnOnce(&mut dyn bao_zero::search::Player) -> T + Send,
+    ) -> PyResult<T> {
+        py.detach(|| {
+            let mut bot = self.bot()?;
+            Ok(change(bot.player_mut().map_err(runtime_error)?))
+        })
+    }
+
+    /// The player's move in `pos`, searched on this thread as the bot's search; the lock is let
+    /// go while it runs. Call with the GIL released.
+    fn search(
+        &self,
+        rules: &Rules,
+        pos: &Position,
+        limits: Limits,
+    ) -> PyResult<bao_zero::search::Choice> {
+        let turn = self
+            .bot()?
+            .start_here(rules, pos, limits)
+            .map_err(runtime_error)?;
+        // Any other call meets the bot's refusal meanwhile, so only this one takes the answer.
+        turn.run();
+        let answer = self.bot()?.wait();
+        match answer {
+            Some(Ok(choice)) => Ok(choice),
+            Some(Err(e)) => Err(match e.downcast_ref::<PlayerPanicked>() {
+                Some(PlayerPanicked(why)) => {
+                    bug("Player.choose", why.lines().next().unwrap_or_default())
+                }
+                None => chain_value_error(&e),
+            }),
+            None => Err(runtime_error(
+                "the search's answer was taken by another call",
+            )),
+        }
     }
 
     /// The rules and position to decide on: an `Env`'s, or text read with the player's own
@@ -148,7 +195,7 @@ impl Player {
             let bound = Some((loaded.header.variant.clone(), loaded.rules().clone()));
             let name = bao_zero::search::Player::name(&loaded);
             Ok(Player {
-                inner: Mutex::new(Box::new(loaded)),
+                bot: Mutex::new(Bot::new(Box::new(loaded))),
                 name,
                 bound,
             })
@@ -229,7 +276,8 @@ impl Player {
     /// at most a week, `depth` at most 64, as the engine's `go` takes them). Returns a `Choice`
     /// with the move text, its value and the principal variation. `ValueError` for a malformed
     /// position, one of other rules than a trained player's, a finished game or a limit out of
-    /// range. Threads may share a player: their calls take turns.
+    /// range. A call while another thread's search on this player runs is a `RuntimeError`
+    /// ("a search is running"), at once.
     #[pyo3(signature = (position, movetime_ms = None, sims = None, depth = None, nodes = None, variant = None))]
     // The Python method's keyword arguments, one parameter each.
     #[allow(clippy::too_many_arguments)]
@@ -257,7 +305,7 @@ impl Player {
                     }
                 )));
             }
-            let choice = crate::errors::detach(py, || self.lock()?.choose(&rules, &pos, &limits))?;
+            let choice = py.detach(|| self.search(&rules, &pos, limits))?;
             Ok(Choice {
                 mv: move_text(choice.mv, pos.side_to_move()),
                 action: bao_zero::env::move_to_action(&pos, choice.mv),
@@ -269,23 +317,19 @@ impl Player {
         })
     }
 
-    /// Forgets the previous game (search tree, caches) and reseeds the player's randomness.
+    /// Forgets the previous game (search tree, caches) and reseeds the player's randomness;
+    /// `RuntimeError` while a search runs.
     #[pyo3(signature = (seed = 0))]
     fn new_game(&self, py: Python<'_>, seed: u64) -> PyResult<()> {
-        guarded("Player.new_game", || {
-            crate::errors::detach(py, || {
-                self.lock()?.new_game(seed);
-                Ok(())
-            })
-        })
+        guarded("Player.new_game", || self.change(py, |p| p.new_game(seed)))
     }
 
     /// Lets the player search on `threads` threads (1 to 256, as the engine's `threads`);
-    /// false if it always uses one.
+    /// false if it always uses one; `RuntimeError` while a search runs.
     fn set_threads(&self, py: Python<'_>, threads: usize) -> PyResult<bool> {
         guarded("Player.set_threads", || {
             let threads = check_range("threads", threads, 1..=crate::args::MAX_THREADS as usize)?;
-            crate::errors::detach(py, || Ok(self.lock()?.set_threads(threads)))
+            self.change(py, |p| p.set_threads(threads))
         })
     }
 

@@ -1,20 +1,12 @@
 //! Exporting a trained player: a training run's network as a player file (one iteration's, or
-//! the mean of several), ONNX, the network player kinds (`mcts:`, `player:`), and the library
-//! API to play with a player file.
+//! the mean of several) and as ONNX. Playing with a player file is the `players` room's.
 
 pub mod onnx;
-mod specs;
 
-pub use specs::{all_players, parse_c_puct, parse_sims, register_player_specs};
-
-use crate::mcts::{Evaluator, MctsPlayer};
 use crate::player_file::{Bundle, Header};
-use crate::rules::{Position, Rules};
-use crate::search::{Choice, Limits, Player};
 use crate::train::RunDir;
 use anyhow::{Context, bail};
 use std::path::Path;
-use std::sync::Arc;
 
 /// The player of iteration `iteration` (default: the last complete one) of a training run.
 pub fn from_run(
@@ -81,86 +73,4 @@ pub fn from_run_averaged(
         .evaluator()
         .context("the checkpoint's network does not load")?;
     Ok(bundle)
-}
-
-/// A loaded player: ask it for moves on any position of its variant. It is a [`Player`] too, so
-/// arenas and `bao play` use it like any other.
-pub struct LoadedPlayer {
-    /// The file's header.
-    pub header: Header,
-    player: MctsPlayer,
-}
-
-impl LoadedPlayer {
-    /// Loads a player file.
-    pub fn load(path: &Path) -> anyhow::Result<LoadedPlayer> {
-        let bundle = Bundle::read(path)?;
-        let eval: Arc<dyn Evaluator> = Arc::new(
-            bundle
-                .evaluator()
-                .with_context(|| format!("bad player file {}", path.display()))?,
-        );
-        Ok(LoadedPlayer::new(
-            bundle.header,
-            eval,
-            format!("player:{}", path.display()),
-        ))
-    }
-
-    /// A player from a header and its network (shared, e.g. between the games of an arena),
-    /// searching with the header's play settings.
-    pub fn new(header: Header, eval: Arc<dyn Evaluator>, name: String) -> LoadedPlayer {
-        let player =
-            MctsPlayer::new(name, eval, &header.search, header.sims).only_for(header.rules.clone());
-        LoadedPlayer { header, player }
-    }
-
-    /// Leaves per batched evaluation (0: chosen from the budget; `MctsPlayer::with_batch`).
-    pub fn with_batch(mut self, batch: usize) -> Self {
-        self.player = self.player.with_batch(batch);
-        self
-    }
-
-    /// The rules it plays.
-    pub fn rules(&self) -> &Rules {
-        &self.header.rules
-    }
-
-    /// Its move in `pos` within `limits` (node limits count simulations; with none, the file's
-    /// simulations per move), or an error if the game is over or the position does not fit
-    /// the player's rules.
-    pub fn choose(&mut self, pos: &Position, limits: &Limits) -> anyhow::Result<Choice> {
-        let rules = self.header.rules.clone();
-        self.player.choose(&rules, pos, limits)
-    }
-}
-
-impl Player for LoadedPlayer {
-    fn name(&self) -> String {
-        self.player.name()
-    }
-
-    fn choose(&mut self, rules: &Rules, pos: &Position, limits: &Limits) -> anyhow::Result<Choice> {
-        self.player.choose(rules, pos, limits)
-    }
-
-    fn rules(&self) -> Option<Rules> {
-        Some(self.header.rules.clone())
-    }
-
-    fn new_game(&mut self, seed: u64) {
-        self.player.new_game(seed);
-    }
-
-    fn set_threads(&mut self, threads: usize) -> bool {
-        self.player.set_threads(threads)
-    }
-
-    fn set_stop(&mut self, stop: std::sync::Arc<std::sync::atomic::AtomicBool>) -> bool {
-        self.player.set_stop(stop)
-    }
-
-    fn candidates(&self) -> Vec<crate::search::Candidate> {
-        self.player.candidates()
-    }
 }

@@ -225,8 +225,10 @@ impl Player for MctsPlayer {
         }
         let pool = self.pool.take().expect("pool built above");
         // Everything the network runs in parallel stays on the player's own threads. The search
-        // is entered from a plain thread: a thread of another rayon pool (an arena's) waiting
-        // in `install` would start other work meanwhile, and more games would think at once.
+        // is entered from a plain thread: a thread of another rayon pool (an arena's, a training
+        // evaluation's) waiting in `install` would start other work meanwhile, and more games
+        // would think at once. A `Bot`'s search thread is plain already, but arenas call players
+        // straight from their pool's threads, with no bot, so this thread is the player's own.
         let result = std::thread::scope(|s| {
             s.spawn(|| pool.install(|| self.search(rules, pos, limits)))
                 .join()

@@ -9,20 +9,29 @@
 //! - **two callers at once**: a second search, or a change of player, while one runs is refused
 //!   with [`BUSY`] instead of waiting or sharing the player.
 //!
-//! The engine (`bao engine`), `bao play` and `bao serve` drive a bot.
+//! The search thread is started by the first search and kept for the next ones: a thread per
+//! search would cost more than a quick player's whole move (tens of microseconds).
+//!
+//! The engine (`bao engine`), `bao play`, `bao serve` and Python's `Player` drive a bot.
 
 use super::{Choice, Limits, Player};
 use crate::rules::{Position, Rules};
 use anyhow::Context;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::thread::JoinHandle;
+use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::Duration;
 
 /// The answer to a second caller while a search runs.
 pub const BUSY: &str = "a search is running: stop it or wait for its move first";
 
-/// What a search thread hands back: the player and its answer.
+/// The error of a search whose player panicked (a bug of that player); the bot keeps the
+/// player, and a front end may tell this failure from the player's ordinary errors.
+#[derive(Debug, thiserror::Error)]
+#[error("the player failed: {0}")]
+pub struct PlayerPanicked(pub String);
+
+/// What a search hands back: the player and its answer.
 type Outcome = (Box<dyn Player>, anyhow::Result<Choice>);
 
 /// A search under way.
@@ -31,7 +40,57 @@ struct Search {
     stop: Arc<AtomicBool>,
     /// Whether the player heeds the flag.
     stoppable: bool,
-    thread: JoinHandle<Outcome>,
+    /// Set once the answer is sent.
+    finished: Arc<AtomicBool>,
+    answer: Receiver<Outcome>,
+}
+
+/// One search, handed to the search thread.
+struct Job {
+    player: Box<dyn Player>,
+    rules: Rules,
+    pos: Position,
+    limits: Limits,
+    finished: Arc<AtomicBool>,
+    answer: Sender<Outcome>,
+    /// Called once the answer is sent (to wake a front end's loop).
+    done: Box<dyn FnOnce() + Send>,
+}
+
+impl Job {
+    fn run(self) {
+        let Job {
+            mut player,
+            rules,
+            pos,
+            limits,
+            finished,
+            answer,
+            done,
+        } = self;
+        // A player that panics answers with an error; the bot keeps it.
+        let choice = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            player.choose(&rules, &pos, &limits)
+        }))
+        .unwrap_or_else(|panic| Err(PlayerPanicked(why(&panic)).into()));
+        // A bot dropped meanwhile takes no answer; the player goes with the job.
+        let _ = answer.send((player, choice));
+        finished.store(true, Ordering::Release);
+        // A `done` that panics (a front end's bug) must not end the thread: the searches sent
+        // after it would be lost with it.
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(done));
+    }
+}
+
+/// A search started by [`Bot::start_here`], for the caller to run on its own thread (a turn
+/// dropped unrun ends the search with an error, and the player with it).
+pub struct Turn(Job);
+
+impl Turn {
+    /// Runs the search; its answer is the bot's [`Bot::wait`].
+    pub fn run(self) {
+        self.0.run();
+    }
 }
 
 /// A player with its own search thread; see the module's documentation.
@@ -39,6 +98,8 @@ pub struct Bot {
     /// The player while no search runs (the search thread holds it meanwhile).
     player: Option<Box<dyn Player>>,
     search: Option<Search>,
+    /// The way to the search thread, once started.
+    jobs: Option<Sender<Job>>,
 }
 
 impl Bot {
@@ -47,6 +108,7 @@ impl Bot {
         Bot {
             player: Some(player),
             search: None,
+            jobs: None,
         }
     }
 
@@ -74,7 +136,9 @@ impl Bot {
 
     /// Whether the search under way has its answer ready (false when none runs).
     pub fn is_finished(&self) -> bool {
-        self.search.as_ref().is_some_and(|s| s.thread.is_finished())
+        self.search
+            .as_ref()
+            .is_some_and(|s| s.finished.load(Ordering::Acquire))
     }
 
     /// Starts a search for `pos` within `limits` on the bot's thread; `done` is called on that
@@ -86,33 +150,80 @@ impl Bot {
         limits: Limits,
         done: impl FnOnce() + Send + 'static,
     ) -> anyhow::Result<()> {
+        let job = self.begin(rules, pos, limits, Box::new(done))?;
+        if let Err((player, e)) = self.send(job) {
+            self.search = None;
+            self.player = Some(player);
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    /// Starts a search for `pos` within `limits` that the caller runs on its own thread with
+    /// [`Turn::run`], then answers with [`Bot::wait`]: for a front end that waits for the answer
+    /// anyway (Python's `Player`, its thread waiting with the GIL released), which saves the
+    /// handoff to the bot's thread and back, about as long as a quick player's whole move.
+    /// Refused, stopped and kept from panics as [`Bot::start`]'s search.
+    pub fn start_here(
+        &mut self,
+        rules: &Rules,
+        pos: &Position,
+        limits: Limits,
+    ) -> anyhow::Result<Turn> {
+        self.begin(rules, pos, limits, Box::new(|| {})).map(Turn)
+    }
+
+    /// The search of `pos` within `limits` as a job, the bot searching meanwhile (refused while
+    /// a search runs).
+    fn begin(
+        &mut self,
+        rules: &Rules,
+        pos: &Position,
+        limits: Limits,
+        done: Box<dyn FnOnce() + Send>,
+    ) -> anyhow::Result<Job> {
         anyhow::ensure!(self.search.is_none(), BUSY);
         let mut player = self.player.take().context(BUSY)?;
         let stop = Arc::new(AtomicBool::new(false));
         let stoppable = player.set_stop(stop.clone());
-        let (rules, pos) = (rules.clone(), *pos);
-        let spawned = std::thread::Builder::new()
-            .name("bot-search".into())
-            .spawn(move || {
-                // A player that panics answers with an error; the bot keeps it.
-                let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    player.choose(&rules, &pos, &limits)
-                }))
-                .unwrap_or_else(|panic| Err(anyhow::anyhow!("the player failed: {}", why(&panic))));
-                done();
-                (player, answer)
-            });
-        match spawned {
-            Ok(thread) => {
-                self.search = Some(Search {
-                    stop,
-                    stoppable,
-                    thread,
-                });
-                Ok(())
+        let finished = Arc::new(AtomicBool::new(false));
+        let (answer, answered) = channel();
+        self.search = Some(Search {
+            stop,
+            stoppable,
+            finished: finished.clone(),
+            answer: answered,
+        });
+        Ok(Job {
+            player,
+            rules: rules.clone(),
+            pos: *pos,
+            limits,
+            finished,
+            answer,
+            done,
+        })
+    }
+
+    /// Hands `job` to the search thread, started by the first search; on failure its player
+    /// comes back with why.
+    fn send(&mut self, job: Job) -> Result<(), (Box<dyn Player>, anyhow::Error)> {
+        let jobs = match &self.jobs {
+            Some(jobs) => jobs,
+            None => {
+                let (jobs, inbox) = channel::<Job>();
+                let spawned = std::thread::Builder::new()
+                    .name("bot-search".into())
+                    .spawn(move || inbox.into_iter().for_each(Job::run));
+                if let Err(e) = spawned {
+                    let why = anyhow::anyhow!("cannot start the search thread: {e}");
+                    return Err((job.player, why));
+                }
+                self.jobs.insert(jobs)
             }
-            Err(e) => Err(anyhow::anyhow!("cannot start the search thread: {e}")),
-        }
+        };
+        jobs.send(job)
+            .map_err(|unsent| (unsent.0.player, anyhow::anyhow!("the search thread failed")))
     }
 
     /// Asks the search under way to end with its best move so far; whether it heeds the request
@@ -130,7 +241,7 @@ impl Bot {
     /// The answer of the search under way, waiting for it; `None` when no search was started.
     pub fn wait(&mut self) -> Option<anyhow::Result<Choice>> {
         let search = self.search.take()?;
-        Some(match search.thread.join() {
+        Some(match search.answer.recv() {
             Ok((player, answer)) => {
                 self.player = Some(player);
                 answer
@@ -182,7 +293,8 @@ impl Bot {
 }
 
 impl Drop for Bot {
-    /// A bot dropped mid-search stops it rather than leaving it to run for its whole time.
+    /// A bot dropped mid-search stops it rather than leaving it to run for its whole time; its
+    /// thread ends once that search has.
     fn drop(&mut self) {
         self.stop();
     }
@@ -251,6 +363,97 @@ mod tests {
         let mut legal = crate::rules::MoveList::new();
         pos.legal_moves(&rules, &mut legal);
         assert!(legal.find(c.mv).is_some());
+    }
+
+    /// A player with a bug: it panics on its first move.
+    struct Faulty(bool);
+
+    impl Player for Faulty {
+        fn name(&self) -> String {
+            "faulty".into()
+        }
+
+        fn choose(&mut self, rules: &Rules, pos: &Position, _: &Limits) -> anyhow::Result<Choice> {
+            assert!(std::mem::replace(&mut self.0, true), "a bug");
+            GreedyPlayer::new(1).choose(rules, pos, &Limits::NONE)
+        }
+    }
+
+    #[test]
+    fn a_player_that_panics_answers_with_its_own_error_and_plays_on() {
+        let (rules, pos) = game();
+        let mut bot = Bot::new(Box::new(Faulty(false)));
+        let err = bot.choose(&rules, &pos, Limits::NONE).unwrap_err();
+        let panicked = err
+            .downcast_ref::<PlayerPanicked>()
+            .expect("a PlayerPanicked");
+        assert_eq!(panicked.0, "a bug");
+        assert_eq!(err.to_string(), "the player failed: a bug");
+        assert!(bot.choose(&rules, &pos, Limits::NONE).is_ok());
+    }
+
+    /// A player that notes the thread each of its searches runs on.
+    struct Noted(Arc<std::sync::Mutex<Vec<std::thread::ThreadId>>>);
+
+    impl Player for Noted {
+        fn name(&self) -> String {
+            "noted".into()
+        }
+
+        fn choose(&mut self, rules: &Rules, pos: &Position, _: &Limits) -> anyhow::Result<Choice> {
+            self.0.lock().unwrap().push(std::thread::current().id());
+            GreedyPlayer::new(1).choose(rules, pos, &Limits::NONE)
+        }
+    }
+
+    #[test]
+    fn searches_share_one_thread_which_a_panicking_wake_up_call_does_not_end() {
+        let (rules, pos) = game();
+        let threads = Arc::default();
+        let mut bot = Bot::new(Box::new(Noted(Arc::clone(&threads))));
+        bot.choose(&rules, &pos, Limits::NONE).unwrap();
+        bot.start(&rules, &pos, Limits::NONE, || panic!("a front end's bug"))
+            .unwrap();
+        assert!(bot.wait().unwrap().is_ok());
+        for _ in 0..2 {
+            bot.choose(&rules, &pos, Limits::NONE).unwrap();
+        }
+        let threads = threads.lock().unwrap();
+        assert_eq!(threads.len(), 4);
+        assert!(threads.iter().all(|t| *t == threads[0]), "{threads:?}");
+        assert_ne!(threads[0], std::thread::current().id());
+    }
+
+    #[test]
+    fn a_search_run_by_the_caller_is_refused_stopped_and_answered_as_the_bots_own() {
+        let (rules, pos) = game();
+        let threads = Arc::default();
+        let mut bot = Bot::new(Box::new(Noted(Arc::clone(&threads))));
+        let turn = bot.start_here(&rules, &pos, Limits::NONE).unwrap();
+        assert_eq!(
+            bot.start(&rules, &pos, Limits::NONE, || {})
+                .unwrap_err()
+                .to_string(),
+            BUSY
+        );
+        assert!(bot.player().is_err() && !bot.is_finished());
+        turn.run();
+        assert!(bot.is_finished());
+        assert!(bot.wait().unwrap().is_ok());
+        assert_eq!(*threads.lock().unwrap(), [std::thread::current().id()]);
+        // A deep search run here ends at the bot's stop, from another thread.
+        let mut deep = Bot::new(deep());
+        let turn = deep.start_here(&rules, &pos, Limits::depth(60)).unwrap();
+        let shared = std::sync::Mutex::new(deep);
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                std::thread::sleep(Duration::from_millis(50));
+                assert!(shared.lock().unwrap().stop());
+            });
+            turn.run();
+        });
+        let c = shared.into_inner().unwrap().wait().unwrap().unwrap();
+        assert!(c.depth < 60);
     }
 
     #[test]

@@ -19,7 +19,7 @@ mod tt;
 pub mod zobrist;
 
 pub use alphabeta::{AlphaBeta, AlphaBetaConfig, Analysis};
-pub use bot::Bot;
+pub use bot::{BUSY, Bot, PlayerPanicked};
 pub use eval_fn::EvalWeights;
 pub use external::ExternalEngine;
 pub use player::{Candidate, Choice, Limits, Player};

@@ -97,7 +97,7 @@ pub type BuildFn =
 
 /// The player kinds a program can build, by the kind named before `:` in a spec. The classical
 /// kinds (`random`, `greedy`, `ab`) are always there; a layer that provides more (network players
-/// in `export`, say) registers them, and the command line hands the registry to whatever turns
+/// in `players`, say) registers them, and the command line hands the registry to whatever turns
 /// specs into players (matches, gauntlets, the engine, training evaluation). A new kind is one
 /// [`PlayerRegistry::register`] call.
 #[derive(Clone)]

@@ -29,16 +29,9 @@ use std::sync::{Arc, Mutex};
 const DEFAULT_SIMS: u32 = 200;
 
 /// Adds the `mcts:...` and `player:FILE` kinds to `players`.
-pub fn register_player_specs(players: &mut PlayerRegistry) {
+pub(super) fn register_network_players(players: &mut PlayerRegistry) {
     players.register("mcts", |_, spec, seed| build(spec, seed));
     players.register("player", |_, spec, seed| build(spec, seed));
-}
-
-/// The classical players and the network players: what the command line builds from specs.
-pub fn all_players() -> PlayerRegistry {
-    let mut players = PlayerRegistry::classical();
-    register_player_specs(&mut players);
-    players
 }
 
 /// Networks already loaded, by source: an arena builds a player per game, and all of them
@@ -56,7 +49,7 @@ fn load_cached(path: &Path, iteration: Option<u32>) -> anyhow::Result<Loaded> {
         return Ok(hit.clone());
     }
     let bundle = if path.is_dir() {
-        super::from_run(path, iteration, None)?
+        crate::export::from_run(path, iteration, None)?
     } else {
         if iteration.is_some() {
             bail!(

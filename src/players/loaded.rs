@@ -1,0 +1,92 @@
+//! [`LoadedPlayer`]: a player file (or a training run's network) as a [`Player`].
+
+use crate::mcts::{Evaluator, MctsPlayer};
+use crate::player_file::{Bundle, Header};
+use crate::rules::{Position, Rules};
+use crate::search::{Candidate, Choice, Limits, Player};
+use anyhow::Context;
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+/// A loaded player: ask it for moves on any position of its variant. It is a [`Player`] too, so
+/// arenas and `bao play` use it like any other.
+pub struct LoadedPlayer {
+    /// The file's header.
+    pub header: Header,
+    player: MctsPlayer,
+}
+
+impl LoadedPlayer {
+    /// Loads a player file.
+    pub fn load(path: &Path) -> anyhow::Result<LoadedPlayer> {
+        let bundle = Bundle::read(path)?;
+        let eval: Arc<dyn Evaluator> = Arc::new(
+            bundle
+                .evaluator()
+                .with_context(|| format!("bad player file {}", path.display()))?,
+        );
+        Ok(LoadedPlayer::new(
+            bundle.header,
+            eval,
+            format!("player:{}", path.display()),
+        ))
+    }
+
+    /// A player from a header and its network (shared, e.g. between the games of an arena),
+    /// searching with the header's play settings.
+    pub fn new(header: Header, eval: Arc<dyn Evaluator>, name: String) -> LoadedPlayer {
+        let player =
+            MctsPlayer::new(name, eval, &header.search, header.sims).only_for(header.rules.clone());
+        LoadedPlayer { header, player }
+    }
+
+    /// Leaves per batched evaluation (0: chosen from the budget; `MctsPlayer::with_batch`).
+    pub fn with_batch(mut self, batch: usize) -> Self {
+        self.player = self.player.with_batch(batch);
+        self
+    }
+
+    /// The rules it plays.
+    pub fn rules(&self) -> &Rules {
+        &self.header.rules
+    }
+
+    /// Its move in `pos` within `limits` (node limits count simulations; with none, the file's
+    /// simulations per move), or an error if the game is over or the position does not fit
+    /// the player's rules.
+    pub fn choose(&mut self, pos: &Position, limits: &Limits) -> anyhow::Result<Choice> {
+        let rules = self.header.rules.clone();
+        self.player.choose(&rules, pos, limits)
+    }
+}
+
+impl Player for LoadedPlayer {
+    fn name(&self) -> String {
+        self.player.name()
+    }
+
+    fn choose(&mut self, rules: &Rules, pos: &Position, limits: &Limits) -> anyhow::Result<Choice> {
+        self.player.choose(rules, pos, limits)
+    }
+
+    fn rules(&self) -> Option<Rules> {
+        Some(self.header.rules.clone())
+    }
+
+    fn new_game(&mut self, seed: u64) {
+        self.player.new_game(seed);
+    }
+
+    fn set_threads(&mut self, threads: usize) -> bool {
+        self.player.set_threads(threads)
+    }
+
+    fn set_stop(&mut self, stop: Arc<AtomicBool>) -> bool {
+        self.player.set_stop(stop)
+    }
+
+    fn candidates(&self) -> Vec<Candidate> {
+        self.player.candidates()
+    }
+}
