@@ -50,15 +50,17 @@ impl Choice {
 
 /// A player (the Rust `bao_zero::search::Player`): `Player.load(path)` for an exported player
 /// file, `Player.alphabeta(depth=...)`, `Player.random()`, `Player.greedy()` or
-/// `Player.from_spec("ab:nodes=100k")`. The search runs with the GIL released, one at a time
-/// (a search of the Rust `Bot`, as in `bao engine`).
+/// `Player.from_spec("ab:nodes=100k")`. The search runs with the GIL released (a search of the
+/// Rust `Bot`, as in `bao engine`); calls from several threads take turns.
 #[pyclass(name = "Player", module = "bao_zero._core")]
 pub struct Player {
     /// The player on its bot. The lock is held for a step at a time (start a search, take its
-    /// answer, reach the player), never while a search runs, so a second thread's call meets
-    /// the bot's own answer to two callers at once (`RuntimeError`: a search is running) instead
-    /// of waiting.
+    /// answer, reach the player), never while a search runs.
     bot: Mutex<Bot>,
+    /// Held for a whole call (a search, a change of settings), so that calls from several Python
+    /// threads take turns instead of meeting the bot's refusal of a second search; taken with
+    /// the GIL released, as `bot` is.
+    turn: Mutex<()>,
     /// Its name (the spec, or `player:PATH`).
     name: String,
     /// The rules it is bound to (a trained player), with the preset's name.
@@ -82,6 +84,7 @@ impl Player {
         Ok(Player {
             name: player.name(),
             bot: Mutex::new(Bot::new(player)),
+            turn: Mutex::new(()),
             bound,
         })
     }
@@ -94,13 +97,21 @@ impl Player {
             .map_err(|_| runtime_error("the player failed in an earlier call"))
     }
 
-    /// Runs `change` on the player with the GIL released; a `RuntimeError` while a search runs.
+    /// This call's turn at the player (see `turn`). Taken only with the GIL released.
+    fn turn(&self) -> PyResult<MutexGuard<'_, ()>> {
+        self.turn
+            .lock()
+            .map_err(|_| runtime_error("the player failed in an earlier call"))
+    }
+
+    /// Runs `change` on the player with the GIL released, in its turn.
     fn change<T: Send>(
         &self,
         py: Python<'_>,
         change: impl FnOnce(&mut dyn bao_zero::search::Player) -> T + Send,
     ) -> PyResult<T> {
         py.detach(|| {
+            let _turn = self.turn()?;
             let mut bot = self.bot()?;
             Ok(change(bot.player_mut().map_err(runtime_error)?))
         })
@@ -114,11 +125,12 @@ impl Player {
         pos: &Position,
         limits: Limits,
     ) -> PyResult<bao_zero::search::Choice> {
+        let _turn = self.turn()?;
         let turn = self
             .bot()?
             .start_here(rules, pos, limits)
             .map_err(runtime_error)?;
-        // Any other call meets the bot's refusal meanwhile, so only this one takes the answer.
+        // Other calls wait for `_turn` meanwhile, so only this one takes the answer.
         turn.run();
         let answer = self.bot()?.wait();
         match answer {
@@ -196,6 +208,7 @@ impl Player {
             let name = bao_zero::search::Player::name(&loaded);
             Ok(Player {
                 bot: Mutex::new(Bot::new(Box::new(loaded))),
+                turn: Mutex::new(()),
                 name,
                 bound,
             })
@@ -276,8 +289,7 @@ impl Player {
     /// at most a week, `depth` at most 64, as the engine's `go` takes them). Returns a `Choice`
     /// with the move text, its value and the principal variation. `ValueError` for a malformed
     /// position, one of other rules than a trained player's, a finished game or a limit out of
-    /// range. A call while another thread's search on this player runs is a `RuntimeError`
-    /// ("a search is running"), at once.
+    /// range. A call while another thread's search on this player runs waits for it to end.
     #[pyo3(signature = (position, movetime_ms = None, sims = None, depth = None, nodes = None, variant = None))]
     // The Python method's keyword arguments, one parameter each.
     #[allow(clippy::too_many_arguments)]
@@ -317,15 +329,15 @@ impl Player {
         })
     }
 
-    /// Forgets the previous game (search tree, caches) and reseeds the player's randomness;
-    /// `RuntimeError` while a search runs.
+    /// Forgets the previous game (search tree, caches) and reseeds the player's randomness
+    /// (after any search running on another thread).
     #[pyo3(signature = (seed = 0))]
     fn new_game(&self, py: Python<'_>, seed: u64) -> PyResult<()> {
         guarded("Player.new_game", || self.change(py, |p| p.new_game(seed)))
     }
 
     /// Lets the player search on `threads` threads (1 to 256, as the engine's `threads`);
-    /// false if it always uses one; `RuntimeError` while a search runs.
+    /// false if it always uses one (after any search running on another thread).
     fn set_threads(&self, py: Python<'_>, threads: usize) -> PyResult<bool> {
         guarded("Player.set_threads", || {
             let threads = check_range("threads", threads, 1..=crate::args::MAX_THREADS as usize)?;
