@@ -2,7 +2,7 @@
 # The Python package's tests: installs bao-py the README's way (one `pip install`, with
 # maturin from the Python package registry as the build backend) into a fresh virtual
 # environment under target/, with pettingzoo, gymnasium, ray, numpy and pytest, and runs pytest
-# on bao-py/tests. Run by `cargo test` (tests/python.rs, which names the `bao` binary in BAO_BIN
+# on bao-py/tests. Run by `cargo test` (tests/training/python.rs, which names the `bao` binary in BAO_BIN
 # for the Ray tests' comparisons with `bao train`) and usable alone.
 #
 # With CI set, anything missing is a failure. Without it, a machine with no python3 skips the

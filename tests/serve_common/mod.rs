@@ -1,4 +1,4 @@
-//! A `bao serve` for the tests that talk to it over HTTP (tests/web.rs, tests/serve_guard.rs).
+//! A `bao serve` for the tests that talk to it over HTTP (tests/web.rs, tests/play/serve_guard.rs).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;

@@ -2,13 +2,13 @@
 //! has a range, checked at load, and a value outside it is refused with one line naming the key,
 //! never a panic, an abort on allocation or a hang later.
 
-mod common;
+use crate::common;
 
 use bao_zero::player_file::Bundle;
 use bao_zero::train::TrainConfig;
 use std::path::{Path, PathBuf};
 
-const SMOKE: &str = include_str!("../configs/smoke.toml");
+const SMOKE: &str = include_str!("../../configs/smoke.toml");
 
 /// The smoke config with the keys `sets` (dotted paths, TOML values) replaced.
 fn smoke_with(sets: &[(&str, &str)]) -> String {

@@ -2,10 +2,9 @@
 //! repeated positions (a game that never ends is a draw), the on-disk cache, the perfect player,
 //! players measured against it (`bao judge`'s measures), and `bao solve`'s errors.
 
-mod common;
+use crate::common;
 
-#[path = "common/solver.rs"]
-mod small_solver;
+use crate::small_solver;
 use bao_zero::eval::perfect::{Proven, converting, keeping, prove};
 use bao_zero::rules::variant::StartSeeds;
 use bao_zero::rules::{MoveList, Position, Rules, Side, Variant};

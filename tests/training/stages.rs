@@ -11,7 +11,7 @@ use bao_zero::selfplay::{
 use bao_zero::train::{EvalSettings, TrainConfig, TrainSteps, evaluate, selfplay_games};
 
 fn smoke() -> TrainConfig {
-    toml::from_str(include_str!("../configs/smoke.toml")).unwrap()
+    toml::from_str(include_str!("../../configs/smoke.toml")).unwrap()
 }
 
 /// The seeded initial weights of the smoke config's network, as bytes.

@@ -15,7 +15,7 @@ const ITERATIONS: u32 = 6;
 
 /// The smoke config on one thread (so that runs are reproducible), a few iterations long.
 fn config(run_dir: &Path) -> TrainConfig {
-    let mut cfg: TrainConfig = toml::from_str(include_str!("../configs/smoke.toml")).unwrap();
+    let mut cfg: TrainConfig = toml::from_str(include_str!("../../configs/smoke.toml")).unwrap();
     cfg.run_dir = run_dir.to_str().unwrap().to_string();
     cfg.iterations = ITERATIONS;
     cfg.selfplay.threads = 1;

@@ -35,7 +35,7 @@ fn bundle(kind: NetKind, variant: Variant, name: &str) -> Bundle {
             net,
             search: Default::default(),
             sims: 8,
-            source: format!("tests/onnx.rs {name}"),
+            source: format!("tests/players/onnx.rs {name}"),
             training: Default::default(),
         },
         weights,

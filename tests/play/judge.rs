@@ -1,7 +1,7 @@
 //! `bao judge`, players against perfect play: its report and its errors (the measures themselves,
-//! `bao_zero::eval::perfect`, are tested in tests/solver.rs).
+//! `bao_zero::eval::perfect`, are tested in tests/play/solver.rs).
 
-mod common;
+use crate::common;
 
 #[test]
 fn bao_judge_reports_each_player_and_refuses_bad_input_in_one_line() {

@@ -8,7 +8,7 @@ use bao_zero::train::{self, RunOptions, TrainConfig};
 use std::path::PathBuf;
 
 fn smoke(run_dir: &str) -> TrainConfig {
-    let mut cfg: TrainConfig = toml::from_str(include_str!("../configs/smoke.toml")).unwrap();
+    let mut cfg: TrainConfig = toml::from_str(include_str!("../../configs/smoke.toml")).unwrap();
     cfg.run_dir = run_dir.to_string();
     cfg
 }
@@ -52,7 +52,7 @@ fn a_few_training_steps_on_a_fixed_batch_lower_the_loss() {
 }
 
 /// A network of an older run that trained a margin head: `[net] kind = "mlp"`, `hidden = [8]`.
-const MARGIN_HEAD_NET: &[u8] = include_bytes!("fixtures/margin-head-net.bpk");
+const MARGIN_HEAD_NET: &[u8] = include_bytes!("../fixtures/margin-head-net.bpk");
 
 #[test]
 fn a_network_trained_with_a_margin_head_loads_for_play_and_to_train_on_without_it() {

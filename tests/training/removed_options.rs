@@ -11,7 +11,7 @@ fn stored_config(name: &str, search: &str) -> PathBuf {
     let dir =
         std::env::temp_dir().join(format!("bao-removed-options-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let smoke = include_str!("../configs/smoke.toml");
+    let smoke = include_str!("../../configs/smoke.toml");
     let text = smoke.replace("[selfplay.mcts]\n", &format!("[selfplay.mcts]\n{search}\n"));
     assert_ne!(text, smoke);
     let path = dir.join("config.toml");

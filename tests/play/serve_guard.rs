@@ -11,8 +11,7 @@ use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-mod serve_common;
-use serve_common::Server;
+use crate::serve_common::Server;
 
 /// A `bao serve` with alpha-beta as its player.
 fn serve(extra: &[&str]) -> Server {
@@ -241,7 +240,7 @@ fn a_fifo_among_a_runs_games_does_not_hang_the_server() {
         ..Default::default()
     };
     run.write_meta(&meta).unwrap();
-    run.write_config(include_str!("../configs/smoke.toml"))
+    run.write_config(include_str!("../../configs/smoke.toml"))
         .unwrap();
     std::fs::create_dir_all(run.games()).unwrap();
     let record = "[Variant \"kiswahili\"]\n[South \"ab\"]\n[North \"random\"]\n1: A6<;\n";

@@ -2,8 +2,7 @@
 //! game (the solver first, the shipped player where it proves nothing in time), and the solver
 //! cache's memory of the positions it gave up on.
 
-#[path = "common/solver.rs"]
-mod small_solver;
+use crate::small_solver;
 use bao_zero::eval::perfect::prove;
 use bao_zero::rules::{Position, Variant};
 use bao_zero::search::solver::cache;

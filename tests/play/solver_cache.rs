@@ -3,8 +3,7 @@
 //! Every such entry is refused in one line (and the position solved again), nothing hangs, and no
 //! write loses what is there.
 
-#[path = "common/solver.rs"]
-mod small_solver;
+use crate::small_solver;
 use bao_zero::eval::perfect::prove;
 use bao_zero::rules::{Move, MoveList, Position, Rules, Variant};
 use bao_zero::search::solver::{Value, cache};

@@ -12,7 +12,7 @@ const ITERATIONS: u32 = 3;
 
 /// The smoke config on one thread (runs reproducible), `ITERATIONS` long, every checkpoint kept.
 fn config(run_dir: &Path) -> TrainConfig {
-    let mut cfg: TrainConfig = toml::from_str(include_str!("../configs/smoke.toml")).unwrap();
+    let mut cfg: TrainConfig = toml::from_str(include_str!("../../configs/smoke.toml")).unwrap();
     cfg.run_dir = run_dir.to_str().unwrap().to_string();
     cfg.iterations = ITERATIONS;
     cfg.selfplay.threads = 1;

@@ -9,7 +9,7 @@ use bao_zero::train::{self, EvalSettings, Learner, RunDir, RunOptions, TrainConf
 use std::path::{Path, PathBuf};
 
 fn smoke(run_dir: &Path) -> TrainConfig {
-    let mut cfg: TrainConfig = toml::from_str(include_str!("../configs/smoke.toml")).unwrap();
+    let mut cfg: TrainConfig = toml::from_str(include_str!("../../configs/smoke.toml")).unwrap();
     cfg.run_dir = run_dir.to_str().unwrap().to_string();
     // One thread: training's float sums are split the same way in every run.
     cfg.selfplay.threads = 1;

@@ -2,7 +2,7 @@
 //! and the `bao engine` / `bao play` command lines driven through stdin.
 #![cfg(feature = "ml")]
 
-mod common;
+use crate::common;
 
 use bao_zero::eval::{MatchConfig, play_game, run_match};
 use bao_zero::player_file::Bundle;
@@ -24,7 +24,8 @@ fn player_file() -> &'static Path {
     FILE.get_or_init(|| {
         let run = tmp("run");
         std::fs::remove_dir_all(&run).ok();
-        let mut cfg: TrainConfig = toml::from_str(include_str!("../configs/smoke.toml")).unwrap();
+        let mut cfg: TrainConfig =
+            toml::from_str(include_str!("../../configs/smoke.toml")).unwrap();
         cfg.run_dir = run.to_str().unwrap().to_string();
         cfg.eval.every = 0;
         let opts = RunOptions {

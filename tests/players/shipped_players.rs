@@ -4,7 +4,7 @@
 //! `tests/fixtures/shipped_moves.txt` holds the moves each file chose when the fixture was made:
 //! a game the player plays against itself from the start (so the search tree carried from move to
 //! move counts too), then positions reached by seeded random moves. `BAO_BLESS=1 cargo test
-//! --release --test shipped_players` writes it again; do that only when a change of play is meant.
+//! --release --test players shipped` writes it again; do that only when a change of play is meant.
 #![cfg(feature = "ml")]
 
 use bao_zero::notation::move_text;

@@ -323,7 +323,7 @@ fn command_lines_run_and_reject_bad_input() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// `BAO_MATCH="A;B;GAMES[;SEED]" cargo test --release --test arena -- --ignored --nocapture
+/// `BAO_MATCH="A;B;GAMES[;SEED]" cargo test --release --test play -- --ignored --nocapture
 /// env_match`: a match from the environment, for experiments.
 #[test]
 #[ignore]
@@ -342,7 +342,7 @@ fn env_match() {
     println!("{}", run_match(&cfg).unwrap().summary());
 }
 
-/// `cargo test --release --test arena -- --ignored --nocapture gauntlet_report`: the Elo table of
+/// `cargo test --release --test play -- --ignored --nocapture gauntlet_report`: the Elo table of
 /// the baseline players on Bao la Kiswahili (100 games per pair; a few minutes on 2 cores).
 #[test]
 #[ignore]

@@ -32,7 +32,7 @@ fn legal(rules: &Rules, p: &Position) -> Vec<String> {
     v
 }
 
-/// `cargo test --release --test search -- --ignored --nocapture bench`: the speed report.
+/// `cargo test --release --test play -- --ignored --nocapture bench_ab_report`: the speed report.
 #[test]
 #[ignore]
 fn bench_ab_report() {

@@ -129,7 +129,7 @@ fn output_paths_that_are_links_or_fifos_are_refused_and_stay_as_they_were() {
 
 /// The smoke config, one thread, in `run`, written to `file`.
 fn smoke_config(run: &Path, file: &Path, iterations: u32) {
-    let mut cfg: TrainConfig = toml::from_str(include_str!("../configs/smoke.toml")).unwrap();
+    let mut cfg: TrainConfig = toml::from_str(include_str!("../../configs/smoke.toml")).unwrap();
     cfg.run_dir = s(run).to_string();
     cfg.iterations = iterations;
     cfg.selfplay.threads = 1;

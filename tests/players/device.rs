@@ -7,7 +7,7 @@ use bao_zero::player_file::Bundle;
 use bao_zero::train::{self, RunOptions, TrainConfig};
 
 fn smoke(run_dir: &std::path::Path) -> TrainConfig {
-    let mut cfg: TrainConfig = toml::from_str(include_str!("../configs/smoke.toml")).unwrap();
+    let mut cfg: TrainConfig = toml::from_str(include_str!("../../configs/smoke.toml")).unwrap();
     cfg.run_dir = run_dir.to_str().unwrap().to_string();
     cfg.iterations = 1;
     cfg
@@ -24,7 +24,7 @@ fn on_cpu() -> RunOptions {
 #[test]
 fn the_device_is_read_from_the_net_table_and_is_not_part_of_the_networks_shape() {
     let cfg: TrainConfig = toml::from_str(
-        &include_str!("../configs/smoke.toml").replace("[net]\n", "[net]\ndevice = \"gpu\"\n"),
+        &include_str!("../../configs/smoke.toml").replace("[net]\n", "[net]\ndevice = \"gpu\"\n"),
     )
     .unwrap();
     assert_eq!(cfg.net.device, Compute::Gpu);
@@ -41,7 +41,7 @@ fn the_device_is_read_from_the_net_table_and_is_not_part_of_the_networks_shape()
         "the CPU, the default, is not written: {text}"
     );
     let err = toml::from_str::<TrainConfig>(
-        &include_str!("../configs/smoke.toml").replace("[net]\n", "[net]\ndevice = \"tpu\"\n"),
+        &include_str!("../../configs/smoke.toml").replace("[net]\n", "[net]\ndevice = \"tpu\"\n"),
     )
     .unwrap_err()
     .to_string();

@@ -1,0 +1,22 @@
+//! The engine-level and command-line tests: the environment, the searches and the solver, the
+//! arena and judge, the engine protocol's inputs, the command line and the web server's guards.
+//!
+//! One test binary for these files (each a module), so that the suite links a few binaries,
+//! not one per file.
+
+#[path = "../common/mod.rs"]
+mod common;
+#[path = "../serve_common/mod.rs"]
+mod serve_common;
+#[path = "../common/solver.rs"]
+mod small_solver;
+
+mod arena;
+mod cli;
+mod env;
+mod judge;
+mod protocol_inputs;
+mod search;
+mod serve_guard;
+mod solver;
+mod solver_cache;

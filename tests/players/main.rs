@@ -1,0 +1,15 @@
+//! The player-file tests: export and loading, ONNX, the default and shipped players, devices.
+//!
+//! One test binary for these files (each a module), so that the suite links a few binaries,
+//! not one per file.
+
+#[path = "../common/mod.rs"]
+mod common;
+#[path = "../common/solver.rs"]
+mod small_solver;
+
+mod default_player;
+mod device;
+mod export;
+mod onnx;
+mod shipped_players;

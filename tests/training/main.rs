@@ -1,0 +1,20 @@
+//! The training tests: configs and their checks, the learner and the stages, run directories and
+//! crashes, footprint, charts, and the Python package's suite.
+//!
+//! One test binary for these files (each a module), so that the suite links a few binaries,
+//! not one per file.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod config_extends;
+mod config_validation;
+mod crash;
+mod footprint;
+mod learner;
+mod plot;
+mod python;
+mod removed_options;
+mod run_files;
+mod stages;
+mod train;
