@@ -25,3 +25,22 @@ pub fn bao_with_input(args: &[&str], input: &str, dir: Option<&Path>) -> Output 
         .expect("bao reads its input");
     child.wait_with_output().expect("bao ends")
 }
+
+/// The text of the smoke config (`configs/smoke.toml`), the tests' small training run.
+pub const SMOKE: &str = include_str!("../../configs/smoke.toml");
+
+/// The smoke config with its runs in `run_dir`.
+#[cfg(feature = "ml")]
+pub fn smoke(run_dir: &Path) -> bao_zero::train::TrainConfig {
+    let mut cfg: bao_zero::train::TrainConfig = toml::from_str(SMOKE).expect("the smoke config");
+    cfg.run_dir = run_dir.to_str().expect("a UTF-8 path").to_string();
+    cfg
+}
+
+/// `bao-<what>-<pid>-<name>` in the temporary folder, emptied (the pid keeps two test runs
+/// apart; `what` the test files of one binary).
+pub fn fresh_dir(what: &str, name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("bao-{what}-{}-{name}", std::process::id()));
+    std::fs::remove_dir_all(&dir).ok();
+    dir
+}

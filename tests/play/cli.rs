@@ -189,7 +189,7 @@ fn train_with_extend_to_makes_the_same_run_however_often_it_is_interrupted() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = |name: &str| tmp.path().join(name).to_str().unwrap().to_string();
     // One self-play thread: the games do not depend on thread timing.
-    let smoke = include_str!("../../configs/smoke.toml").replace("threads = 2", "threads = 1");
+    let smoke = common::SMOKE.replace("threads = 2", "threads = 1");
     assert!(smoke.contains("threads = 1"));
     let config = dir("smoke.toml");
     std::fs::write(&config, smoke).unwrap();

@@ -240,8 +240,7 @@ fn a_fifo_among_a_runs_games_does_not_hang_the_server() {
         ..Default::default()
     };
     run.write_meta(&meta).unwrap();
-    run.write_config(include_str!("../../configs/smoke.toml"))
-        .unwrap();
+    run.write_config(crate::common::SMOKE).unwrap();
     std::fs::create_dir_all(run.games()).unwrap();
     let record = "[Variant \"kiswahili\"]\n[South \"ab\"]\n[North \"random\"]\n1: A6<;\n";
     std::fs::write(run.eval_games(1), record).unwrap();

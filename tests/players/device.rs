@@ -2,13 +2,13 @@
 //! its players, and a one-line error where the build has no GPU.
 #![cfg(feature = "ml")]
 
+use crate::common;
 use bao_zero::nn::{Compute, NetConfig};
 use bao_zero::player_file::Bundle;
 use bao_zero::train::{self, RunOptions, TrainConfig};
 
 fn smoke(run_dir: &std::path::Path) -> TrainConfig {
-    let mut cfg: TrainConfig = toml::from_str(include_str!("../../configs/smoke.toml")).unwrap();
-    cfg.run_dir = run_dir.to_str().unwrap().to_string();
+    let mut cfg = common::smoke(run_dir);
     cfg.iterations = 1;
     cfg
 }
@@ -23,10 +23,8 @@ fn on_cpu() -> RunOptions {
 
 #[test]
 fn the_device_is_read_from_the_net_table_and_is_not_part_of_the_networks_shape() {
-    let cfg: TrainConfig = toml::from_str(
-        &include_str!("../../configs/smoke.toml").replace("[net]\n", "[net]\ndevice = \"gpu\"\n"),
-    )
-    .unwrap();
+    let cfg: TrainConfig =
+        toml::from_str(&common::SMOKE.replace("[net]\n", "[net]\ndevice = \"gpu\"\n")).unwrap();
     assert_eq!(cfg.net.device, Compute::Gpu);
     assert_eq!(
         cfg.net,
@@ -41,7 +39,7 @@ fn the_device_is_read_from_the_net_table_and_is_not_part_of_the_networks_shape()
         "the CPU, the default, is not written: {text}"
     );
     let err = toml::from_str::<TrainConfig>(
-        &include_str!("../../configs/smoke.toml").replace("[net]\n", "[net]\ndevice = \"tpu\"\n"),
+        &common::SMOKE.replace("[net]\n", "[net]\ndevice = \"tpu\"\n"),
     )
     .unwrap_err()
     .to_string();

@@ -9,7 +9,7 @@ use bao_zero::player_file::Bundle;
 use bao_zero::players::{LoadedPlayer, all_players};
 use bao_zero::rules::{Position, Variant};
 use bao_zero::search::{Limits, Player, PlayerSpec, RandomPlayer};
-use bao_zero::train::{self, RunOptions, TrainConfig};
+use bao_zero::train::{self, RunOptions};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
@@ -24,9 +24,7 @@ fn player_file() -> &'static Path {
     FILE.get_or_init(|| {
         let run = tmp("run");
         std::fs::remove_dir_all(&run).ok();
-        let mut cfg: TrainConfig =
-            toml::from_str(include_str!("../../configs/smoke.toml")).unwrap();
-        cfg.run_dir = run.to_str().unwrap().to_string();
+        let mut cfg = common::smoke(&run);
         cfg.eval.every = 0;
         let opts = RunOptions {
             quiet: true,

@@ -8,7 +8,7 @@ use bao_zero::player_file::Bundle;
 use bao_zero::train::TrainConfig;
 use std::path::{Path, PathBuf};
 
-const SMOKE: &str = include_str!("../../configs/smoke.toml");
+const SMOKE: &str = common::SMOKE;
 
 /// The smoke config with the keys `sets` (dotted paths, TOML values) replaced.
 fn smoke_with(sets: &[(&str, &str)]) -> String {

@@ -3,6 +3,7 @@
 //! interrupted ends.
 #![cfg(all(feature = "ml", unix))]
 
+use crate::common;
 use bao_zero::nn::{NetEvaluator, Trainer};
 use bao_zero::selfplay::ReplayBuffer;
 use bao_zero::train::{RunDir, TrainConfig};
@@ -15,8 +16,7 @@ const ITERATIONS: u32 = 6;
 
 /// The smoke config on one thread (so that runs are reproducible), a few iterations long.
 fn config(run_dir: &Path) -> TrainConfig {
-    let mut cfg: TrainConfig = toml::from_str(include_str!("../../configs/smoke.toml")).unwrap();
-    cfg.run_dir = run_dir.to_str().unwrap().to_string();
+    let mut cfg = common::smoke(run_dir);
     cfg.iterations = ITERATIONS;
     cfg.selfplay.threads = 1;
     cfg.eval.every = 3;
@@ -25,8 +25,7 @@ fn config(run_dir: &Path) -> TrainConfig {
 }
 
 fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bao-crash-{}-{name}", std::process::id()));
-    std::fs::remove_dir_all(&dir).ok();
+    let dir = common::fresh_dir("crash", name);
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }

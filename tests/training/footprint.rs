@@ -3,6 +3,7 @@
 //! the optimizer in every checkpoint) resumes to the same run as one never interrupted.
 #![cfg(feature = "ml")]
 
+use crate::common;
 use bao_zero::nn::{NetEvaluator, Trainer};
 use bao_zero::selfplay::ReplayBuffer;
 use bao_zero::train::{self, RunDir, RunOptions, TrainConfig};
@@ -12,8 +13,7 @@ const ITERATIONS: u32 = 3;
 
 /// The smoke config on one thread (runs reproducible), `ITERATIONS` long, every checkpoint kept.
 fn config(run_dir: &Path) -> TrainConfig {
-    let mut cfg: TrainConfig = toml::from_str(include_str!("../../configs/smoke.toml")).unwrap();
-    cfg.run_dir = run_dir.to_str().unwrap().to_string();
+    let mut cfg = common::smoke(run_dir);
     cfg.iterations = ITERATIONS;
     cfg.selfplay.threads = 1;
     cfg.eval.every = 0;
@@ -22,9 +22,7 @@ fn config(run_dir: &Path) -> TrainConfig {
 }
 
 fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bao-footprint-{}-{name}", std::process::id()));
-    std::fs::remove_dir_all(&dir).ok();
-    dir
+    common::fresh_dir("footprint", name)
 }
 
 fn quiet(max_new_iterations: Option<u32>) -> RunOptions {

@@ -2,6 +2,7 @@
 //! the run it makes is `bao train`'s, bit for bit.
 #![cfg(feature = "ml")]
 
+use crate::common;
 use bao_zero::nn::network_tensors;
 use bao_zero::search::PlayerRegistry;
 use bao_zero::selfplay::{SelfPlayPart, merge_parts};
@@ -9,8 +10,7 @@ use bao_zero::train::{self, EvalSettings, Learner, RunDir, RunOptions, TrainConf
 use std::path::{Path, PathBuf};
 
 fn smoke(run_dir: &Path) -> TrainConfig {
-    let mut cfg: TrainConfig = toml::from_str(include_str!("../../configs/smoke.toml")).unwrap();
-    cfg.run_dir = run_dir.to_str().unwrap().to_string();
+    let mut cfg = common::smoke(run_dir);
     // One thread: training's float sums are split the same way in every run.
     cfg.selfplay.threads = 1;
     cfg
@@ -40,9 +40,7 @@ fn fingerprint(dir: &Path, iterations: u32) -> Vec<String> {
 }
 
 fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bao-learner-{}-{name}", std::process::id()));
-    std::fs::remove_dir_all(&dir).ok();
-    dir
+    common::fresh_dir("learner", name)
 }
 
 /// Drives `config`'s run as a distributed driver would: each iteration's games played in

@@ -4,6 +4,8 @@
 //! One test binary for these files (each a module), so that the suite links a few binaries,
 //! not one per file.
 
+// Each binary uses a part of what the test files share.
+#[allow(dead_code)]
 #[path = "../common/mod.rs"]
 mod common;
 

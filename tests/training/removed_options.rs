@@ -1,6 +1,7 @@
 //! Search options that no longer exist (the Gumbel root, the alpha-beta guard): what was stored
 //! with them off still loads, and asking for them gets one line naming the option.
 
+use crate::common;
 use bao_zero::players::all_players;
 use bao_zero::search::PlayerSpec;
 use bao_zero::train::TrainConfig;
@@ -11,7 +12,7 @@ fn stored_config(name: &str, search: &str) -> PathBuf {
     let dir =
         std::env::temp_dir().join(format!("bao-removed-options-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let smoke = include_str!("../../configs/smoke.toml");
+    let smoke = common::SMOKE;
     let text = smoke.replace("[selfplay.mcts]\n", &format!("[selfplay.mcts]\n{search}\n"));
     assert_ne!(text, smoke);
     let path = dir.join("config.toml");

@@ -3,6 +3,7 @@
 //! training run, and a run's checkpoints are checked when they load.
 #![cfg(all(feature = "ml", unix))]
 
+use crate::common;
 use bao_zero::nn::Trainer;
 use bao_zero::train::{RunDir, TrainConfig};
 use std::path::{Path, PathBuf};
@@ -35,8 +36,7 @@ fn one_line_error(args: &[&str]) -> String {
 }
 
 fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bao-files-{}-{name}", std::process::id()));
-    std::fs::remove_dir_all(&dir).ok();
+    let dir = common::fresh_dir("files", name);
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
@@ -129,8 +129,7 @@ fn output_paths_that_are_links_or_fifos_are_refused_and_stay_as_they_were() {
 
 /// The smoke config, one thread, in `run`, written to `file`.
 fn smoke_config(run: &Path, file: &Path, iterations: u32) {
-    let mut cfg: TrainConfig = toml::from_str(include_str!("../../configs/smoke.toml")).unwrap();
-    cfg.run_dir = s(run).to_string();
+    let mut cfg = common::smoke(run);
     cfg.iterations = iterations;
     cfg.selfplay.threads = 1;
     std::fs::write(file, toml::to_string(&cfg).unwrap()).unwrap();

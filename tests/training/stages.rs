@@ -2,6 +2,7 @@
 //! settings, so that an iteration's work can be split over callers and give the same results.
 #![cfg(feature = "ml")]
 
+use crate::common;
 use bao_zero::nn::{NetWeights, Trainer};
 use bao_zero::rules::Rules;
 use bao_zero::search::PlayerRegistry;
@@ -11,7 +12,7 @@ use bao_zero::selfplay::{
 use bao_zero::train::{EvalSettings, TrainConfig, TrainSteps, evaluate, selfplay_games};
 
 fn smoke() -> TrainConfig {
-    toml::from_str(include_str!("../../configs/smoke.toml")).unwrap()
+    toml::from_str(common::SMOKE).unwrap()
 }
 
 /// The seeded initial weights of the smoke config's network, as bytes.

@@ -1,6 +1,7 @@
 //! Training end to end: the smoke config, resuming, determinism, checkpoints, learning.
 #![cfg(feature = "ml")]
 
+use crate::common;
 use bao_zero::bench::synthetic_batch;
 use bao_zero::nn::{NetConfig, NetEvaluator, NetKind, Trainer};
 use bao_zero::selfplay::{ReplayBuffer, Sample};
@@ -8,15 +9,11 @@ use bao_zero::train::{self, RunOptions, TrainConfig};
 use std::path::PathBuf;
 
 fn smoke(run_dir: &str) -> TrainConfig {
-    let mut cfg: TrainConfig = toml::from_str(include_str!("../../configs/smoke.toml")).unwrap();
-    cfg.run_dir = run_dir.to_string();
-    cfg
+    common::smoke(std::path::Path::new(run_dir))
 }
 
 fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bao-train-{}-{name}", std::process::id()));
-    std::fs::remove_dir_all(&dir).ok();
-    dir
+    common::fresh_dir("train", name)
 }
 
 fn cfg_net() -> NetConfig {
