@@ -11,7 +11,7 @@ pub use ring::without_ring;
 
 use super::options::{CapturedSowing, House};
 use super::pit::{Dir, Pit, Rotation, Side, kichwa_rotation};
-use super::position::{EndReason, Outcome, Position, Stage, front_empty};
+use super::position::{EndReason, Outcome, Position, Stage};
 use super::rule_set::Rules;
 use super::trace::{Event, Observer, StopReason};
 
@@ -80,12 +80,16 @@ pub(crate) struct Mover<'a, O: Observer> {
 #[derive(Clone, Copy)]
 enum Next {
     /// Sow `seeds` starting at `first` (inclusive) in `rotation`; `lifted_front`: the seeds were
-    /// just lifted from a front pit (the front row may now be empty).
+    /// just lifted from a front pit (the front row may now be empty). `take`: the seeds the
+    /// lift takes out of the mover's ring, as ring bytes, still in it: the sowing takes them
+    /// and sows in one write of the whole ring (writing the lifted pit's byte first, then
+    /// reading the ring whole, stalls the CPU on store forwarding).
     Sow {
         first: Pit,
         seeds: u32,
         rotation: Rotation,
         lifted_front: bool,
+        take: u128,
     },
     /// The sowing ended in `pit`, which is lifted and sown on in `rotation`.
     Relay {
@@ -149,9 +153,10 @@ impl<'a, O: Observer> Mover<'a, O> {
             seeds,
             rotation,
             lifted_front,
+            take,
         } = next
         {
-            next = match self.sow(first, seeds, rotation, lifted_front) {
+            next = match self.sow(first, seeds, rotation, lifted_front, take) {
                 // The rules count when a sowing's last seed falls: past the bound, the move is
                 // never-ending there, whatever would have followed.
                 Some(_) if self.passed_bound() => self.declare_never_ending(),
@@ -246,9 +251,7 @@ impl<'a, O: Observer> Mover<'a, O> {
 
     /// Takes `seeds` seeds out of `pit` to sow from the next pit. Emptying the house loses it.
     fn lift(&mut self, pit: Pit, seeds: u32, rotation: Rotation) -> Next {
-        let cell = &mut self.p.pits[self.me][pit.index()];
-        *cell -= seeds as u8;
-        let emptied = *cell == 0;
+        let emptied = u32::from(self.p.pits[self.me][pit.index()]) == seeds;
         if O::ENABLED {
             self.obs.event(Event::Lift {
                 side: self.side,
@@ -264,6 +267,7 @@ impl<'a, O: Observer> Mover<'a, O> {
             seeds,
             rotation,
             lifted_front: pit.is_front(),
+            take: u128::from(seeds as u8) << (8 * pit.index()),
         }
     }
 
@@ -284,13 +288,14 @@ impl<'a, O: Observer> Mover<'a, O> {
         seeds: u32,
         rotation: Rotation,
         lifted_front: bool,
+        take: u128,
     ) -> Option<Pit> {
         let me = self.me;
-        if lifted_front
-            && self.rules.empty_front_row_loses
-            && !first.is_front()
-            && front_empty(&self.p.pits[me])
+        let ring = u128::from_le_bytes(self.p.pits[me]) - take;
+        // The front row is the ring's low 8 bytes.
+        if lifted_front && self.rules.empty_front_row_loses && !first.is_front() && ring as u64 == 0
         {
+            self.p.pits[me] = ring.to_le_bytes();
             // The first seed empties nothing back: the mover's front row is empty and the game is
             // over. The seeds still in hand are kept in the store, so that no seed leaves the game.
             self.p.pits[me][first.index()] += 1;
@@ -299,15 +304,15 @@ impl<'a, O: Observer> Mover<'a, O> {
             return None;
         }
         let step = rotation.step() as usize;
-        let pits = &mut self.p.pits[me];
         // The whole sowing as one add over the ring's 16 bytes: a seed for every pit per full
         // lap, and one more for each pit of the arc the last partial lap covers.
-        let add = u128::from(seeds / 16) * ONE_PER_PIT + arc(first, rotation, seeds % 16);
+        let add = u128::from(seeds / 16) * ring::ONES + ring::arc(first, rotation, seeds % 16);
         debug_assert!(
-            (pits.iter().zip(add.to_le_bytes())).all(|(&n, a)| n.checked_add(a).is_some()),
+            (ring.to_le_bytes().iter().zip(add.to_le_bytes()))
+                .all(|(&n, a)| n.checked_add(a).is_some()),
             "a pit overflows its byte"
         );
-        *pits = (u128::from_le_bytes(*pits) + add).to_le_bytes();
+        self.p.pits[me] = (ring + add).to_le_bytes();
         let last = Pit::new(((first.index() + (seeds as usize - 1) * step) & 15) as u8)?;
         self.sown += seeds as u64;
         if O::ENABLED {
@@ -400,9 +405,18 @@ impl<'a, O: Observer> Mover<'a, O> {
     fn capture(&mut self, pit: Pit, kichwa: Option<Pit>, rotation: Rotation) -> Next {
         let (me, opp) = (self.me, self.opp);
         let target = pit.opposite();
-        let mut seeds = std::mem::take(&mut self.p.pits[opp][target.index()]) as u32;
+        debug_assert!(target.is_front(), "captures take from the front row");
+        // The front row as one word, emptied at the target and stored whole, so that whether it
+        // is now empty is known without reading back bytes just written (a CPU stall on store
+        // forwarding, two thirds of this function's time when the row was read byte-stored).
+        let row = &mut self.p.pits[opp];
+        let front = u64::from_le_bytes(row[..8].try_into().expect("8 front pits"));
+        let shift = 8 * target.index();
+        let mut seeds = (front >> shift & 0xFF) as u32;
+        let front = front & !(0xFF << shift);
+        row[..8].copy_from_slice(&front.to_le_bytes());
         if self.rules.capture_back_row {
-            seeds += std::mem::take(&mut self.p.pits[opp][target.behind().index()]) as u32;
+            seeds += std::mem::take(&mut row[target.behind().index()]) as u32;
         }
         if O::ENABLED {
             self.obs.event(Event::Capture {
@@ -424,7 +438,7 @@ impl<'a, O: Observer> Mover<'a, O> {
                 }
             }
         }
-        if self.rules.empty_front_row_loses && front_empty(&self.p.pits[opp]) {
+        if self.rules.empty_front_row_loses && front == 0 {
             // The game ends on the spot; the captured seeds stay in the capturer's hand, which
             // the position keeps in its store so that no seed leaves the game.
             self.p.store[me] += seeds as u8;
@@ -459,6 +473,7 @@ impl<'a, O: Observer> Mover<'a, O> {
                     seeds,
                     rotation: kichwa_rotation(kichwa),
                     lifted_front: false,
+                    take: 0,
                 }
             }
             CapturedSowing::CapturingPit => Next::Sow {
@@ -466,15 +481,17 @@ impl<'a, O: Observer> Mover<'a, O> {
                 seeds,
                 rotation,
                 lifted_front: false,
+                take: 0,
             },
             CapturedSowing::NextPit => Next::Sow {
                 first: pit.step(rotation),
                 seeds,
                 rotation,
                 lifted_front: false,
+                take: 0,
             },
             CapturedSowing::NextPitWithOwn => {
-                let own = std::mem::take(&mut self.p.pits[me][pit.index()]) as u32;
+                let own = u32::from(self.p.pits[me][pit.index()]);
                 if O::ENABLED {
                     self.obs.event(Event::Lift {
                         side: self.side,
@@ -490,6 +507,7 @@ impl<'a, O: Observer> Mover<'a, O> {
                     seeds: seeds + own,
                     rotation,
                     lifted_front: true,
+                    take: u128::from(own) << (8 * pit.index()),
                 }
             }
         }
@@ -503,41 +521,4 @@ enum HouseRule {
     Stop,
     /// The mover chooses: stop, or play the house (`+`).
     Choice,
-}
-
-/// A 1 in each of the ring's 16 bytes (pits).
-const ONE_PER_PIT: u128 = u128::from_le_bytes([1; 16]);
-
-/// One seed in each of the `k` (< 16) pits from `first` on in `rotation`, as ring bytes.
-#[inline]
-fn arc(first: Pit, rotation: Rotation, k: u32) -> u128 {
-    ARCS[rotation as usize][first.index()][k as usize]
-}
-
-/// [`arc`]'s table: `[rotation][first][k]`.
-static ARCS: [[[u128; 16]; 16]; 2] = arcs();
-
-const fn arcs() -> [[[u128; 16]; 16]; 2] {
-    let mut table = [[[0; 16]; 16]; 2];
-    let mut r = 0;
-    while r < 2 {
-        let step = if r == Rotation::Clockwise as usize {
-            1
-        } else {
-            15
-        };
-        let mut first = 0;
-        while first < 16 {
-            let (mut pit, mut acc, mut k) = (first, 0u128, 1);
-            while k < 16 {
-                acc |= 1 << (8 * pit);
-                table[r][first][k] = acc;
-                pit = (pit + step) & 15;
-                k += 1;
-            }
-            first += 1;
-        }
-        r += 1;
-    }
-    table
 }

@@ -20,11 +20,17 @@ pub(super) const FROM: u32 = 64;
 /// Bytes 0 to 7: the front row.
 const FRONT: u128 = u64::MAX as u128;
 /// One seed in every pit.
-const ONES: u128 = u128::from_le_bytes([1; 16]);
+pub(super) const ONES: u128 = u128::from_le_bytes([1; 16]);
 
 /// `SOW[s][f][r]`: one seed in each of the `r` pits from `f` on, stepping by `1` (s = 0) or by
 /// `-1` (s = 1).
 static SOW: [[[u128; 16]; 16]; 2] = [sow_table(1), sow_table(15)];
+
+/// One seed in each of the `k` (< 16) pits from `first` on in `rotation`, as ring bytes.
+#[inline]
+pub(super) fn arc(first: Pit, rotation: Rotation, k: u32) -> u128 {
+    SOW[usize::from(rotation.step() != 1)][first.index()][k as usize]
+}
 
 const fn sow_table(step: usize) -> [[u128; 16]; 16] {
     let mut table = [[0u128; 16]; 16];
