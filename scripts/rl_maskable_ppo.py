@@ -6,31 +6,31 @@ Trains ``MaskablePPO("MlpPolicy", gymnasium.make("bao_zero/Bao-v0", ...))`` with
 (the env's ``action_masks()`` is what MaskablePPO asks for) against the random opponent, or with
 ``--envs N`` on the Rust batch env through :class:`bao_zero.sb3.Sb3VecEnv`; then measures the
 policy with :func:`bao_zero.evaluate` against ``random`` (pairs of games from the same
-openings, each side once) before and after training, and prints the training steps per second.
+openings, each side once) before and after training, as ``rl_measure.py`` does for every recipe,
+and prints the training steps per second.
 
 Set up once, in a virtual environment of its own (CPU-only torch is enough)::
 
     python -m venv /tmp/rl && /tmp/rl/bin/pip install ./bao-py sb3-contrib gymnasium
     /tmp/rl/bin/python scripts/rl_maskable_ppo.py --envs 16 --n-steps 256   # the recipe
 
-It prints the untrained and trained policies' scores against ``random`` (``evaluate``, from 4
-random opening plies and from the start position) and the trained policy's wins as South and as
+It prints the untrained and trained policies' scores against ``random`` (``evaluate``, from the
+start position and from 4 random opening plies) and the trained policy's wins as South and as
 North in the Gymnasium env; docs/PYTHON.md has the results.
 """
 
 from __future__ import annotations
 
 import argparse
-import time
-from typing import Any, Callable
+from typing import Any
 
 import gymnasium
 import numpy as np
 
-import bao_zero
+from rl_measure import Clock, Policy, measure
 
 
-def policy_of(model: Any) -> Callable[[np.ndarray, np.ndarray], int]:
+def policy_of(model: Any) -> Policy:
     """The trained model as the (observation, mask) -> action callable evaluate() plays."""
 
     def policy(observation: np.ndarray, mask: np.ndarray) -> int:
@@ -38,31 +38,6 @@ def policy_of(model: Any) -> Callable[[np.ndarray, np.ndarray], int]:
         return int(action)
 
     return policy
-
-
-def play_in_gym(model: Any, variant: str, side: str, games: int, seed: int) -> tuple[int, int]:
-    """Games won by the model as ``side`` in ``bao_zero/Bao-v0`` against its random opponent."""
-    env = gymnasium.make("bao_zero/Bao-v0", variant=variant, agent_side=side)
-    wins = 0
-    for g in range(games):
-        obs, info = env.reset(seed=seed + g)
-        done, reward = False, 0.0
-        while not done:
-            action, _ = model.predict(obs, action_masks=info["action_mask"], deterministic=True)
-            obs, reward, terminated, truncated, info = env.step(int(action))
-            done = terminated or truncated
-        wins += reward > 0
-    return wins, games
-
-
-def report(label: str, result: dict[str, Any]) -> None:
-    print(
-        f"{label}: against random, {result['games']} games "
-        f"(+{result['wins']} ={result['draws']} -{result['losses']}), "
-        f"score {100 * result['score']:.1f}% [{100 * result['score_low']:.1f}%, "
-        f"{100 * result['score_high']:.1f}%], Elo {result['elo_text']}",
-        flush=True,
-    )
 
 
 def main() -> None:
@@ -94,21 +69,11 @@ def main() -> None:
         env = gymnasium.make("bao_zero/Bao-v0", variant=args.variant, agent_side=args.side,
                              opening_random_plies=args.opening_plies)
     model = MaskablePPO("MlpPolicy", env, seed=args.seed, n_steps=args.n_steps, verbose=0)
-    report("untrained", bao_zero.evaluate(policy_of(model), "random", variant=args.variant,
-                                          games=args.games, seed=args.seed + 1))
-    start = time.perf_counter()
+    measure("untrained", policy_of(model), args.variant, args.games, args.seed, sides=False)
+    clock = Clock()
     model.learn(total_timesteps=args.steps)
-    seconds = time.perf_counter() - start
-    print(f"trained {args.steps} steps in {seconds:.0f} s: {args.steps / seconds:.0f} steps/s",
-          flush=True)
-    for plies in (4, 0):
-        report(f"after {args.steps} steps, {plies} random opening plies",
-               bao_zero.evaluate(policy_of(model), "random", variant=args.variant,
-                                 games=args.games, seed=args.seed + 1, opening_plies=plies))
-    for side in ("south", "north"):
-        wins, games = play_in_gym(model, args.variant, side, args.games, args.seed + 2)
-        print(f"after {args.steps} steps, in the Gymnasium env as {side} against random: "
-              f"won {wins} of {games} ({100 * wins / games:.1f}%)", flush=True)
+    clock.report(args.steps)
+    measure(f"after {args.steps} steps", policy_of(model), args.variant, args.games, args.seed)
 
 
 if __name__ == "__main__":
