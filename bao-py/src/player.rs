@@ -54,13 +54,10 @@ impl Choice {
 /// Rust `Bot`, as in `bao engine`); calls from several threads take turns.
 #[pyclass(name = "Player", module = "bao_zero._core")]
 pub struct Player {
-    /// The player on its bot. The lock is held for a step at a time (start a search, take its
-    /// answer, reach the player), never while a search runs.
+    /// The player on its bot. The lock is held for a whole call (a search, a change of
+    /// settings), so that calls from several Python threads take turns instead of meeting the
+    /// bot's refusal of a second search; it is taken with the GIL released.
     bot: Mutex<Bot>,
-    /// Held for a whole call (a search, a change of settings), so that calls from several Python
-    /// threads take turns instead of meeting the bot's refusal of a second search; taken with
-    /// the GIL released, as `bot` is.
-    turn: Mutex<()>,
     /// Its name (the spec, or `player:PATH`).
     name: String,
     /// The rules it is bound to (a trained player), with the preset's name.
@@ -84,22 +81,14 @@ impl Player {
         Ok(Player {
             name: player.name(),
             bot: Mutex::new(Bot::new(player)),
-            turn: Mutex::new(()),
             bound,
         })
     }
 
-    /// The bot, for one step. Taken only with the GIL released (inside `Python::detach`), so
-    /// that no thread ever waits for the lock while holding the GIL.
+    /// The bot, for this call's turn. Taken only with the GIL released (inside
+    /// `Python::detach`), so that no thread ever waits for the lock while holding the GIL.
     fn bot(&self) -> PyResult<MutexGuard<'_, Bot>> {
         self.bot
-            .lock()
-            .map_err(|_| runtime_error("the player failed in an earlier call"))
-    }
-
-    /// This call's turn at the player (see `turn`). Taken only with the GIL released.
-    fn turn(&self) -> PyResult<MutexGuard<'_, ()>> {
-        self.turn
             .lock()
             .map_err(|_| runtime_error("the player failed in an earlier call"))
     }
@@ -111,28 +100,25 @@ impl Player {
         change: impl FnOnce(&mut dyn bao_zero::search::Player) -> T + Send,
     ) -> PyResult<T> {
         py.detach(|| {
-            let _turn = self.turn()?;
             let mut bot = self.bot()?;
             Ok(change(bot.player_mut().map_err(runtime_error)?))
         })
     }
 
-    /// The player's move in `pos`, searched on this thread as the bot's search; the lock is let
-    /// go while it runs. Call with the GIL released.
+    /// The player's move in `pos`, searched on this thread as the bot's search, in this call's
+    /// turn. Call with the GIL released.
     fn search(
         &self,
         rules: &Rules,
         pos: &Position,
         limits: Limits,
     ) -> PyResult<bao_zero::search::Choice> {
-        let _turn = self.turn()?;
-        let turn = self
-            .bot()?
-            .start_here(rules, pos, limits)
-            .map_err(runtime_error)?;
-        // Other calls wait for `_turn` meanwhile, so only this one takes the answer.
-        turn.run();
-        let answer = self.bot()?.wait();
+        let mut bot = self.bot()?;
+        // Other calls wait for the lock meanwhile, so only this one takes the answer.
+        bot.start_here(rules, pos, limits)
+            .map_err(runtime_error)?
+            .run();
+        let answer = bot.wait();
         match answer {
             Some(Ok(choice)) => Ok(choice),
             Some(Err(e)) => Err(match e.downcast_ref::<PlayerPanicked>() {
@@ -208,7 +194,6 @@ impl Player {
             let name = bao_zero::search::Player::name(&loaded);
             Ok(Player {
                 bot: Mutex::new(Bot::new(Box::new(loaded))),
-                turn: Mutex::new(()),
                 name,
                 bound,
             })
