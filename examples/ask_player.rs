@@ -6,7 +6,7 @@
 use bao_zero::notation::{line_text, move_text, parse_and_play};
 use bao_zero::players::LoadedPlayer;
 use bao_zero::rules::Position;
-use bao_zero::search::Limits;
+use bao_zero::search::{Limits, Player};
 
 fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);

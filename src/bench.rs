@@ -177,6 +177,7 @@ pub fn bench_play(seconds: f64, runs: usize) -> PlayBench {
     for run in 0..runs.max(1) {
         let mut player = crate::mcts::MctsPlayer::new(
             "bench",
+            &rules,
             eval.clone(),
             &cfg.selfplay.mcts.play,
             cfg.selfplay.mcts.sims,
@@ -193,7 +194,7 @@ pub fn bench_play(seconds: f64, runs: usize) -> PlayBench {
                 continue;
             }
             let c = player
-                .choose(&rules, &pos, &Limits::time(move_time))
+                .choose(&pos, &Limits::time(move_time))
                 .expect("a move");
             sims += c.nodes;
             // Varied games: now and then a random move instead of the searched one.

@@ -21,65 +21,67 @@ impl Server {
     }
 }
 
+/// Malformed requests: method, path, body, the status and words of the answer.
+const MALFORMED: [(&str, &str, &str, u16, &str); 14] = [
+    (
+        "POST",
+        "/api/load",
+        r#"{"text":"not a position"}"#,
+        400,
+        "error",
+    ),
+    ("POST", "/api/move", r#"{"text":"A9<"}"#, 400, "error"),
+    ("POST", "/api/move", r#"{"text":"a3<"}"#, 400, "North's pit"),
+    (
+        "POST",
+        "/api/new",
+        r#"{"north":"grandmaster"}"#,
+        400,
+        "unknown player kind",
+    ),
+    (
+        "POST",
+        "/api/new",
+        r#"{"north":"engine:/bin/sh"}"#,
+        400,
+        "would start a program",
+    ),
+    (
+        "POST",
+        "/api/new",
+        r#"{"north":"player:/etc/passwd"}"#,
+        400,
+        "reads a file",
+    ),
+    (
+        "POST",
+        "/api/new",
+        r#"{"variant":"chess"}"#,
+        400,
+        "unknown variant",
+    ),
+    ("POST", "/api/goto", r#"{"ply":7}"#, 400, "past the game"),
+    ("POST", "/api/move", "{", 400, "error"),
+    ("POST", "/api/new", r#"{"north":"ab:tt=30"}"#, 400, "table"),
+    ("POST", "/api/new", r#"{"time_ms":0}"#, 400, "time_ms"),
+    (
+        "POST",
+        "/api/load",
+        r#"{"text":""}"#,
+        400,
+        "nothing to load",
+    ),
+    ("POST", "/api/run/games", "{}", 405, ""),
+    ("GET", "/api/run/games", "", 400, "--run"),
+];
+
 #[test]
 fn malformed_requests_get_4xx_with_a_message() {
     let server = Server::start(&["--player", "ab:depth=2"]);
     let (status, body) = server.request("GET", "/", "");
     assert_eq!(status, 200);
     assert!(body.contains("/page.js"));
-    let cases: [(&str, &str, &str, u16, &str); 14] = [
-        (
-            "POST",
-            "/api/load",
-            r#"{"text":"not a position"}"#,
-            400,
-            "error",
-        ),
-        ("POST", "/api/move", r#"{"text":"A9<"}"#, 400, "error"),
-        ("POST", "/api/move", r#"{"text":"a3<"}"#, 400, "North's pit"),
-        (
-            "POST",
-            "/api/new",
-            r#"{"north":"grandmaster"}"#,
-            400,
-            "unknown player kind",
-        ),
-        (
-            "POST",
-            "/api/new",
-            r#"{"north":"engine:/bin/sh"}"#,
-            400,
-            "would start a program",
-        ),
-        (
-            "POST",
-            "/api/new",
-            r#"{"north":"player:/etc/passwd"}"#,
-            400,
-            "reads a file",
-        ),
-        (
-            "POST",
-            "/api/new",
-            r#"{"variant":"chess"}"#,
-            400,
-            "unknown variant",
-        ),
-        ("POST", "/api/goto", r#"{"ply":7}"#, 400, "past the game"),
-        ("POST", "/api/move", "{", 400, "error"),
-        ("POST", "/api/new", r#"{"north":"ab:tt=30"}"#, 400, "table"),
-        ("POST", "/api/new", r#"{"time_ms":0}"#, 400, "time_ms"),
-        (
-            "POST",
-            "/api/load",
-            r#"{"text":""}"#,
-            400,
-            "nothing to load",
-        ),
-        ("POST", "/api/run/games", "{}", 405, ""),
-        ("GET", "/api/run/games", "", 400, "--run"),
-    ];
-    for (method, path, body, want, words) in cases {
+    for (method, path, body, want, words) in MALFORMED {
         let (status, answer) = server.request(method, path, body);
         assert_eq!(status, want, "{path} {body}: {answer}");
         assert!(answer.contains(words), "{path} {body}: {answer}");

@@ -22,6 +22,7 @@ type Raised = Arc<Mutex<Option<PyErr>>>;
 
 /// A Python callable `(observation, mask) -> action` as a player of the arena.
 struct PolicyPlayer {
+    rules: Rules,
     policy: Arc<Py<PyAny>>,
     name: String,
     raised: Raised,
@@ -30,7 +31,8 @@ struct PolicyPlayer {
 
 impl PolicyPlayer {
     /// Asks the policy for an action in `pos` and checks it.
-    fn ask(&mut self, py: Python<'_>, rules: &Rules, pos: &Position) -> PyResult<usize> {
+    fn ask(&mut self, py: Python<'_>, pos: &Position) -> PyResult<usize> {
+        let rules = &self.rules;
         pos.legal_moves(rules, &mut self.moves);
         let bits = legal_mask_bits(pos, &self.moves);
         let obs = PyArray3::<f32>::zeros(py, [OBS_CHANNELS, 4, 8], false);
@@ -56,8 +58,12 @@ impl Player for PolicyPlayer {
         self.name.clone()
     }
 
-    fn choose(&mut self, rules: &Rules, pos: &Position, _: &Limits) -> anyhow::Result<Choice> {
-        let asked = Python::attach(|py| self.ask(py, rules, pos));
+    fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    fn choose(&mut self, pos: &Position, _: &Limits) -> anyhow::Result<Choice> {
+        let asked = Python::attach(|py| self.ask(py, pos));
         match asked {
             Ok(action) => Ok(Choice::just(action_to_move(pos, action)?)),
             Err(e) => {
@@ -120,8 +126,9 @@ pub(crate) fn evaluate<'py>(
     let mut players = crate::players().clone();
     let raised: Raised = Arc::default();
     let (shared, label, kept) = (Arc::new(policy.unbind()), name.to_string(), raised.clone());
-    players.register(KIND, move |_, _, _| {
+    players.register(KIND, move |_, _, rules, _| {
         Ok(Box::new(PolicyPlayer {
+            rules: rules.clone(),
             policy: shared.clone(),
             name: label.clone(),
             raised: kept.clone(),

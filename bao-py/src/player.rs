@@ -12,6 +12,7 @@ use bao_zero::rules::{MoveList, Position, Rules};
 use bao_zero::search::{Bot, Limits, PlayerPanicked, PlayerSpec};
 use pyo3::prelude::*;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 /// A player's decision: the move, its value for the mover and the line it expects.
@@ -62,16 +63,24 @@ pub struct Player {
     name: String,
     /// The rules it is bound to (a trained player), with the preset's name.
     bound: Option<(String, Rules)>,
+    /// The spec and seed it was built from, to build it again for another game (a player of
+    /// any game meets the game with each call); `None` for a loaded file, bound to its own.
+    spec: Option<(PlayerSpec, u64)>,
+    /// The threads `set_threads` gave it (0: never called), given again to a rebuilt player.
+    threads: AtomicUsize,
 }
 
 impl Player {
+    /// The player of `spec`, built for Bao la Kiswahili until a call brings another game.
     fn from_built(spec: &PlayerSpec, seed: u64) -> PyResult<Player> {
+        let kiswahili = bao_zero::rules::Variant::Kiswahili.rules();
         let player = guarded("building a player", || {
             players()
-                .build(spec, seed)
+                .build(spec, &kiswahili, seed)
                 .map_err(|e| crate::errors::chain_value_error(&e))
         })?;
-        let bound = player.rules().map(|r| {
+        let bound = player.is_bound().then(|| {
+            let r = player.rules().clone();
             let name = bao_zero::rules::Variant::ALL
                 .into_iter()
                 .find(|v| v.rules() == r)
@@ -82,7 +91,32 @@ impl Player {
             name: player.name(),
             bot: Mutex::new(Bot::new(player)),
             bound,
+            spec: Some((spec.clone(), seed)),
+            threads: AtomicUsize::new(0),
         })
+    }
+
+    /// Makes the bot's player one of the game `rules`, the check made where the game enters:
+    /// the player is built again from its spec for a new game; a trained player of another
+    /// game is refused.
+    fn fit(&self, bot: &mut Bot, rules: &Rules) -> PyResult<()> {
+        let player = bot.player().map_err(runtime_error)?;
+        if player.rules() == rules {
+            return Ok(());
+        }
+        let Some((spec, seed)) = self.spec.as_ref().filter(|_| !player.is_bound()) else {
+            return Err(value_error(format!(
+                "{} plays other rules than the game's",
+                self.name
+            )));
+        };
+        let mut built = (players().build(spec, rules, *seed))
+            .map_err(|e| crate::errors::chain_value_error(&e))?;
+        match self.threads.load(Ordering::Relaxed) {
+            0 => {}
+            n => drop(built.set_threads(n)),
+        }
+        bot.set_player(built).map_err(runtime_error)
     }
 
     /// The bot, for this call's turn. Taken only with the GIL released (inside
@@ -114,10 +148,9 @@ impl Player {
         limits: Limits,
     ) -> PyResult<bao_zero::search::Choice> {
         let mut bot = self.bot()?;
+        self.fit(&mut bot, rules)?;
         // Other calls wait for the lock meanwhile, so only this one takes the answer.
-        bot.start_here(rules, pos, limits)
-            .map_err(runtime_error)?
-            .run();
+        bot.start_here(pos, limits).map_err(runtime_error)?.run();
         let answer = bot.wait();
         match answer {
             Some(Ok(choice)) => Ok(choice),
@@ -190,12 +223,14 @@ impl Player {
         guarded("Player.load", || {
             require_file(&path, "player file")?;
             let loaded = crate::errors::detach(py, || LoadedPlayer::load(&path))?;
-            let bound = Some((loaded.header.variant.clone(), loaded.rules().clone()));
+            let bound = Some((loaded.header.variant.clone(), loaded.header.rules.clone()));
             let name = bao_zero::search::Player::name(&loaded);
             Ok(Player {
                 bot: Mutex::new(Bot::new(Box::new(loaded))),
                 name,
                 bound,
+                spec: None,
+                threads: AtomicUsize::new(0),
             })
         })
     }
@@ -326,7 +361,9 @@ impl Player {
     fn set_threads(&self, py: Python<'_>, threads: usize) -> PyResult<bool> {
         guarded("Player.set_threads", || {
             let threads = check_range("threads", threads, 1..=crate::args::MAX_THREADS as usize)?;
-            self.change(py, |p| p.set_threads(threads))
+            let taken = self.change(py, |p| p.set_threads(threads))?;
+            self.threads.store(threads, Ordering::Relaxed);
+            Ok(taken)
         })
     }
 

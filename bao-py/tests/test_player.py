@@ -89,8 +89,14 @@ def test_missing_and_damaged_player_files(tmp_path: Path, shipped_player_path: P
 
 def test_a_trained_player_refuses_other_rules(shipped_player_path: Path) -> None:
     player = bao_zero.Player.load(shipped_player_path)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="plays other rules than the game's"):
         player.choose(bao_zero.Env("hus"), sims=8)
+    # A player of any game is built again for each game a call brings, its threads kept.
+    ab = bao_zero.Player.alphabeta(depth=2)
+    assert ab.set_threads(1)
+    for variant in ("hus", "kiswahili", "hus"):
+        env = bao_zero.Env(variant)
+        assert ab.choose(env).move in env.legal_moves()
 
 
 def test_every_shipped_player_is_found_by_its_game(shipped_player_path: Path) -> None:

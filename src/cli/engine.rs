@@ -29,8 +29,13 @@ pub struct Engine {
     pos: Position,
     /// The player, searching on a thread of its own.
     bot: Bot,
-    /// Whether the player is the game's default one, changing with `variant`.
-    default_player: bool,
+    /// The spec the player was built from ([`DEFAULT_PLAYER`]: the game's default player), built
+    /// again for each new game.
+    spec: String,
+    /// The threads `threads N` gave the player, given again to each new one of the same spec.
+    threads: Option<usize>,
+    /// Why the player cannot play the game, found when either last changed; `go` answers it.
+    misfit: Option<String>,
     /// How `player SPEC` becomes a player.
     players: PlayerRegistry,
 }
@@ -46,22 +51,58 @@ impl Engine {
     /// An engine at the Bao la Kiswahili start, searching with the player `spec` names.
     pub fn new(spec: &str, players: &PlayerRegistry) -> anyhow::Result<Engine> {
         let rules = Variant::Kiswahili.rules();
-        let start = Position::start(&rules);
-        let default_player = spec == DEFAULT_PLAYER;
-        let player = match default_player {
-            true => default_player_of(Variant::Kiswahili, players)?,
-            false => players.resolve(spec, 0)?.1,
-        };
-        Ok(Engine {
+        let player = build_player(spec, Variant::Kiswahili, &rules, players)?;
+        let mut engine = Engine {
             variant: Variant::Kiswahili,
             overrides: Vec::new(),
+            start: Position::start(&rules),
+            pos: Position::start(&rules),
             rules,
-            start,
-            pos: start,
             bot: Bot::new(player),
-            default_player,
+            spec: spec.to_string(),
+            threads: None,
+            misfit: None,
             players: players.clone(),
-        })
+        };
+        engine.note_misfit()?;
+        Ok(engine)
+    }
+
+    /// Notes whether the player can play the game: the check made once, when either changes.
+    fn note_misfit(&mut self) -> anyhow::Result<()> {
+        let player = self.bot.player()?;
+        self.misfit = (*player.rules() != self.rules)
+            .then(|| format!("{} plays other rules than the game's", player.name()));
+        Ok(())
+    }
+
+    /// A player bound to a game of its own (a trained network) takes the engine to its game,
+    /// at its start.
+    fn follow_the_players_game(&mut self) -> anyhow::Result<()> {
+        let player = self.bot.player()?;
+        if player.is_bound() {
+            let rules = player.rules().clone();
+            if let Some(v) = Variant::ALL.into_iter().find(|v| v.rules() == rules) {
+                self.variant = v;
+                self.overrides.clear();
+            }
+            self.start = Position::start(&rules);
+            self.pos = self.start;
+            self.rules = rules;
+        }
+        Ok(())
+    }
+
+    /// The player built again from its spec for the game now played (after `variant` or
+    /// `option`): the game's default player, or the same spec. One bound to another game stays,
+    /// and `go` says that it cannot play this one.
+    fn rebuild_player(&mut self) -> anyhow::Result<()> {
+        let player = build_player(&self.spec, self.variant, &self.rules, &self.players)?;
+        self.bot.set_player(player)?;
+        if let Some(n) = self.threads {
+            self.bot.player_mut()?.set_threads(n);
+        }
+        self.note_misfit()
     }
 
     fn set_rules(&mut self, variant: Variant, overrides: Vec<String>) -> anyhow::Result<()> {
@@ -70,11 +111,19 @@ impl Engine {
         rules
             .validate()
             .map_err(|e| anyhow::anyhow!("inconsistent rule options: {e}"))?;
-        self.variant = variant;
-        self.overrides = overrides;
-        self.start = Position::start(&rules);
+        anyhow::ensure!(!self.bot.is_searching(), crate::search::BUSY);
+        let before = (
+            self.variant,
+            std::mem::take(&mut self.overrides),
+            self.rules.clone(),
+        );
+        (self.variant, self.overrides, self.rules) = (variant, overrides, rules);
+        if let Err(e) = self.rebuild_player() {
+            (self.variant, self.overrides, self.rules) = before;
+            return Err(e);
+        }
+        self.start = Position::start(&self.rules);
         self.pos = self.start;
-        self.rules = rules;
         Ok(())
     }
 
@@ -115,10 +164,6 @@ impl Engine {
             bail!("usage: variant NAME")
         };
         let variant: Variant = name.parse()?;
-        if self.default_player {
-            self.bot
-                .set_player(default_player_of(variant, &self.players)?)?;
-        }
         self.set_rules(variant, Vec::new())?;
         Ok(format!("ok {}", self.variant.name()))
     }
@@ -140,25 +185,17 @@ impl Engine {
     /// `player SPEC|default`: the player that searches from now on.
     fn player_cmd(&mut self, rest: &[&str]) -> anyhow::Result<String> {
         anyhow::ensure!(!rest.is_empty(), "usage: player SPEC|default");
-        if rest == [DEFAULT_PLAYER] {
-            self.bot
-                .set_player(default_player_of(self.variant, &self.players)?)?;
-            self.default_player = true;
-            return Ok(format!("ok {}", self.bot.player()?.name()));
+        let spec = rest.join(" ");
+        anyhow::ensure!(!self.bot.is_searching(), crate::search::BUSY);
+        let player = build_player(&spec, self.variant, &self.rules, &self.players)?;
+        self.bot.set_player(player)?;
+        (self.spec, self.threads) = (spec, None);
+        // A trained player brings its own rules: the game switches to them (the default
+        // player of a game plays that game's).
+        if self.spec != DEFAULT_PLAYER {
+            self.follow_the_players_game()?;
         }
-        self.bot
-            .set_player(self.players.resolve(&rest.join(" "), 0)?.1)?;
-        self.default_player = false;
-        // A trained player brings its own rules: the game switches to them.
-        if let Some(rules) = self.bot.player()?.rules() {
-            if let Some(v) = Variant::ALL.into_iter().find(|v| v.rules() == rules) {
-                self.variant = v;
-                self.overrides.clear();
-            }
-            self.start = Position::start(&rules);
-            self.pos = self.start;
-            self.rules = rules;
-        }
+        self.note_misfit()?;
         Ok(format!("ok {}", self.bot.player()?.name()))
     }
 
@@ -201,19 +238,23 @@ impl Engine {
             "{} always searches on one thread",
             player.name()
         );
+        self.threads = Some(n);
         Ok(format!("ok threads {n}"))
     }
 
     /// `go [limits]`: the player's move, value, effort and principal variation.
     fn go_cmd(&mut self, rest: &[&str]) -> anyhow::Result<String> {
         let limits = self.go_limits(rest)?;
-        let choice = self.bot.choose(&self.rules, &self.pos, limits);
+        let choice = self.bot.choose(&self.pos, limits);
         search_reply(choice, &self.rules, &self.pos)
     }
 
     /// The limits of `go`, refused where the game is over.
     fn go_limits(&self, rest: &[&str]) -> anyhow::Result<Limits> {
         let limits = go_limits(rest)?;
+        if let Some(why) = &self.misfit {
+            bail!("{why}");
+        }
         if let Some(o) = self.pos.outcome(&self.rules) {
             let end = match o.winner {
                 Some(w) => format!("{w} won ({})", o.reason),
@@ -228,7 +269,7 @@ impl Engine {
     /// is ready ([`Engine::search_done`] gives the reply).
     fn start_go(&mut self, rest: &[&str], done: Sender<Event>) -> anyhow::Result<()> {
         let limits = self.go_limits(rest)?;
-        self.bot.start(&self.rules, &self.pos, limits, move || {
+        self.bot.start(&self.pos, limits, move || {
             let _ = done.send(Event::Done);
         })
     }
@@ -270,14 +311,22 @@ fn toml_value(value: &str) -> String {
     }
 }
 
-/// The default player of `variant` (`crate::player_file::default_player_spec`).
-fn default_player_of(
+/// The player `spec` names for the game `rules` of `variant`: for [`DEFAULT_PLAYER`], the
+/// variant's default player (`crate::player_file::default_player_spec`).
+fn build_player(
+    spec: &str,
     variant: Variant,
+    rules: &Rules,
     players: &PlayerRegistry,
 ) -> anyhow::Result<Box<dyn Player>> {
-    let files = players.kinds().contains(&"player");
-    let spec = crate::player_file::default_player_spec(variant, files);
-    Ok(players.resolve(&spec, 0)?.1)
+    let spec = match spec {
+        DEFAULT_PLAYER => {
+            let files = players.kinds().contains(&"player");
+            crate::player_file::default_player_spec(variant, files)
+        }
+        other => other.to_string(),
+    };
+    Ok(players.resolve(&spec, rules, 0)?.1)
 }
 
 /// The limits of `go [nodes N] [depth N] [movetime MS] [time MS [inc MS]]` (`sims` is a

@@ -86,11 +86,18 @@ pub fn match_game(
     specs: &[&PlayerSpec],
     players: &PlayerRegistry,
 ) -> anyhow::Result<(crate::rules::Rules, String, crate::rules::Position)> {
+    let named = game.variant.is_some() || game.rules.is_some();
+    let args = GameArgs {
+        variant: game.variant.clone().unwrap_or_else(|| "kiswahili".into()),
+        rules: game.rules.clone(),
+        position: game.position.clone(),
+    };
+    let asked = args.rules()?;
     let mut own: Vec<(String, crate::rules::Rules)> = Vec::new();
     for s in specs {
-        let p = players.build(s, 0)?;
-        if let Some(r) = p.rules() {
-            own.push((p.name(), r));
+        let p = players.build(s, &asked, 0)?;
+        if p.is_bound() {
+            own.push((p.name(), p.rules().clone()));
         }
     }
     if let Some(((a, ra), (b, _))) = own
@@ -103,12 +110,6 @@ pub fn match_game(
             .map_or("its own rules", |v| v.name());
         bail!("{a} plays {game} and {b} another game: a match needs players of one game");
     }
-    let named = game.variant.is_some() || game.rules.is_some();
-    let args = GameArgs {
-        variant: game.variant.clone().unwrap_or_else(|| "kiswahili".into()),
-        rules: game.rules.clone(),
-        position: game.position.clone(),
-    };
     let (rules, variant) = match own.first() {
         Some((_, r)) if !named => {
             let preset = crate::rules::Variant::ALL
@@ -119,7 +120,7 @@ pub fn match_game(
                 preset.map_or("custom".to_string(), |v| v.name().to_string()),
             )
         }
-        _ => (args.rules()?, variant_name(&args)),
+        _ => (asked, variant_name(&args)),
     };
     if let Some((name, _)) = own.iter().find(|(_, r)| *r != rules) {
         bail!(

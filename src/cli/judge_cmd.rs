@@ -101,11 +101,14 @@ pub fn run_judge(args: JudgeArgs, registry: &PlayerRegistry) -> anyhow::Result<(
     check_args(&args)?;
     let limits = args.limits.limits()?;
     let rules = args.game.rules()?;
-    // Every player is built before the long proving, so a bad spec fails at once.
+    // Every player is built before the long proving, so a bad spec, or a player of another
+    // game, fails at once.
     let mut players = Vec::new();
     for text in &args.players {
-        players.push(registry.resolve(text, args.seed)?);
+        players.push(registry.resolve(text, &rules, args.seed)?);
     }
+    let built: Vec<&dyn crate::search::Player> = players.iter().map(|(_, p)| p.as_ref()).collect();
+    crate::eval::check_one_game(&rules, &built)?;
     let positions = sample(&args, &rules)?;
     let proven = prove_all(&args, &rules, &positions)?;
     let critical = |v: Value| {
@@ -132,6 +135,7 @@ pub fn run_judge(args: JudgeArgs, registry: &PlayerRegistry) -> anyhow::Result<(
             fallback: None,
         },
         "solver".into(),
+        &rules,
         None,
     )?;
     for (spec, mut player) in players {
@@ -140,7 +144,7 @@ pub fn run_judge(args: JudgeArgs, registry: &PlayerRegistry) -> anyhow::Result<(
             !args.quiet,
         );
         bar.set_message(format!("{spec}: critical positions"));
-        let kept = keeping(&rules, &proven, player.as_mut(), &limits, || bar.inc(1))?;
+        let kept = keeping(&proven, player.as_mut(), &limits, || bar.inc(1))?;
         bar.finish_and_clear();
         let converted = if won.is_empty() {
             None

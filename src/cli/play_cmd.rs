@@ -84,11 +84,9 @@ pub fn run_play(args: PlayArgs, players: &PlayerRegistry) -> anyhow::Result<()> 
         };
         (me, opponent_spec(&args, players)?)
     };
-    let (_, ai) = players.resolve(&opponent, args.seed)?;
     let rules = args.game.rules()?;
-    if let Some(own) = ai.rules()
-        && own != rules
-    {
+    let (_, ai) = players.resolve(&opponent, &rules, args.seed)?;
+    if *ai.rules() != rules {
         bail!(
             "{} plays other rules than {} (pick its variant with --variant, or its rule options with --rules)",
             ai.name(),
@@ -151,8 +149,8 @@ fn watch_game(
     }
     let (south_spec, north_spec) = (spec(south)?, spec(north)?);
     let seeds = (mix(args.seed, 1), mix(args.seed, 2));
-    let mut south = players.build(&south_spec, seeds.0)?;
-    let mut north = players.build(&north_spec, seeds.1)?;
+    let mut south = players.build(&south_spec, &rules, seeds.0)?;
+    let mut north = players.build(&north_spec, &rules, seeds.1)?;
     crate::eval::check_one_game(&rules, &[south.as_ref(), north.as_ref()])?;
     south.new_game(seeds.0);
     north.new_game(seeds.1);
@@ -322,7 +320,7 @@ fn next_line(lines: &Receiver<Event>) -> Input {
 
 /// The player's move in `pos`, stopped early on Ctrl-C; `None` when interrupted.
 fn ai_move(game: &Game, pos: &Position, ai: &mut Bot) -> anyhow::Result<Option<Choice>> {
-    let choice = ai.choose_until(game.rules, pos, *game.limits, interrupt::happened);
+    let choice = ai.choose_until(pos, *game.limits, interrupt::happened);
     match interrupt::happened() {
         true => Ok(None),
         false => choice.map(Some),

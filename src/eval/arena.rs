@@ -116,7 +116,7 @@ pub fn play_game(
             Side::North => &mut *north,
         };
         let choice = player
-            .choose(rules, &pos, limits)
+            .choose(&pos, limits)
             .with_context(|| format!("{} ({side}) failed to move in {pos}", player.name()))?;
         let child = *list.find(choice.mv).ok_or_else(|| {
             anyhow!(
@@ -365,7 +365,10 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchResult> {
         s.validate().map_err(|e| anyhow!("bad SPRT: {e}"))?;
     }
     // Fail on a bad spec, or players of another game, before any game, and learn the names.
-    let (a, b) = (cfg.players.build(&cfg.a, 0)?, cfg.players.build(&cfg.b, 0)?);
+    let (a, b) = (
+        cfg.players.build(&cfg.a, &cfg.rules, 0)?,
+        cfg.players.build(&cfg.b, &cfg.rules, 0)?,
+    );
     super::check_one_game(&cfg.rules, &[a.as_ref(), b.as_ref()])?;
     let (name_a, name_b) = (a.name(), b.name());
     let start = cfg.start.unwrap_or_else(|| Position::start(&cfg.rules));
@@ -429,8 +432,8 @@ fn play_pair(
             mix(pair_seed, 2 * g as u64 + 1),
             mix(pair_seed, 2 * g as u64 + 2),
         );
-        let mut a = cfg.players.build(&cfg.a, seed_a)?;
-        let mut b = cfg.players.build(&cfg.b, seed_b)?;
+        let mut a = cfg.players.build(&cfg.a, &cfg.rules, seed_a)?;
+        let mut b = cfg.players.build(&cfg.b, &cfg.rules, seed_b)?;
         a.new_game(seed_a);
         b.new_game(seed_b);
         let (south, north): (&mut dyn Player, &mut dyn Player) = if a_is_south {

@@ -225,7 +225,7 @@ pub fn run_gauntlet(cfg: &GauntletConfig) -> anyhow::Result<GauntletResult> {
     ensure!(cfg.anchor < n, "the anchor is not one of the players");
     // Every player once, before any match: a bad spec, or players of different games, fail here.
     let built = (cfg.players.iter())
-        .map(|s| cfg.registry.build(s, 0))
+        .map(|s| cfg.registry.build(s, &cfg.rules, 0))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let refs: Vec<&dyn crate::search::Player> = built.iter().map(|p| p.as_ref()).collect();
     super::check_one_game(&cfg.rules, &refs)?;

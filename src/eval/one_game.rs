@@ -15,25 +15,26 @@ pub fn game_name(rules: &Rules) -> &'static str {
 
 /// Refuses, in one line, players bound to different games, or to another game than `rules`, so
 /// that a game between them is refused up front rather than at such a player's first move.
-/// Players bound to no game (alpha-beta, random...) play any.
+/// Players bound to no game (alpha-beta, random...) were built for `rules`.
 pub fn check_one_game(rules: &Rules, players: &[&dyn Player]) -> anyhow::Result<()> {
-    let bound: Vec<(String, Rules)> = (players.iter())
-        .filter_map(|p| p.rules().map(|r| (p.name(), r)))
-        .collect();
-    if let Some((a, ra)) = bound.first()
-        && let Some((b, rb)) = bound.iter().find(|(_, r)| r != ra)
+    let bound: Vec<&dyn Player> = players.iter().copied().filter(|p| p.is_bound()).collect();
+    if let Some(a) = bound.first()
+        && let Some(b) = bound.iter().find(|b| b.rules() != a.rules())
     {
         bail!(
-            "{a} plays {} and {b} plays {}: a game needs players of one game",
-            game_name(ra),
-            game_name(rb)
+            "{} plays {} and {} plays {}: a game needs players of one game",
+            a.name(),
+            game_name(a.rules()),
+            b.name(),
+            game_name(b.rules())
         );
     }
-    if let Some((a, ra)) = bound.iter().find(|(_, r)| r != rules) {
+    if let Some(a) = players.iter().find(|p| p.rules() != rules) {
         bail!(
-            "{a} plays {}, not {}: a game needs players of its game (pick its variant with \
+            "{} plays {}, not {}: a game needs players of its game (pick its variant with \
              --variant)",
-            game_name(ra),
+            a.name(),
+            game_name(a.rules()),
             game_name(rules)
         );
     }

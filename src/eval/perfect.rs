@@ -170,7 +170,6 @@ pub struct Keeping {
 /// Asks `player` for its move in every critical position of `proven` and counts the moves that
 /// keep the value; `on_position` is called after each position.
 pub fn keeping(
-    rules: &Rules,
     proven: &[Proven],
     player: &mut dyn Player,
     limits: &Limits,
@@ -181,7 +180,7 @@ pub fn keeping(
     for (i, p) in proven.iter().filter(|p| p.is_critical()).enumerate() {
         player.new_game(i as u64);
         let started = Instant::now();
-        let choice = player.choose(rules, &p.pos, limits)?;
+        let choice = player.choose(&p.pos, limits)?;
         times.push(started.elapsed().as_secs_f64());
         let kept = p.value_of(choice.mv) == Some(p.value);
         match p.value {
@@ -254,7 +253,15 @@ impl Player for Limited<'_> {
         self.player.name()
     }
 
-    fn choose(&mut self, rules: &Rules, pos: &Position, _: &Limits) -> anyhow::Result<Choice> {
-        self.player.choose(rules, pos, &self.limits)
+    fn rules(&self) -> &Rules {
+        self.player.rules()
+    }
+
+    fn is_bound(&self) -> bool {
+        self.player.is_bound()
+    }
+
+    fn choose(&mut self, pos: &Position, _: &Limits) -> anyhow::Result<Choice> {
+        self.player.choose(pos, &self.limits)
     }
 }

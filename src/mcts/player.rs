@@ -35,7 +35,9 @@ const CACHE_BITS: u32 = 16;
 /// An MCTS player: a search with its play settings only (no root noise), the most visited move.
 pub struct MctsPlayer {
     name: String,
-    rules: Option<Rules>,
+    rules: Rules,
+    /// Whether `rules` is the network's own game (see [`Player::is_bound`]).
+    bound: bool,
     eval: Arc<dyn Evaluator>,
     settings: PlaySettings,
     sims: u32,
@@ -53,17 +55,19 @@ pub struct MctsPlayer {
 }
 
 impl MctsPlayer {
-    /// A player over `eval` searching with `settings`, `sims` simulations per move unless its
-    /// limits say otherwise.
+    /// A player of the game `rules` over `eval`, searching with `settings`, `sims` simulations
+    /// per move unless its limits say otherwise.
     pub fn new(
         name: impl Into<String>,
+        rules: &Rules,
         eval: Arc<dyn Evaluator>,
         settings: &PlaySettings,
         sims: u32,
     ) -> Self {
         MctsPlayer {
             name: name.into(),
-            rules: None,
+            rules: rules.clone(),
+            bound: false,
             eval,
             settings: settings.clone(),
             sims: sims.max(1),
@@ -77,9 +81,9 @@ impl MctsPlayer {
         }
     }
 
-    /// Restricts the player to one rule set (a trained network knows only its own variant).
-    pub fn only_for(mut self, rules: Rules) -> Self {
-        self.rules = Some(rules);
+    /// Makes its game the network's own (a trained network knows only its own variant).
+    pub fn bound(mut self) -> Self {
+        self.bound = true;
         self
     }
 
@@ -128,8 +132,10 @@ impl MctsPlayer {
         }
     }
 
-    fn search(&mut self, rules: &Rules, pos: &Position, limits: &Limits) -> anyhow::Result<Choice> {
+    fn search(&mut self, pos: &Position, limits: &Limits) -> anyhow::Result<Choice> {
         let started = Instant::now();
+        // A copy (a few dozen bytes, no allocation), so that the search may borrow itself mutably.
+        let rules = &self.rules.clone();
         let budget = match (limits.nodes, limits.time) {
             (Some(n), _) => n.min(u64::from(MAX_SIMS)) as u32,
             (None, Some(_)) => MAX_SIMS,
@@ -203,14 +209,8 @@ impl Player for MctsPlayer {
     /// Node limits count this move's simulations; a time limit searches until the time is spent
     /// (the default simulations still cap it unless a node limit is given too); depth is
     /// ignored.
-    fn choose(&mut self, rules: &Rules, pos: &Position, limits: &Limits) -> anyhow::Result<Choice> {
-        if let Some(own) = &self.rules {
-            anyhow::ensure!(
-                own == rules,
-                "{} was trained for other rules than the game's",
-                self.name
-            );
-        }
+    fn choose(&mut self, pos: &Position, limits: &Limits) -> anyhow::Result<Choice> {
+        let rules = &self.rules;
         pos.validate(rules)
             .map_err(|e| anyhow::anyhow!("the position does not fit the rules: {e}"))?;
         anyhow::ensure!(pos.outcome(rules).is_none(), "the game is over");
@@ -230,7 +230,7 @@ impl Player for MctsPlayer {
         // would think at once. A `Bot`'s search thread is plain already, but arenas call players
         // straight from their pool's threads, with no bot, so this thread is the player's own.
         let result = std::thread::scope(|s| {
-            s.spawn(|| pool.install(|| self.search(rules, pos, limits)))
+            s.spawn(|| pool.install(|| self.search(pos, limits)))
                 .join()
                 .unwrap_or_else(|_| Err(anyhow::anyhow!("the search panicked")))
         });
@@ -238,8 +238,12 @@ impl Player for MctsPlayer {
         result
     }
 
-    fn rules(&self) -> Option<Rules> {
-        self.rules.clone()
+    fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    fn is_bound(&self) -> bool {
+        self.bound
     }
 
     fn set_threads(&mut self, threads: usize) -> bool {
@@ -294,20 +298,21 @@ mod tests {
         let pos = Position::start(&rules);
         let mut p = MctsPlayer::new(
             "uniform",
+            &rules,
             Arc::new(UniformEvaluator),
             &PlaySettings::default(),
             50,
         );
         let mut list = MoveList::new();
         pos.legal_moves(&rules, &mut list);
-        let c = p.choose(&rules, &pos, &Limits::NONE).unwrap();
+        let c = p.choose(&pos, &Limits::NONE).unwrap();
         assert!(list.find(c.mv).is_some());
         assert_eq!(c.nodes, 50);
         assert_eq!(c.pv[0], c.mv);
-        let c = p.choose(&rules, &pos, &Limits::nodes(7)).unwrap();
+        let c = p.choose(&pos, &Limits::nodes(7)).unwrap();
         assert_eq!(c.nodes, 7);
         let c = p
-            .choose(&rules, &pos, &Limits::time(Duration::from_millis(20)))
+            .choose(&pos, &Limits::time(Duration::from_millis(20)))
             .unwrap();
         assert!(c.nodes >= 1);
     }
@@ -315,12 +320,19 @@ mod tests {
     #[test]
     fn timed_searches_gather_full_batches_and_small_searches_small_ones() {
         let cfg = PlaySettings::default();
-        let batched = MctsPlayer::new("batched", Arc::new(Stamped), &cfg, 50);
+        let batched = MctsPlayer::new(
+            "batched",
+            &Variant::Hus.rules(),
+            Arc::new(Stamped),
+            &cfg,
+            50,
+        );
         assert_eq!(batched.batch_for(u32::MAX, true), MAX_BATCH);
         assert_eq!(batched.batch_for(64, false), 4);
         assert_eq!(batched.batch_for(10, false), 1);
         assert_eq!(batched.batch_for(10_000, false), MAX_BATCH);
-        let told = MctsPlayer::new("told", Arc::new(Stamped), &cfg, 50).with_batch(8);
+        let told = MctsPlayer::new("told", &Variant::Hus.rules(), Arc::new(Stamped), &cfg, 50)
+            .with_batch(8);
         assert_eq!(told.batch_for(10_000, true), 8);
     }
 
@@ -330,31 +342,34 @@ mod tests {
         let rules = Variant::Kiswahili.rules();
         let pos = Position::start(&rules);
         let cfg = PlaySettings::default();
-        let mut one = MctsPlayer::new("one", Arc::new(Stamped), &cfg, 400).with_batch(16);
-        let mut two = MctsPlayer::new("two", Arc::new(Stamped), &cfg, 400)
+        let mut one = MctsPlayer::new("one", &rules, Arc::new(Stamped), &cfg, 400).with_batch(16);
+        let mut two = MctsPlayer::new("two", &rules, Arc::new(Stamped), &cfg, 400)
             .with_batch(16)
             .with_threads(2);
         let (a, b) = (
-            one.choose(&rules, &pos, &Limits::NONE).unwrap(),
-            two.choose(&rules, &pos, &Limits::NONE).unwrap(),
+            one.choose(&pos, &Limits::NONE).unwrap(),
+            two.choose(&pos, &Limits::NONE).unwrap(),
         );
         assert_eq!((a.mv, a.nodes, a.pv), (b.mv, b.nodes, b.pv));
     }
 
     #[test]
-    fn refuses_other_rules() {
-        let rules = Variant::Kiswahili.rules();
-        let other = Variant::Hus.rules();
+    fn refuses_positions_of_another_game() {
+        let rules = Variant::Hus.rules();
+        // Hus with three seeds a pit: 80 seeds, where Hus has 64.
+        let mut other = rules.clone();
+        other.setup.front = [3; 8];
+        other.setup.back = [3; 8];
         let mut p = MctsPlayer::new(
             "uniform",
+            &rules,
             Arc::new(UniformEvaluator),
             &PlaySettings::default(),
             8,
-        )
-        .only_for(rules.clone());
+        );
         let err = p
-            .choose(&other, &Position::start(&other), &Limits::NONE)
+            .choose(&Position::start(&other), &Limits::NONE)
             .unwrap_err();
-        assert!(err.to_string().contains("other rules"), "{err}");
+        assert!(err.to_string().contains("does not fit the rules"), "{err}");
     }
 }

@@ -37,7 +37,7 @@ impl LoadedPlayer {
     /// searching with the header's play settings.
     pub fn new(header: Header, eval: Arc<dyn Evaluator>, name: String) -> LoadedPlayer {
         let player =
-            MctsPlayer::new(name, eval, &header.search, header.sims).only_for(header.rules.clone());
+            MctsPlayer::new(name, &header.rules, eval, &header.search, header.sims).bound();
         LoadedPlayer { header, player }
     }
 
@@ -46,19 +46,6 @@ impl LoadedPlayer {
         self.player = self.player.with_batch(batch);
         self
     }
-
-    /// The rules it plays.
-    pub fn rules(&self) -> &Rules {
-        &self.header.rules
-    }
-
-    /// Its move in `pos` within `limits` (node limits count simulations; with none, the file's
-    /// simulations per move), or an error if the game is over or the position does not fit
-    /// the player's rules.
-    pub fn choose(&mut self, pos: &Position, limits: &Limits) -> anyhow::Result<Choice> {
-        let rules = self.header.rules.clone();
-        self.player.choose(&rules, pos, limits)
-    }
 }
 
 impl Player for LoadedPlayer {
@@ -66,12 +53,18 @@ impl Player for LoadedPlayer {
         self.player.name()
     }
 
-    fn choose(&mut self, rules: &Rules, pos: &Position, limits: &Limits) -> anyhow::Result<Choice> {
-        self.player.choose(rules, pos, limits)
+    fn rules(&self) -> &Rules {
+        &self.header.rules
     }
 
-    fn rules(&self) -> Option<Rules> {
-        Some(self.header.rules.clone())
+    fn is_bound(&self) -> bool {
+        true
+    }
+
+    /// Node limits count simulations; with none, the file's simulations per move. An error if
+    /// the game is over or the position does not fit the player's rules.
+    fn choose(&mut self, pos: &Position, limits: &Limits) -> anyhow::Result<Choice> {
+        self.player.choose(pos, limits)
     }
 
     fn new_game(&mut self, seed: u64) {

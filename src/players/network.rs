@@ -18,6 +18,7 @@ use crate::mcts::{
     Evaluator, MAX_BATCH_OPTION, MAX_C_PUCT, MAX_SIMS, MctsPlayer, PlaySettings, UniformEvaluator,
 };
 use crate::player_file::{Bundle, Header};
+use crate::rules::Rules;
 use crate::search::Player;
 use crate::search::spec::{PlayerRegistry, PlayerSpec};
 use anyhow::{Context, bail};
@@ -30,8 +31,8 @@ const DEFAULT_SIMS: u32 = 200;
 
 /// Adds the `mcts:...` and `player:FILE` kinds to `players`.
 pub(super) fn register_network_players(players: &mut PlayerRegistry) {
-    players.register("mcts", |_, spec, seed| build(spec, seed));
-    players.register("player", |_, spec, seed| build(spec, seed));
+    players.register("mcts", |_, spec, rules, seed| build(spec, rules, seed));
+    players.register("player", |_, spec, rules, seed| build(spec, rules, seed));
 }
 
 /// Networks already loaded, by source: an arena builds a player per game, and all of them
@@ -69,13 +70,15 @@ fn load_cached(path: &Path, iteration: Option<u32>) -> anyhow::Result<Loaded> {
     Ok(loaded)
 }
 
-fn build(spec: &PlayerSpec, seed: u64) -> anyhow::Result<Box<dyn Player>> {
+/// A network player: a file's or a run's plays its own game, `mcts:` without a checkpoint (uniform
+/// priors) the game `rules`.
+fn build(spec: &PlayerSpec, rules: &Rules, seed: u64) -> anyhow::Result<Box<dyn Player>> {
     let mut player: Box<dyn Player> = match spec {
         PlayerSpec::File(path) => {
             let (header, eval) = load_cached(path, None)?;
             Box::new(LoadedPlayer::new(header, eval, spec.to_string()))
         }
-        PlayerSpec::Mcts(options) => build_mcts(spec, options)?,
+        PlayerSpec::Mcts(options) => build_mcts(spec, options, rules)?,
         other => bail!("`{other}` is not a network player"),
     };
     player.new_game(seed);
@@ -140,7 +143,7 @@ impl SearchOptions {
     }
 }
 
-fn build_mcts(spec: &PlayerSpec, options: &str) -> anyhow::Result<Box<dyn Player>> {
+fn build_mcts(spec: &PlayerSpec, options: &str, rules: &Rules) -> anyhow::Result<Box<dyn Player>> {
     let bad = |why: String| anyhow::anyhow!("bad player spec `{spec}`: {why}");
     let (mut checkpoint, mut iteration, mut sims, mut batch) = (None, None, None, None);
     let mut search = SearchOptions::default();
@@ -207,6 +210,7 @@ fn build_mcts(spec: &PlayerSpec, options: &str) -> anyhow::Result<Box<dyn Player
             Box::new(
                 MctsPlayer::new(
                     name,
+                    rules,
                     Arc::new(UniformEvaluator),
                     &cfg,
                     sims.unwrap_or(DEFAULT_SIMS),

@@ -41,10 +41,13 @@ pub fn middle_game_positions(rules: &Rules, count: usize, seed: u64) -> Vec<Posi
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut list = MoveList::new();
     let mut out = Vec::with_capacity(count);
-    let mut probe = AlphaBeta::new(AlphaBetaConfig {
-        tt_bits: 12,
-        ..AlphaBetaConfig::default()
-    });
+    let mut probe = AlphaBeta::new(
+        rules,
+        AlphaBetaConfig {
+            tt_bits: 12,
+            ..AlphaBetaConfig::default()
+        },
+    );
     while out.len() < count {
         let target = rng.random_range(20..60);
         let mut pos = Position::start(rules);
@@ -60,7 +63,7 @@ pub fn middle_game_positions(rules: &Rules, count: usize, seed: u64) -> Vec<Posi
             continue;
         }
         let decided = probe
-            .analyse(rules, &pos, &Limits::depth(2))
+            .analyse(&pos, &Limits::depth(2))
             .map_or(true, |a| super::alphabeta::mate_distance(a.score).is_some());
         if !decided {
             out.push(pos);
@@ -85,12 +88,12 @@ pub fn bench_ab(
     let mut times = Vec::new();
     let mut run_nodes = 0;
     for _ in 0..runs.max(1) {
-        let mut ab = AlphaBeta::new(AlphaBetaConfig::default());
+        let mut ab = AlphaBeta::new(&rules, AlphaBetaConfig::default());
         let (mut nodes, mut secs) = (0u64, 0f64);
         for pos in &set {
             ab.new_game(0);
             let t = Instant::now();
-            let c = ab.choose(&rules, pos, &Limits::depth(depth))?;
+            let c = ab.choose(pos, &Limits::depth(depth))?;
             secs += t.elapsed().as_secs_f64();
             nodes += c.nodes;
         }
@@ -99,10 +102,10 @@ pub fn bench_ab(
         run_nodes = nodes;
     }
     let mut depths = Vec::new();
-    let mut ab = AlphaBeta::new(AlphaBetaConfig::default());
+    let mut ab = AlphaBeta::new(&rules, AlphaBetaConfig::default());
     for pos in set.iter().take(depth_positions) {
         ab.new_game(0);
-        let c = ab.choose(&rules, pos, &Limits::time(Duration::from_secs_f64(seconds)))?;
+        let c = ab.choose(pos, &Limits::time(Duration::from_secs_f64(seconds)))?;
         depths.push(c.depth);
     }
     Ok(AbBench {

@@ -15,7 +15,7 @@
 //! The engine (`bao engine`), `bao play`, `bao serve` and Python's `Player` drive a bot.
 
 use super::{Choice, Limits, Player};
-use crate::rules::{Position, Rules};
+use crate::rules::Position;
 use anyhow::Context;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -48,7 +48,6 @@ struct Search {
 /// One search, handed to the search thread.
 struct Job {
     player: Box<dyn Player>,
-    rules: Rules,
     pos: Position,
     limits: Limits,
     finished: Arc<AtomicBool>,
@@ -61,7 +60,6 @@ impl Job {
     fn run(self) {
         let Job {
             mut player,
-            rules,
             pos,
             limits,
             finished,
@@ -70,7 +68,7 @@ impl Job {
         } = self;
         // A player that panics answers with an error; the bot keeps it.
         let choice = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            player.choose(&rules, &pos, &limits)
+            player.choose(&pos, &limits)
         }))
         .unwrap_or_else(|panic| Err(PlayerPanicked(why(&panic)).into()));
         // A bot dropped meanwhile takes no answer; the player goes with the job.
@@ -145,12 +143,11 @@ impl Bot {
     /// thread once the answer is ready (to wake a front end's loop). Refused while a search runs.
     pub fn start(
         &mut self,
-        rules: &Rules,
         pos: &Position,
         limits: Limits,
         done: impl FnOnce() + Send + 'static,
     ) -> anyhow::Result<()> {
-        let job = self.begin(rules, pos, limits, Box::new(done))?;
+        let job = self.begin(pos, limits, Box::new(done))?;
         if let Err((player, e)) = self.send(job) {
             self.search = None;
             self.player = Some(player);
@@ -164,20 +161,14 @@ impl Bot {
     /// anyway (Python's `Player`, its thread waiting with the GIL released), which saves the
     /// handoff to the bot's thread and back, about as long as a quick player's whole move.
     /// Refused, stopped and kept from panics as [`Bot::start`]'s search.
-    pub fn start_here(
-        &mut self,
-        rules: &Rules,
-        pos: &Position,
-        limits: Limits,
-    ) -> anyhow::Result<Turn> {
-        self.begin(rules, pos, limits, Box::new(|| {})).map(Turn)
+    pub fn start_here(&mut self, pos: &Position, limits: Limits) -> anyhow::Result<Turn> {
+        self.begin(pos, limits, Box::new(|| {})).map(Turn)
     }
 
     /// The search of `pos` within `limits` as a job, the bot searching meanwhile (refused while
     /// a search runs).
     fn begin(
         &mut self,
-        rules: &Rules,
         pos: &Position,
         limits: Limits,
         done: Box<dyn FnOnce() + Send>,
@@ -196,7 +187,6 @@ impl Bot {
         });
         Ok(Job {
             player,
-            rules: rules.clone(),
             pos: *pos,
             limits,
             finished,
@@ -262,13 +252,12 @@ impl Bot {
     /// stopped early once `interrupted` says so (polled every few milliseconds).
     pub fn choose_until(
         &mut self,
-        rules: &Rules,
         pos: &Position,
         limits: Limits,
         interrupted: impl Fn() -> bool,
     ) -> anyhow::Result<Choice> {
         let (tx, rx) = std::sync::mpsc::channel();
-        self.start(rules, pos, limits, move || {
+        self.start(pos, limits, move || {
             let _ = tx.send(());
         })?;
         let mut stopped = false;
@@ -282,13 +271,8 @@ impl Bot {
     }
 
     /// The player's move in `pos` within `limits`.
-    pub fn choose(
-        &mut self,
-        rules: &Rules,
-        pos: &Position,
-        limits: Limits,
-    ) -> anyhow::Result<Choice> {
-        self.choose_until(rules, pos, limits, || false)
+    pub fn choose(&mut self, pos: &Position, limits: Limits) -> anyhow::Result<Choice> {
+        self.choose_until(pos, limits, || false)
     }
 }
 
@@ -314,7 +298,7 @@ fn why(panic: &Box<dyn std::any::Any + Send>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Variant;
+    use crate::rules::{Rules, Variant};
     use crate::search::{AlphaBeta, GreedyPlayer};
 
     fn game() -> (Rules, Position) {
@@ -324,27 +308,27 @@ mod tests {
     }
 
     fn deep() -> Box<dyn Player> {
-        Box::new(AlphaBeta::new(Default::default()))
+        Box::new(AlphaBeta::new(&game().0, Default::default()))
     }
 
     #[test]
     fn a_stop_ends_only_the_search_it_was_given_to() {
-        let (rules, pos) = game();
+        let (_, pos) = game();
         let mut bot = Bot::new(deep());
-        bot.start(&rules, &pos, Limits::depth(60), || {}).unwrap();
+        bot.start(&pos, Limits::depth(60), || {}).unwrap();
         assert!(bot.stop());
         assert!(bot.wait().unwrap().is_ok());
         // The next search has a fresh flag: it runs to its own limit.
-        let c = bot.choose(&rules, &pos, Limits::depth(2)).unwrap();
+        let c = bot.choose(&pos, Limits::depth(2)).unwrap();
         assert_eq!(c.depth, 2);
     }
 
     #[test]
     fn a_second_caller_is_refused_while_a_search_runs() {
-        let (rules, pos) = game();
+        let (_, pos) = game();
         let mut bot = Bot::new(deep());
-        bot.start(&rules, &pos, Limits::depth(60), || {}).unwrap();
-        let again = bot.start(&rules, &pos, Limits::depth(1), || {});
+        bot.start(&pos, Limits::depth(60), || {}).unwrap();
+        let again = bot.start(&pos, Limits::depth(1), || {});
         assert_eq!(again.unwrap_err().to_string(), BUSY);
         assert!(bot.player().is_err());
         assert!(bot.set_player(deep()).is_err());
@@ -356,8 +340,8 @@ mod tests {
     #[test]
     fn the_end_of_input_answers_a_player_that_cannot_stop() {
         let (rules, pos) = game();
-        let mut bot = Bot::new(Box::new(GreedyPlayer::new(1)));
-        bot.start(&rules, &pos, Limits::NONE, || {}).unwrap();
+        let mut bot = Bot::new(Box::new(GreedyPlayer::new(&rules, 1)));
+        bot.start(&pos, Limits::NONE, || {}).unwrap();
         assert!(!bot.stop());
         let c = bot.finish().unwrap().unwrap();
         let mut legal = crate::rules::MoveList::new();
@@ -366,43 +350,51 @@ mod tests {
     }
 
     /// A player with a bug: it panics on its first move.
-    struct Faulty(bool);
+    struct Faulty(bool, Rules);
 
     impl Player for Faulty {
         fn name(&self) -> String {
             "faulty".into()
         }
 
-        fn choose(&mut self, rules: &Rules, pos: &Position, _: &Limits) -> anyhow::Result<Choice> {
+        fn rules(&self) -> &Rules {
+            &self.1
+        }
+
+        fn choose(&mut self, pos: &Position, _: &Limits) -> anyhow::Result<Choice> {
             assert!(std::mem::replace(&mut self.0, true), "a bug");
-            GreedyPlayer::new(1).choose(rules, pos, &Limits::NONE)
+            GreedyPlayer::new(&self.1, 1).choose(pos, &Limits::NONE)
         }
     }
 
     #[test]
     fn a_player_that_panics_answers_with_its_own_error_and_plays_on() {
         let (rules, pos) = game();
-        let mut bot = Bot::new(Box::new(Faulty(false)));
-        let err = bot.choose(&rules, &pos, Limits::NONE).unwrap_err();
+        let mut bot = Bot::new(Box::new(Faulty(false, rules.clone())));
+        let err = bot.choose(&pos, Limits::NONE).unwrap_err();
         let panicked = err
             .downcast_ref::<PlayerPanicked>()
             .expect("a PlayerPanicked");
         assert_eq!(panicked.0, "a bug");
         assert_eq!(err.to_string(), "the player failed: a bug");
-        assert!(bot.choose(&rules, &pos, Limits::NONE).is_ok());
+        assert!(bot.choose(&pos, Limits::NONE).is_ok());
     }
 
     /// A player that notes the thread each of its searches runs on.
-    struct Noted(Arc<std::sync::Mutex<Vec<std::thread::ThreadId>>>);
+    struct Noted(Arc<std::sync::Mutex<Vec<std::thread::ThreadId>>>, Rules);
 
     impl Player for Noted {
         fn name(&self) -> String {
             "noted".into()
         }
 
-        fn choose(&mut self, rules: &Rules, pos: &Position, _: &Limits) -> anyhow::Result<Choice> {
+        fn rules(&self) -> &Rules {
+            &self.1
+        }
+
+        fn choose(&mut self, pos: &Position, _: &Limits) -> anyhow::Result<Choice> {
             self.0.lock().unwrap().push(std::thread::current().id());
-            GreedyPlayer::new(1).choose(rules, pos, &Limits::NONE)
+            GreedyPlayer::new(&self.1, 1).choose(pos, &Limits::NONE)
         }
     }
 
@@ -410,13 +402,13 @@ mod tests {
     fn searches_share_one_thread_which_a_panicking_wake_up_call_does_not_end() {
         let (rules, pos) = game();
         let threads = Arc::default();
-        let mut bot = Bot::new(Box::new(Noted(Arc::clone(&threads))));
-        bot.choose(&rules, &pos, Limits::NONE).unwrap();
-        bot.start(&rules, &pos, Limits::NONE, || panic!("a front end's bug"))
+        let mut bot = Bot::new(Box::new(Noted(Arc::clone(&threads), rules.clone())));
+        bot.choose(&pos, Limits::NONE).unwrap();
+        bot.start(&pos, Limits::NONE, || panic!("a front end's bug"))
             .unwrap();
         assert!(bot.wait().unwrap().is_ok());
         for _ in 0..2 {
-            bot.choose(&rules, &pos, Limits::NONE).unwrap();
+            bot.choose(&pos, Limits::NONE).unwrap();
         }
         let threads = threads.lock().unwrap();
         assert_eq!(threads.len(), 4);
@@ -428,10 +420,10 @@ mod tests {
     fn a_search_run_by_the_caller_is_refused_stopped_and_answered_as_the_bots_own() {
         let (rules, pos) = game();
         let threads = Arc::default();
-        let mut bot = Bot::new(Box::new(Noted(Arc::clone(&threads))));
-        let turn = bot.start_here(&rules, &pos, Limits::NONE).unwrap();
+        let mut bot = Bot::new(Box::new(Noted(Arc::clone(&threads), rules.clone())));
+        let turn = bot.start_here(&pos, Limits::NONE).unwrap();
         assert_eq!(
-            bot.start(&rules, &pos, Limits::NONE, || {})
+            bot.start(&pos, Limits::NONE, || {})
                 .unwrap_err()
                 .to_string(),
             BUSY
@@ -443,7 +435,7 @@ mod tests {
         assert_eq!(*threads.lock().unwrap(), [std::thread::current().id()]);
         // A deep search run here ends at the bot's stop, from another thread.
         let mut deep = Bot::new(deep());
-        let turn = deep.start_here(&rules, &pos, Limits::depth(60)).unwrap();
+        let turn = deep.start_here(&pos, Limits::depth(60)).unwrap();
         let shared = std::sync::Mutex::new(deep);
         std::thread::scope(|s| {
             s.spawn(|| {
@@ -458,11 +450,9 @@ mod tests {
 
     #[test]
     fn an_interrupted_search_answers_with_its_best_move_so_far() {
-        let (rules, pos) = game();
+        let (_, pos) = game();
         let mut bot = Bot::new(deep());
-        let c = bot
-            .choose_until(&rules, &pos, Limits::depth(60), || true)
-            .unwrap();
+        let c = bot.choose_until(&pos, Limits::depth(60), || true).unwrap();
         assert!(c.depth < 60);
     }
 }

@@ -44,8 +44,11 @@ pub struct ExternalEngine {
     from_engine: Receiver<Output>,
     /// Why the engine can no longer be used, once it cannot.
     dead: Option<String>,
-    /// The variant the engine was last told.
-    variant: Option<Variant>,
+    /// The game, one of the presets.
+    rules: Rules,
+    variant: Variant,
+    /// Whether the engine was told the variant (at the first move).
+    told_variant: bool,
     /// Set by whoever wants the current move now: the engine is told `stop`.
     stop: Option<Arc<AtomicBool>>,
     reply_timeout: Duration,
@@ -152,8 +155,18 @@ fn reply_timeouts() -> (Duration, Duration) {
 }
 
 impl ExternalEngine {
-    /// Starts `program engine`, then `player SPEC` if a player spec is given.
-    pub fn start(program: &Path, player: Option<&str>, name: String) -> anyhow::Result<Self> {
+    /// Starts `program engine` to play the game `rules` (a preset: the protocol names a game by
+    /// its variant), then `player SPEC` if a player spec is given.
+    pub fn start(
+        program: &Path,
+        player: Option<&str>,
+        name: String,
+        rules: &Rules,
+    ) -> anyhow::Result<Self> {
+        let variant = Variant::ALL
+            .into_iter()
+            .find(|v| v.rules() == *rules)
+            .context("an external engine plays the preset rule sets only")?;
         let (out_tx, from_engine) = std::sync::mpsc::channel();
         let mut child = start_reader(program.to_path_buf(), out_tx)
             .with_context(|| format!("cannot start the engine {}", program.display()))?;
@@ -171,7 +184,9 @@ impl ExternalEngine {
             to_engine: Some(to_engine),
             from_engine,
             dead: None,
-            variant: None,
+            rules: rules.clone(),
+            variant,
+            told_variant: false,
             stop: None,
             reply_timeout,
             move_without_time,
@@ -287,14 +302,14 @@ impl Player for ExternalEngine {
         self.name.clone()
     }
 
-    fn choose(&mut self, rules: &Rules, pos: &Position, limits: &Limits) -> anyhow::Result<Choice> {
-        let variant = Variant::ALL
-            .into_iter()
-            .find(|v| v.rules() == *rules)
-            .context("an external engine plays the preset rule sets only")?;
-        if self.variant != Some(variant) {
-            self.ask(&format!("variant {}", variant.name()))?;
-            self.variant = Some(variant);
+    fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    fn choose(&mut self, pos: &Position, limits: &Limits) -> anyhow::Result<Choice> {
+        if !self.told_variant {
+            self.ask(&format!("variant {}", self.variant.name()))?;
+            self.told_variant = true;
         }
         self.ask(&format!("position text {pos}"))?;
         let mut go = String::from("go");
@@ -312,7 +327,7 @@ impl Player for ExternalEngine {
             None => self.move_without_time,
         };
         let reply = self.ask_within(&go, timeout)?;
-        parse_bestmove(rules, pos, &reply)
+        parse_bestmove(&self.rules, pos, &reply)
             .with_context(|| format!("the engine answered `{}`", super::excerpt(&reply, 80)))
     }
 

@@ -132,20 +132,27 @@ pub struct Candidate {
     pub pv: Vec<Move>,
 }
 
-/// Something that chooses moves. Players are `Send` so an arena can run games in parallel;
-/// each game gets its own players.
+/// Something that chooses moves in one game. A player is built for its game (the [`Rules`] it
+/// is given, or a trained network's own), and front ends check that game once, when they build
+/// it, so that asking for a move is only a position and limits. Players are `Send` so an arena
+/// can run games in parallel; each game gets its own players.
 pub trait Player: Send {
     /// A short name for tables and game records.
     fn name(&self) -> String;
 
-    /// The move to play in `pos` (which must not be finished), within `limits` (tightened by the
-    /// player's own limits, if it has any).
-    fn choose(&mut self, rules: &Rules, pos: &Position, limits: &Limits) -> anyhow::Result<Choice>;
+    /// The game this player plays.
+    fn rules(&self) -> &Rules;
 
-    /// The one rule set this player can play, if it is bound to one (a trained network).
-    fn rules(&self) -> Option<Rules> {
-        None
+    /// Whether that game is the player's own, whatever game it was built for: a trained network
+    /// plays only the game it learned. Front ends that take the game from the players (`bao
+    /// eval` without `--variant`, the engine's `player`) ask this.
+    fn is_bound(&self) -> bool {
+        false
     }
+
+    /// The move to play in `pos`, a position of [`Player::rules`]'s game that is not finished,
+    /// within `limits` (tightened by the player's own limits, if it has any).
+    fn choose(&mut self, pos: &Position, limits: &Limits) -> anyhow::Result<Choice>;
 
     /// Lets the player use `threads` threads; false if it always runs on one.
     fn set_threads(&mut self, threads: usize) -> bool {

@@ -11,14 +11,16 @@ use rand_chacha::ChaCha8Rng;
 /// Plays a uniformly random legal move, from its own seeded generator.
 #[derive(Clone, Debug)]
 pub struct RandomPlayer {
+    rules: Rules,
     rng: ChaCha8Rng,
     list: MoveList,
 }
 
 impl RandomPlayer {
-    /// A random player with a seed.
-    pub fn new(seed: u64) -> RandomPlayer {
+    /// A random player of the game `rules`, with a seed.
+    pub fn new(rules: &Rules, seed: u64) -> RandomPlayer {
         RandomPlayer {
+            rules: rules.clone(),
             rng: ChaCha8Rng::seed_from_u64(seed),
             list: MoveList::new(),
         }
@@ -30,8 +32,12 @@ impl Player for RandomPlayer {
         "random".to_string()
     }
 
-    fn choose(&mut self, rules: &Rules, pos: &Position, _: &Limits) -> anyhow::Result<Choice> {
-        pos.legal_moves(rules, &mut self.list);
+    fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    fn choose(&mut self, pos: &Position, _: &Limits) -> anyhow::Result<Choice> {
+        pos.legal_moves(&self.rules, &mut self.list);
         if self.list.is_empty() {
             bail!("no legal move: the game is over in {pos}");
         }
@@ -51,14 +57,16 @@ impl Player for RandomPlayer {
 /// its seeded generator).
 #[derive(Clone, Debug)]
 pub struct GreedyPlayer {
+    rules: Rules,
     rng: ChaCha8Rng,
     list: MoveList,
 }
 
 impl GreedyPlayer {
-    /// A greedy player with a seed for tie-breaking.
-    pub fn new(seed: u64) -> GreedyPlayer {
+    /// A greedy player of the game `rules`, with a seed for tie-breaking.
+    pub fn new(rules: &Rules, seed: u64) -> GreedyPlayer {
         GreedyPlayer {
+            rules: rules.clone(),
             rng: ChaCha8Rng::seed_from_u64(seed),
             list: MoveList::new(),
         }
@@ -70,8 +78,12 @@ impl Player for GreedyPlayer {
         "greedy".to_string()
     }
 
-    fn choose(&mut self, rules: &Rules, pos: &Position, _: &Limits) -> anyhow::Result<Choice> {
-        pos.legal_moves(rules, &mut self.list);
+    fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    fn choose(&mut self, pos: &Position, _: &Limits) -> anyhow::Result<Choice> {
+        pos.legal_moves(&self.rules, &mut self.list);
         if self.list.is_empty() {
             bail!("no legal move: the game is over in {pos}");
         }

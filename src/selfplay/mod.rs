@@ -223,11 +223,14 @@ impl Slot {
                 }
             });
         let engine = alphabeta.map(|_| {
-            Box::new(AlphaBeta::new(AlphaBetaConfig {
-                limits: Limits::nodes(cfg.alphabeta.nodes.max(1)),
-                tt_bits: OPPONENT_TT_BITS,
-                ..AlphaBetaConfig::default()
-            }))
+            Box::new(AlphaBeta::new(
+                rules,
+                AlphaBetaConfig {
+                    limits: Limits::nodes(cfg.alphabeta.nodes.max(1)),
+                    tt_bits: OPPONENT_TT_BITS,
+                    ..AlphaBetaConfig::default()
+                },
+            ))
         });
         let mut s = Slot {
             rng,
@@ -419,7 +422,7 @@ fn finish_move(
         let mv = if slot.alphabeta_to_move() {
             slot.engine
                 .as_mut()
-                .and_then(|ab| ab.analyse(rules, &root, &Limits::NONE).ok())
+                .and_then(|ab| ab.analyse(&root, &Limits::NONE).ok())
                 .map(|a| a.choice.mv)
         } else {
             searched_move(mcts, slot, &root, list)

@@ -59,13 +59,12 @@ type Thought = (Bot, anyhow::Result<Choice>, Vec<Candidate>);
 /// search ends, even if the client hangs up first.
 async fn think<H: Send + 'static>(
     mut bot: Bot,
-    rules: &Rules,
     pos: &Position,
     limits: Limits,
     held: H,
 ) -> Thought {
     let (done, finished) = tokio::sync::oneshot::channel();
-    let started = bot.start(rules, pos, limits, move || {
+    let started = bot.start(pos, limits, move || {
         drop(held);
         let _ = done.send(());
     });
@@ -140,7 +139,7 @@ pub(super) async fn play_move(State(app): State<Arc<App>>, Body(req): Body<MoveR
 
 /// `POST /api/reply`: the player on move thinks (outside the lock) and plays.
 pub(super) async fn reply(State(app): State<Arc<App>>) -> ApiResult {
-    let (player, pos, rules, limits, side) = {
+    let (player, pos, limits, side) = {
         let mut t = idle_table!(app);
         let pos = t.current();
         if pos.outcome(&t.rules).is_some() {
@@ -157,9 +156,9 @@ pub(super) async fn reply(State(app): State<Arc<App>>) -> ApiResult {
         };
         t.thinking = true;
         let limits = Limits::time(Duration::from_millis(t.time_ms));
-        (player, pos, t.rules.clone(), limits, side)
+        (player, pos, limits, side)
     };
-    let (player, choice, _) = think(player, &rules, &pos, limits, ()).await;
+    let (player, choice, _) = think(player, &pos, limits, ()).await;
     let mut t = app.table();
     t.thinking = false;
     t.players[side.index()] = Some(player);
@@ -288,10 +287,7 @@ pub(super) async fn analyse(State(app): State<Arc<App>>, Body(req): Body<Analyse
         ));
     };
     let taken = app.analyst.lock().unwrap_or_else(|e| e.into_inner()).take();
-    let fits = |bot: &Bot| {
-        bot.player()
-            .is_ok_and(|p| p.rules().is_none_or(|r| r == rules))
-    };
+    let fits = |bot: &Bot| bot.player().is_ok_and(|p| *p.rules() == rules);
     let (name, player) = match taken {
         Some((name, bot)) if fits(&bot) => (name, bot),
         _ => match app.build(&app.player, &rules) {
@@ -301,7 +297,7 @@ pub(super) async fn analyse(State(app): State<Arc<App>>, Body(req): Body<Analyse
         },
     };
     let limits = Limits::time(Duration::from_millis(time_ms));
-    let (player, choice, mut candidates) = think(player, &rules, &pos, limits, permit).await;
+    let (player, choice, mut candidates) = think(player, &pos, limits, permit).await;
     *app.analyst.lock().unwrap_or_else(|e| e.into_inner()) = Some((name.clone(), player));
     let choice = choice.map_err(Refusal::from)?;
     if candidates.is_empty() {

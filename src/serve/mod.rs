@@ -184,7 +184,8 @@ fn router(app: Arc<App>, guard: guard::Guard, body_timeout: std::time::Duration)
 /// The server's state for `config`: the first game is South (a person) against the player.
 fn app(config: &ServeConfig, players: PlayerRegistry) -> anyhow::Result<App> {
     // A bad --player fails now, not at the first game.
-    let (_, first) = players.resolve(&config.player, config.seed)?;
+    let kiswahili = Variant::Kiswahili.rules();
+    let (spec, first) = players.resolve(&config.player, &kiswahili, config.seed)?;
     let run = config.run.as_deref().map(run::RunInfo::read).transpose()?;
     let mut offered = vec![config.player.clone()];
     if let Some(r) = &run {
@@ -196,14 +197,19 @@ fn app(config: &ServeConfig, players: PlayerRegistry) -> anyhow::Result<App> {
             offered.push(s.to_string());
         }
     }
-    let variant = first
-        .rules()
-        .and_then(|r| seats::variant_of(&r))
+    // The first game is the player's own if it is bound to one, else the run's.
+    let variant = (first.is_bound())
+        .then(|| seats::variant_of(first.rules()))
+        .flatten()
         .or_else(|| run.as_ref().map(|r| r.variant.clone()))
         .unwrap_or_else(|| Variant::Kiswahili.name().to_string());
     let rules = variant.parse::<Variant>()?.rules();
+    let first = match first.is_bound() || *first.rules() == rules {
+        true => first,
+        false => players.build(&spec, &rules, config.seed)?,
+    };
     let mut table = Table::new(&variant, rules.clone(), Some(Position::start(&rules)));
-    if first.rules().is_none_or(|r| r == rules) {
+    if *first.rules() == rules {
         table.seats[1] = config.player.clone();
         table.players[1] = Some(Bot::new(first));
     }

@@ -48,7 +48,7 @@ impl App {
             // The registry's own message names the kinds it knows.
             return Err(Refusal::from(
                 self.players
-                    .build(&parsed, self.seed)
+                    .build(&parsed, rules, self.seed)
                     .err()
                     .unwrap_or_else(|| anyhow::anyhow!("unknown player kind `{}`", parsed.kind())),
             ));
@@ -62,11 +62,9 @@ impl App {
                 self.offered.join(", ")
             )));
         }
-        let player = self.players.build(&parsed, self.seed)?;
-        if let Some(own) = player.rules()
-            && own != *rules
-        {
-            let name = variant_of(&own).unwrap_or_else(|| "its own rules".into());
+        let player = self.players.build(&parsed, rules, self.seed)?;
+        if player.rules() != rules {
+            let name = variant_of(player.rules()).unwrap_or_else(|| "its own rules".into());
             return Err(Refusal(format!("{spec} plays only {name}")));
         }
         Ok(player)

@@ -127,8 +127,8 @@ fn play_match(
     let opponent_spec: PlayerSpec = opponent.parse()?;
     let mut players = settings.players.clone();
     let (search, sims) = (settings.search.clone(), settings.sims);
-    players.register(NETWORK, move |_, _, seed| {
-        let mut net = MctsPlayer::new(NETWORK, eval.clone(), &search, sims);
+    players.register(NETWORK, move |_, _, rules, seed| {
+        let mut net = MctsPlayer::new(NETWORK, rules, eval.clone(), &search, sims);
         crate::search::Player::new_game(&mut net, seed);
         Ok(Box::new(net))
     });

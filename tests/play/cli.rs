@@ -3,6 +3,7 @@
 
 use crate::common;
 
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 fn bao() -> Command {
@@ -251,40 +252,43 @@ fn run_in_repo(args: &[&str]) -> (bool, String, String) {
     )
 }
 
+/// `bao eval --json` of `a` against greedy on Bao la Kujifunza (12 games from `seed`'s openings),
+/// written to `name` in `dir`: the file's path and the match's estimate.
+fn match_file(dir: &Path, a: &str, seed: &str, name: &str) -> (String, serde_json::Value) {
+    let (ok, out, err) = run(&[
+        "eval",
+        "--a",
+        a,
+        "--b",
+        "greedy",
+        "--variant",
+        "kujifunza",
+        "-n",
+        "12",
+        "--seed",
+        seed,
+        "--max-plies",
+        "120",
+        "--json",
+        "-q",
+    ]);
+    assert!(ok, "{err}");
+    let path = dir.join(name);
+    std::fs::write(&path, &out).unwrap();
+    let result: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(result["seed"].as_u64(), Some(seed.parse().unwrap()));
+    (
+        path.to_str().unwrap().to_owned(),
+        result["estimate"].clone(),
+    )
+}
+
 #[test]
 fn pool_rates_one_match_as_bao_eval_does_and_compares_two_players_pair_by_pair() {
     let dir = tempfile::tempdir().unwrap();
     // Two players against the same opponent on the same openings (the same seed and count).
-    let play = |a: &str, seed: &str, name: &str| {
-        let (ok, out, err) = run(&[
-            "eval",
-            "--a",
-            a,
-            "--b",
-            "greedy",
-            "--variant",
-            "kujifunza",
-            "-n",
-            "12",
-            "--seed",
-            seed,
-            "--max-plies",
-            "120",
-            "--json",
-            "-q",
-        ]);
-        assert!(ok, "{err}");
-        let path = dir.path().join(name);
-        std::fs::write(&path, &out).unwrap();
-        let result: serde_json::Value = serde_json::from_str(&out).unwrap();
-        assert_eq!(result["seed"].as_u64(), Some(seed.parse().unwrap()));
-        (
-            path.to_str().unwrap().to_owned(),
-            result["estimate"].clone(),
-        )
-    };
-    let (strong, estimate) = play("ab:depth=3,tt=12", "3", "strong.json");
-    let (weak, _) = play("random", "3", "weak.json");
+    let (strong, estimate) = match_file(dir.path(), "ab:depth=3,tt=12", "3", "strong.json");
+    let (weak, _) = match_file(dir.path(), "random", "3", "weak.json");
     // One match pooled alone: the score and interval `bao eval` printed for it.
     let (ok, out, err) = run(&["pool", &strong]);
     assert!(ok, "{err}");
@@ -315,9 +319,14 @@ fn pool_rates_one_match_as_bao_eval_does_and_compares_two_players_pair_by_pair()
         "{out}"
     );
     assert_eq!(result["difference"]["pairs"].as_u64(), Some(6), "{out}");
-    // Matches on other openings are refused with a one-line reason, as is a file that is not a
-    // match.
-    let (other, _) = play("random", "4", "other.json");
+}
+
+#[test]
+fn pool_refuses_matches_on_other_openings_and_files_that_are_no_matches_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let (strong, _) = match_file(dir.path(), "ab:depth=3,tt=12", "3", "strong.json");
+    let (weak, _) = match_file(dir.path(), "random", "3", "weak.json");
+    let (other, _) = match_file(dir.path(), "random", "4", "other.json");
     let (ok, _, err) = run(&["pool", &strong, "--against", &other]);
     assert!(!ok);
     assert!(err.contains("differs in seed: 3 against 4"), "{err}");

@@ -3,10 +3,9 @@
 
 use crate::common;
 
-#[test]
-fn bao_judge_reports_each_player_and_refuses_bad_input_in_one_line() {
-    let dir = tempfile::tempdir().unwrap();
-    let records = dir.path().join("games.kiba");
+/// Two recorded games of Bao la Kujifunza (alpha-beta against random) in `dir`, for the judge.
+fn recorded_games(dir: &std::path::Path) -> std::path::PathBuf {
+    let records = dir.join("games.kiba");
     let eval = common::bao_with_input(
         &[
             "eval",
@@ -28,33 +27,48 @@ fn bao_judge_reports_each_player_and_refuses_bad_input_in_one_line() {
         None,
     );
     assert!(eval.status.success());
-    let judge = |variant: &str, player: &str, more: &[&str]| {
-        let mut args = vec![
-            "judge",
-            "-v",
-            variant,
-            "--records",
-            records.to_str().unwrap(),
-            "--player",
-            player,
-            "--player",
-            "random",
-            "--positions",
-            "8",
-            "--solve-time",
-            "5",
-            "--memory",
-            "64",
-            "--convert",
-            "2",
-            "--no-cache",
-            "--quiet",
-            "--json",
-        ];
-        args.extend(more);
-        common::bao_with_input(&args, "", None)
-    };
+    records
+}
+
+/// `bao judge` of `player` and random on `records` as `variant`, with `more` arguments.
+fn judge(
+    records: &std::path::Path,
+    variant: &str,
+    player: &str,
+    more: &[&str],
+) -> std::process::Output {
+    let mut args = vec![
+        "judge",
+        "-v",
+        variant,
+        "--records",
+        records.to_str().unwrap(),
+        "--player",
+        player,
+        "--player",
+        "random",
+        "--positions",
+        "8",
+        "--solve-time",
+        "5",
+        "--memory",
+        "64",
+        "--convert",
+        "2",
+        "--no-cache",
+        "--quiet",
+        "--json",
+    ];
+    args.extend(more);
+    common::bao_with_input(&args, "", None)
+}
+
+#[test]
+fn bao_judge_reports_each_player_and_refuses_bad_input_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let records = recorded_games(dir.path());
     let out = judge(
+        &records,
         "kujifunza",
         "solver:time=10s,memory=64",
         &["--skip-plies", "14"],
@@ -84,8 +98,23 @@ fn bao_judge_reports_each_player_and_refuses_bad_input_in_one_line() {
     let (low, high) = (won["low"].as_f64().unwrap(), won["high"].as_f64().unwrap());
     assert!(low <= ratio && ratio <= high && high <= 1.0, "{won}");
 
+    for (variant, player, needle) in [
+        ("hus", "random", "is a game of kujifunza, not hus"),
+        ("kujifunza", "nonsense:x", "nonsense"),
+    ] {
+        let out = judge(&records, variant, player, &[]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && err.lines().count() == 1, "{err}");
+        assert!(err.contains(needle), "{err}");
+    }
+}
+
+#[test]
+fn bao_judge_takes_the_last_plies_alone_and_proves_the_same_on_two_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    let records = recorded_games(dir.path());
     // Only the last 3 plies of each of the 2 games: at most 6 positions, all proven at once.
-    let out = judge("kujifunza", "random", &["--last-plies", "3"]);
+    let out = judge(&records, "kujifunza", "random", &["--last-plies", "3"]);
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let positions = json["positions"].as_u64().unwrap();
     assert!((2..=6).contains(&positions), "{json}");
@@ -93,8 +122,8 @@ fn bao_judge_reports_each_player_and_refuses_bad_input_in_one_line() {
         (json["last_plies"].as_u64(), json["proven"].as_u64()),
         (Some(3), Some(positions))
     );
-    // Proving on two threads finds the same.
     let two = judge(
+        &records,
         "kujifunza",
         "random",
         &["--last-plies", "3", "--threads", "2"],
@@ -104,16 +133,6 @@ fn bao_judge_reports_each_player_and_refuses_bad_input_in_one_line() {
         assert_eq!(two[key], json[key], "{key}: {two}");
     }
     assert_eq!(two["players"][0]["won"], json["players"][0]["won"]);
-
-    for (variant, player, needle) in [
-        ("hus", "random", "is a game of kujifunza, not hus"),
-        ("kujifunza", "nonsense:x", "nonsense"),
-    ] {
-        let out = judge(variant, player, &[]);
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(!out.status.success() && err.lines().count() == 1, "{err}");
-        assert!(err.contains(needle), "{err}");
-    }
 }
 
 #[test]

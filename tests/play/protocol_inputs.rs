@@ -11,7 +11,11 @@ fn bao() -> Command {
 }
 
 /// `bao ARGS` with `input` on stdin (bytes, closed after), as (success, stdout, stderr).
-fn run_with(args: &[&str], input: &[u8], env: &[(&str, &str)]) -> (bool, String, String) {
+pub(crate) fn run_with(
+    args: &[&str],
+    input: &[u8],
+    env: &[(&str, &str)],
+) -> (bool, String, String) {
     let mut command = bao();
     command.args(args).envs(env.iter().copied());
     run_command(command, input)
@@ -52,7 +56,7 @@ fn wait_at_most(mut child: Child, limit: Duration) -> Output {
     child.wait_with_output().unwrap()
 }
 
-fn run(args: &[&str]) -> (bool, String, String) {
+pub(crate) fn run(args: &[&str]) -> (bool, String, String) {
     run_with(args, b"", &[])
 }
 
@@ -68,7 +72,7 @@ fn script(dir: &Path, name: &str, body: &str) -> String {
     path.to_str().unwrap().to_string()
 }
 
-fn assert_one_line_error(err: &str, needle: &str) {
+pub(crate) fn assert_one_line_error(err: &str, needle: &str) {
     assert!(err.contains(needle), "{err}");
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     assert!(!err.contains("panicked"), "{err}");
@@ -281,22 +285,6 @@ fn eval_checks_the_records_path_before_the_match() {
     assert!(start.elapsed() < Duration::from_secs(30));
 }
 
-#[cfg(feature = "ml")]
-#[test]
-fn eval_takes_the_game_from_the_player_files_and_refuses_players_of_different_games() {
-    let root = env!("CARGO_MANIFEST_DIR");
-    let hus = format!("player:{root}/checkpoints/shipped/hus.bao");
-    let kis = format!("player:{root}/checkpoints/shipped/kujifunza.bao");
-    let (ok, out, err) = run(&[
-        "eval", "--a", &hus, "--b", "random", "-n", "2", "--nodes", "8", "-q",
-    ]);
-    assert!(ok, "{err}");
-    assert!(out.contains("on hus"), "{out}");
-    let (ok, _, err) = run(&["eval", "--a", &hus, "--b", &kis, "-n", "2", "-q"]);
-    assert!(!ok);
-    assert_one_line_error(&err, "a match needs players of one game");
-}
-
 #[test]
 fn play_refuses_a_record_path_that_is_a_folder_before_the_game() {
     let tmp = tempfile::tempdir().unwrap();
@@ -493,10 +481,16 @@ fn player_specs_nested_past_the_bound_are_refused_in_one_line_by_every_front_end
     use bao_zero::search::PlayerRegistry;
     use bao_zero::search::spec::MAX_NESTING;
     let players = PlayerRegistry::classical();
-    let (_, inner) = players.resolve(&nested_solvers(MAX_NESTING), 0).unwrap();
+    let rules = bao_zero::rules::Variant::Kiswahili.rules();
+    let (_, inner) = players
+        .resolve(&nested_solvers(MAX_NESTING), &rules, 0)
+        .unwrap();
     assert_eq!(inner.name(), nested_solvers(MAX_NESTING));
     for depth in [MAX_NESTING + 1, 10_000] {
-        let err = players.resolve(&nested_solvers(depth), 0).err().unwrap();
+        let err = players
+            .resolve(&nested_solvers(depth), &rules, 0)
+            .err()
+            .unwrap();
         let err = format!("{err:#}");
         assert!(err.contains("inside players more than 4 deep"), "{err}");
         assert!(err.len() < 1000 && !err.contains('\n'), "{err}");
@@ -575,32 +569,4 @@ fn a_solver_table_the_machine_cannot_give_is_a_one_line_answer_not_an_abort() {
         assert!(!ok, "{args:?}");
         assert_one_line_error(&err, "cannot allocate the solver's table of 65536 MiB");
     }
-}
-
-#[cfg(feature = "ml")]
-#[test]
-fn gauntlets_and_watched_games_of_players_of_different_games_are_refused_up_front() {
-    let shipped = |game: &str| {
-        format!(
-            "player:{}/checkpoints/shipped/{game}.bao",
-            env!("CARGO_MANIFEST_DIR")
-        )
-    };
-    let (hus, kiswahili) = (shipped("hus"), shipped("kiswahili"));
-    let players = [
-        "--player", "random", "--player", &kiswahili, "--player", &hus,
-    ];
-    let (ok, out, err) = run(&[&["gauntlet", "-n", "2"][..], &players].concat());
-    assert!(!ok && out.is_empty(), "{out}");
-    assert_one_line_error(&err, "plays kiswahili and");
-    assert!(
-        err.contains("plays hus: a game needs players of one game"),
-        "{err}"
-    );
-    let (ok, _, err) = run(&["play", "--south", &hus, "--north", &kiswahili]);
-    assert!(!ok);
-    assert_one_line_error(&err, "plays hus and");
-    let (ok, _, err) = run(&["play", "--south", &hus, "--north", "random"]);
-    assert!(!ok);
-    assert_one_line_error(&err, "plays hus, not kiswahili");
 }

@@ -88,11 +88,16 @@ const WIN_IN_TWO: [&str; 3] = [
     "0,0,0,0,0,0,0,0/1,0,0,2,2,3,0,1/0,0,2,2,0,0,2,2/0,0,0,0,0,0,0,0 S 0,0 - - - 40",
 ];
 
+/// Alpha-beta for Bao la Kiswahili, the game of every position here.
 fn ab() -> AlphaBeta {
-    AlphaBeta::new(AlphaBetaConfig {
-        tt_bits: 16,
-        ..AlphaBetaConfig::default()
-    })
+    let rules = Variant::Kiswahili.rules();
+    AlphaBeta::new(
+        &rules,
+        AlphaBetaConfig {
+            tt_bits: 16,
+            ..AlphaBetaConfig::default()
+        },
+    )
 }
 
 #[test]
@@ -111,14 +116,14 @@ fn alpha_beta_finds_a_win_in_one() {
     assert_eq!(win.result().unwrap().winner, Some(Side::South));
     assert_eq!(win.result().unwrap().reason, EndReason::FrontRowEmpty);
     for depth in 1..=4 {
-        let a = ab().analyse(&rules, &p, &Limits::depth(depth)).unwrap();
+        let a = ab().analyse(&p, &Limits::depth(depth)).unwrap();
         assert_eq!(move_text(a.choice.mv, Side::South), "A6>", "depth {depth}");
         assert_eq!(a.choice.eval, Some(1.0));
         assert_eq!(a.score, WIN - 1);
         assert_eq!(mate_distance(a.score), Some(1));
     }
     // Asked to search the finished game, it says in words who won and why.
-    let err = ab().analyse(&rules, &win, &Limits::depth(1)).unwrap_err();
+    let err = ab().analyse(&win, &Limits::depth(1)).unwrap_err();
     assert!(
         format!("{err}").starts_with("the game is over (South wins (front-row-empty)) in "),
         "{err}"
@@ -133,7 +138,7 @@ fn alpha_beta_finds_a_win_in_two() {
         let p = pos(text);
         assert!(!forced_win(&rules, &p, 1), "{text}: wins at once");
         assert!(forced_win(&rules, &p, 3), "{text}: no forced win in two");
-        let a = ab().analyse(&rules, &p, &Limits::depth(3)).unwrap();
+        let a = ab().analyse(&p, &Limits::depth(3)).unwrap();
         assert_eq!(a.score, WIN - 3, "{text}");
         assert_eq!(a.choice.eval, Some(1.0));
         // The chosen move wins against every reply, and the search then finishes it.
@@ -146,7 +151,7 @@ fn alpha_beta_finds_a_win_in_two() {
         );
         for reply in replies.children() {
             assert!(forced_win(&rules, reply, 1), "{text}: a reply escapes");
-            let finish = ab().choose(&rules, reply, &Limits::depth(2)).unwrap();
+            let finish = ab().choose(reply, &Limits::depth(2)).unwrap();
             let end = reply
                 .play(&rules, finish.mv)
                 .unwrap()
@@ -156,7 +161,7 @@ fn alpha_beta_finds_a_win_in_two() {
             front_row_wins += usize::from(end.reason == EndReason::FrontRowEmpty);
         }
         // A deeper search still finds the same distance to the win.
-        let deeper = ab().analyse(&rules, &p, &Limits::depth(6)).unwrap();
+        let deeper = ab().analyse(&p, &Limits::depth(6)).unwrap();
         assert_eq!(deeper.score, WIN - 3, "{text}");
     }
     assert!(front_row_wins > 0, "no win by emptying the front row");
@@ -169,7 +174,7 @@ fn deeper_search_never_scores_below_shallower_on_winning_positions() {
     set.push(pos(WIN_IN_ONE));
     // More from seeded random play: positions where a depth-5 search proves a win.
     for p in middle_game_positions(&rules, 60, 11) {
-        let a = ab().analyse(&rules, &p, &Limits::depth(5)).unwrap();
+        let a = ab().analyse(&p, &Limits::depth(5)).unwrap();
         if a.score > 0 && mate_distance(a.score).is_some() {
             set.push(p);
         }
@@ -177,7 +182,7 @@ fn deeper_search_never_scores_below_shallower_on_winning_positions() {
     assert!(set.len() >= 6, "too few winning positions: {}", set.len());
     for p in &set {
         let scores: Vec<i32> = (1..=7)
-            .map(|d| ab().analyse(&rules, p, &Limits::depth(d)).unwrap().score)
+            .map(|d| ab().analyse(p, &Limits::depth(d)).unwrap().score)
             .collect();
         for (d, w) in scores.windows(2).enumerate() {
             if mate_distance(w[0]).is_some_and(|_| w[0] > 0) {
@@ -197,8 +202,8 @@ fn depth_and_node_limits_are_deterministic() {
     let positions = middle_game_positions(&rules, 4, 3);
     for limits in [Limits::depth(6), Limits::nodes(20_000)] {
         for p in &positions {
-            let x = ab().analyse(&rules, p, &limits).unwrap();
-            let y = ab().analyse(&rules, p, &limits).unwrap();
+            let x = ab().analyse(p, &limits).unwrap();
+            let y = ab().analyse(p, &limits).unwrap();
             assert_eq!(x, y);
         }
     }
@@ -217,7 +222,7 @@ fn depth_and_node_limits_are_deterministic() {
             } else {
                 &mut north
             };
-            let c = player.choose(&rules, &p, &Limits::nodes(5_000)).unwrap();
+            let c = player.choose(&p, &Limits::nodes(5_000)).unwrap();
             moves.push(c.mv);
             p = p.play(&rules, c.mv).unwrap();
         }
@@ -230,12 +235,12 @@ fn depth_and_node_limits_are_deterministic() {
 fn node_limit_is_kept_and_a_time_limit_returns_a_move() {
     let rules = Variant::Kiswahili.rules();
     let p = middle_game_positions(&rules, 1, 5)[0];
-    let a = ab().analyse(&rules, &p, &Limits::nodes(3_000)).unwrap();
+    let a = ab().analyse(&p, &Limits::nodes(3_000)).unwrap();
     // Depth 1 always completes; beyond it the count stops at the limit.
     assert!(a.choice.nodes <= 3_000 + 64, "{}", a.choice.nodes);
     assert!(a.choice.depth >= 1);
     let t = ab()
-        .analyse(&rules, &p, &Limits::time(Duration::from_millis(30)))
+        .analyse(&p, &Limits::time(Duration::from_millis(30)))
         .unwrap();
     assert!(t.choice.depth >= 1);
     assert!(p.play(&rules, t.choice.mv).is_ok());
@@ -251,12 +256,15 @@ fn node_limit_is_kept_and_a_time_limit_returns_a_move() {
 fn alpha_beta_plays_legal_games_on_every_preset() {
     for v in Variant::ALL {
         let rules = v.rules();
-        let mut south = AlphaBeta::new(AlphaBetaConfig {
-            limits: Limits::depth(3),
-            tt_bits: 12,
-            ..AlphaBetaConfig::default()
-        });
-        let mut north = RandomPlayer::new(1);
+        let mut south = AlphaBeta::new(
+            &rules,
+            AlphaBetaConfig {
+                limits: Limits::depth(3),
+                tt_bits: 12,
+                ..AlphaBetaConfig::default()
+            },
+        );
+        let mut north = RandomPlayer::new(&rules, 1);
         let mut p = Position::start(&rules);
         for _ in 0..80 {
             if p.outcome(&rules).is_some() {
@@ -267,7 +275,7 @@ fn alpha_beta_plays_legal_games_on_every_preset() {
             } else {
                 &mut north
             };
-            let c = player.choose(&rules, &p, &Limits::NONE).unwrap();
+            let c = player.choose(&p, &Limits::NONE).unwrap();
             p = p
                 .play(&rules, c.mv)
                 .unwrap_or_else(|e| panic!("{v}: illegal choice: {e}"));
@@ -280,14 +288,14 @@ fn alpha_beta_plays_legal_games_on_every_preset() {
 fn greedy_takes_the_biggest_capture_and_random_follows_its_seed() {
     let rules = Variant::Kiswahili.rules();
     let p = pos(WIN_IN_ONE);
-    let mut g = GreedyPlayer::new(0);
-    let c = g.choose(&rules, &p, &Limits::NONE).unwrap();
+    let mut g = GreedyPlayer::new(&rules, 0);
+    let c = g.choose(&p, &Limits::NONE).unwrap();
     assert_eq!(move_text(c.mv, Side::South), "A6>");
     // Random: same seed, same moves; a spread over the legal moves.
     let picks = |seed| {
-        let mut r = RandomPlayer::new(seed);
+        let mut r = RandomPlayer::new(&rules, seed);
         (0..40)
-            .map(|_| r.choose(&rules, &p, &Limits::NONE).unwrap().mv)
+            .map(|_| r.choose(&p, &Limits::NONE).unwrap().mv)
             .collect::<Vec<_>>()
     };
     assert_eq!(picks(5), picks(5));
@@ -307,7 +315,9 @@ fn player_specs_parse_build_and_fail_clearly() {
         "ab:depth=6,time=1s",
     ] {
         let spec: PlayerSpec = good.parse().unwrap();
-        let player = PlayerRegistry::classical().build(&spec, 1).unwrap();
+        let player = (PlayerRegistry::classical())
+            .build(&spec, &Variant::Hus.rules(), 1)
+            .unwrap();
         assert_eq!(player.name(), good);
     }
     let d: PlayerSpec = "ab:depth=6,time=1s".parse().unwrap();
@@ -337,20 +347,34 @@ fn player_specs_parse_build_and_fail_clearly() {
     // The network players are recognized but not built by the classical registry; a kind nobody
     // registered is named with the kinds known.
     let classical = PlayerRegistry::classical();
+    let rules = Variant::Kiswahili.rules();
     for later in ["mcts:sims=100", "player:runs/x.bao"] {
         let spec: PlayerSpec = later.parse().unwrap();
-        let e = classical.build(&spec, 0).err().unwrap().to_string();
+        let e = classical.build(&spec, &rules, 0).err().unwrap().to_string();
         assert!(e.contains("ml feature"), "{e}");
     }
-    let e = classical.resolve("minimax", 0).err().unwrap().to_string();
+    let e = classical
+        .resolve("minimax", &rules, 0)
+        .err()
+        .unwrap()
+        .to_string();
     assert!(
         e.contains("unknown player kind `minimax`") && e.contains("random, greedy, ab"),
         "{e}"
     );
     let missing: PlayerSpec = "ab:weights=/nonexistent/w.json".parse().unwrap();
-    assert!(classical.build(&missing, 0).is_err());
+    assert!(classical.build(&missing, &rules, 0).is_err());
     // A new kind is one registration.
     let mut more = PlayerRegistry::classical();
-    more.register("first", |_, _, seed| Ok(Box::new(RandomPlayer::new(seed))));
-    assert!(more.resolve("first:anything", 1).is_ok());
+    more.register("first", |_, _, rules, seed| {
+        Ok(Box::new(RandomPlayer::new(rules, seed)))
+    });
+    let (_, first) = more
+        .resolve("first:anything", &Variant::Hus.rules(), 1)
+        .unwrap();
+    assert_eq!(
+        *first.rules(),
+        Variant::Hus.rules(),
+        "built for the game it was given"
+    );
 }

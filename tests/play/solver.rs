@@ -301,8 +301,10 @@ fn the_perfect_player_never_loses_a_won_position() {
         }
         games += 1;
         let perfect_side = start.side_to_move();
-        let (_, mut perfect) = registry.resolve("solver:time=5s,memory=16", 1).unwrap();
-        let mut random = RandomPlayer::new(games);
+        let (_, mut perfect) = registry
+            .resolve("solver:time=5s,memory=16", &rules, 1)
+            .unwrap();
+        let mut random = RandomPlayer::new(&rules, games);
         let mut pos = start;
         for _ in 0..400 {
             if pos.outcome(&rules).is_some() {
@@ -313,7 +315,7 @@ fn the_perfect_player_never_loses_a_won_position() {
             } else {
                 &mut random
             };
-            let choice = player.choose(&rules, &pos, &Limits::NONE).unwrap();
+            let choice = player.choose(&pos, &Limits::NONE).unwrap();
             pos = pos.play(&rules, choice.mv).unwrap();
             if pos.side_to_move() != perfect_side && pos.outcome(&rules).is_none() {
                 // After the perfect player's move its side still wins.
@@ -329,8 +331,9 @@ fn the_perfect_player_never_loses_a_won_position() {
 #[test]
 fn the_solver_spec_builds_and_refuses_bad_options_in_one_line() {
     let registry = PlayerRegistry::classical();
+    let kiswahili = Variant::Kiswahili.rules();
     for good in ["solver", "solver:time=1s", "solver:time=500ms,memory=8"] {
-        let (_, p) = registry.resolve(good, 0).unwrap();
+        let (_, p) = registry.resolve(good, &kiswahili, 0).unwrap();
         assert_eq!(p.name(), good);
     }
     for bad in [
@@ -339,7 +342,11 @@ fn the_solver_spec_builds_and_refuses_bad_options_in_one_line() {
         "solver:memory=0",
         "solver:fast",
     ] {
-        let err = registry.resolve(bad, 0).err().expect(bad).to_string();
+        let err = registry
+            .resolve(bad, &kiswahili, 0)
+            .err()
+            .expect(bad)
+            .to_string();
         assert!(!err.contains('\n') && err.contains("solver"), "{err}");
     }
 }
@@ -444,8 +451,10 @@ fn the_perfect_player_takes_the_quickest_win_and_else_the_longest_loss() {
     use bao_zero::search::solver::player::pick;
     let rules = small(Variant::Kujifunza, 3);
     let pos = read(&rules, &format!("{CAPTURE_ENDGAME} S 0,0 - - - 9"));
-    let (_, mut perfect) = PlayerRegistry::classical().resolve("solver", 0).unwrap();
-    let choice = perfect.choose(&rules, &pos, &Limits::NONE).unwrap();
+    let (_, mut perfect) = PlayerRegistry::classical()
+        .resolve("solver", &rules, 0)
+        .unwrap();
+    let choice = perfect.choose(&pos, &Limits::NONE).unwrap();
     assert_eq!(bao_zero::notation::move_text(choice.mv, Side::South), "A1>");
     assert_eq!((choice.depth, choice.eval), (1, Some(1.0)));
     let mv = |n: u8| Move::sow(Pit::new(n).unwrap(), Dir::Left);
@@ -516,15 +525,17 @@ fn the_perfect_player_keeps_and_converts_every_proven_win_and_random_does_not() 
         assert!(p.moves.iter().any(|m| m.value != p.value));
     }
     let registry = PlayerRegistry::classical();
-    let (_, mut perfect) = registry.resolve("solver:time=10s,memory=16", 1).unwrap();
-    let kept = keeping(&rules, &proven, perfect.as_mut(), &Limits::NONE, || {}).unwrap();
+    let (_, mut perfect) = registry
+        .resolve("solver:time=10s,memory=16", &rules, 1)
+        .unwrap();
+    let kept = keeping(&proven, perfect.as_mut(), &Limits::NONE, || {}).unwrap();
     assert!(kept.won.of > 0);
     assert_eq!(
         (kept.won.count, kept.drawn.count),
         (kept.won.of, kept.drawn.of)
     );
-    let mut random = RandomPlayer::new(3);
-    let random_kept = keeping(&rules, &proven, &mut random, &Limits::NONE, || {}).unwrap();
+    let mut random = RandomPlayer::new(&rules, 3);
+    let random_kept = keeping(&proven, &mut random, &Limits::NONE, || {}).unwrap();
     assert_eq!(random_kept.won.of, kept.won.of);
     assert!(
         random_kept.won.count < random_kept.won.of,
@@ -536,7 +547,9 @@ fn the_perfect_player_keeps_and_converts_every_proven_win_and_random_does_not() 
         .map(|p| p.pos)
         .take(6)
         .collect();
-    let (_, mut defender) = registry.resolve("solver:time=10s,memory=16", 2).unwrap();
+    let (_, mut defender) = registry
+        .resolve("solver:time=10s,memory=16", &rules, 2)
+        .unwrap();
     let converted = converting(
         &rules,
         &won,

@@ -17,31 +17,29 @@ fn the_solver_hands_a_position_it_cannot_prove_to_its_else_player() {
     let start = Position::start(&rules);
     // Bao la Kiswahili's start is far beyond 10 ms of proof search: alpha-beta answers.
     let (_, mut behind) = registry
-        .resolve("solver:time=10ms,else=ab:depth=2", 0)
+        .resolve("solver:time=10ms,else=ab:depth=2", &rules, 0)
         .unwrap();
-    let (_, mut alone) = registry.resolve("ab:depth=2", 0).unwrap();
-    let a = behind.choose(&rules, &start, &Limits::NONE).unwrap();
-    let b = alone.choose(&rules, &start, &Limits::NONE).unwrap();
+    let (_, mut alone) = registry.resolve("ab:depth=2", &rules, 0).unwrap();
+    let a = behind.choose(&start, &Limits::NONE).unwrap();
+    let b = alone.choose(&start, &Limits::NONE).unwrap();
     assert_eq!((a.mv, a.eval, a.depth), (b.mv, b.eval, b.depth));
     assert_eq!(behind.candidates().len(), alone.candidates().len());
     // A spec may hold commas, so `else=` takes the rest of the options.
     let (_, mut nested) = registry
         .resolve(
             "solver:time=10ms,else=solver:time=10ms,else=ab:depth=2,nodes=1m",
+            &rules,
             0,
         )
         .unwrap();
-    assert_eq!(
-        nested.choose(&rules, &start, &Limits::NONE).unwrap().mv,
-        b.mv
-    );
+    assert_eq!(nested.choose(&start, &Limits::NONE).unwrap().mv, b.mv);
     for (spec, says) in [
         ("solver:else=", "needs a player spec"),
         ("solver:time=1s,else= ", "needs a player spec"),
         ("solver:else=nonsense:x", "unknown player kind `nonsense`"),
         ("solver:else=ab:depth=x", "depth"),
     ] {
-        let err = format!("{:#}", registry.resolve(spec, 0).err().unwrap());
+        let err = format!("{:#}", registry.resolve(spec, &rules, 0).err().unwrap());
         assert!(err.contains(says) && !err.contains('\n'), "{spec}: {err}");
     }
 }
@@ -123,8 +121,10 @@ fn the_default_player_of_a_solved_game_plays_the_shortest_win_and_the_shipped_mo
         let shipped = format!("player:{}", shipped_player(game.name()).unwrap().display());
         assert_eq!(spec, format!("solver:time=1s,else={shipped}"));
         let rules = game.rules();
-        let (_, mut player) = registry.resolve(&spec, 0).unwrap();
-        assert_eq!(player.rules(), Some(rules.clone()));
+        let (_, mut player) = registry
+            .resolve(&spec, &Variant::Kiswahili.rules(), 0)
+            .unwrap();
+        assert!(player.is_bound() && *player.rules() == rules);
         for text in wins {
             let pos = read(game, text);
             let p = prove(&rules, &pos, &mut solver(), Duration::from_secs(20), None)
@@ -136,17 +136,17 @@ fn the_default_player_of_a_solved_game_plays_the_shortest_win_and_the_shipped_mo
                 .iter()
                 .filter(|m| m.value == Value::Win)
                 .map(|m| m.length);
-            let choice = player.choose(&rules, &pos, &Limits::nodes(50)).unwrap();
+            let choice = player.choose(&pos, &Limits::nodes(50)).unwrap();
             assert_eq!(p.value_of(choice.mv), Some(Value::Win), "{text}");
             assert_eq!(Some(choice.depth), shortest.min(), "{text}");
             assert_eq!(choice.eval, Some(1.0), "{text}");
         }
         // No second proves the start: the shipped player moves, within the caller's limits.
         let start = Position::start(&rules);
-        let (_, mut alone) = registry.resolve(&shipped, 0).unwrap();
+        let (_, mut alone) = registry.resolve(&shipped, &rules, 0).unwrap();
         let limits = Limits::nodes(50);
-        let own = alone.choose(&rules, &start, &limits).unwrap();
-        let fallback = player.choose(&rules, &start, &limits).unwrap();
+        let own = alone.choose(&start, &limits).unwrap();
+        let fallback = player.choose(&start, &limits).unwrap();
         assert_eq!((fallback.mv, fallback.eval), (own.mv, own.eval), "{game:?}");
     }
     // Bao la Kiswahili is not solved: its default player is the shipped one alone.

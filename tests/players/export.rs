@@ -243,7 +243,7 @@ fn a_loaded_player_plays_legal_moves_to_the_end_and_refuses_other_rules() {
     assert_eq!(choice.pv.first(), Some(&choice.mv));
     assert!(choice.eval.is_some_and(|v| (-1.0..=1.0).contains(&v)));
     // A whole game against random: every move is checked legal by the arena.
-    let mut random = RandomPlayer::new(3);
+    let mut random = RandomPlayer::new(&rules, 3);
     let game = play_game(
         &rules,
         &start,
@@ -255,10 +255,10 @@ fn a_loaded_player_plays_legal_moves_to_the_end_and_refuses_other_rules() {
     )
     .unwrap();
     assert!(!game.moves.is_empty());
-    // Another variant: an error, not a move.
+    // Another variant: refused once, where its game is set up, before any move.
     let hus = Variant::Hus.rules();
-    let err = Player::choose(&mut player, &hus, &Position::start(&hus), &Limits::NONE).unwrap_err();
-    assert!(err.to_string().contains("other rules"), "{err}");
+    let err = bao_zero::eval::check_one_game(&hus, &[&player]).unwrap_err();
+    assert!(err.to_string().contains(", not hus"), "{err}");
 }
 
 #[test]
@@ -273,9 +273,8 @@ fn the_fpu_option_reaches_the_search_a_larger_reduction_tries_fewer_moves() {
         )
         .parse()
         .unwrap();
-        let mut p = players.build(&spec, 1).unwrap();
-        p.choose(&rules, &Position::start(&rules), &Limits::NONE)
-            .unwrap();
+        let mut p = players.build(&spec, &rules, 1).unwrap();
+        p.choose(&Position::start(&rules), &Limits::NONE).unwrap();
         p.candidates().iter().filter(|c| c.visits > 0).count()
     };
     // An unvisited move valued 2 below its parent is below every visited one (values lie in
@@ -302,11 +301,9 @@ fn player_specs_name_files_and_runs_everywhere() {
     let mcts: PlayerSpec = format!("mcts:checkpoint={},sims=8", player_file().display())
         .parse()
         .unwrap();
-    let mut p = players.build(&mcts, 1).unwrap();
     let rules = Variant::Kiswahili.rules();
-    let c = p
-        .choose(&rules, &Position::start(&rules), &Limits::NONE)
-        .unwrap();
+    let mut p = players.build(&mcts, &rules, 1).unwrap();
+    let c = p.choose(&Position::start(&rules), &Limits::NONE).unwrap();
     assert_eq!(c.nodes, 8);
     // Options that change how the search runs, not how many simulations it makes.
     for options in ["batch=1", "minimax=0.3", "fpu=0"] {
@@ -317,9 +314,9 @@ fn player_specs_name_files_and_runs_everywhere() {
         .parse()
         .unwrap();
         let c = players
-            .build(&spec, 1)
+            .build(&spec, &rules, 1)
             .unwrap()
-            .choose(&rules, &Position::start(&rules), &Limits::NONE)
+            .choose(&Position::start(&rules), &Limits::NONE)
             .unwrap();
         assert_eq!(c.nodes, 8, "{options}");
     }
@@ -334,7 +331,9 @@ fn player_specs_name_files_and_runs_everywhere() {
         "mcts:batch=257",
         "player:/nonexistent.bao",
     ] {
-        let built = bad.parse::<PlayerSpec>().map(|s| players.build(&s, 0));
+        let built = bad
+            .parse::<PlayerSpec>()
+            .map(|s| players.build(&s, &rules, 0));
         assert!(!matches!(built, Ok(Ok(_))), "{bad} should fail");
     }
 }

@@ -60,105 +60,68 @@ fn final_state(run: &Path) -> (Vec<u8>, String) {
     (replay, format!("{out:?}"))
 }
 
-#[test]
-fn training_killed_at_random_moments_resumes_to_the_same_run() {
-    let whole = tmp("whole");
-    let whole_config = whole.join("config.toml");
-    let run = whole.join("run");
-    std::fs::write(&whole_config, toml::to_string(&config(&run)).unwrap()).unwrap();
-    let t = Instant::now();
-    let out = train_command(&whole_config).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let whole_secs = t.elapsed().as_secs_f64();
+/// A run of `config(run)` in `dir`, started by `bao train` from its config file there.
+fn prepared(dir: &Path) -> (PathBuf, PathBuf) {
+    let config_file = dir.join("config.toml");
+    let run = dir.join("run");
+    std::fs::write(&config_file, toml::to_string(&config(&run)).unwrap()).unwrap();
+    (config_file, run)
+}
 
-    let killed = tmp("killed");
-    let killed_config = killed.join("config.toml");
-    let killed_run = killed.join("run");
-    std::fs::write(
-        &killed_config,
-        toml::to_string(&config(&killed_run)).unwrap(),
-    )
-    .unwrap();
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2026);
-    let mut kills = 0;
-    let mut last_iteration = 0;
-    // Whether the last kill left the run's lock behind (it names the killed process).
-    let mut stale_lock = false;
-    let mut killed_pids = Vec::new();
-    for attempt in 0.. {
-        assert!(attempt < 60, "the run never finished");
-        let mut child = train_command(&killed_config).spawn().unwrap();
-        // Kill somewhere inside the run (a whole run took `whole_secs`), a few times.
-        let deadline = Duration::from_secs_f64(rng.random_range(0.05..1.0) * whole_secs / 2.0);
-        let started = Instant::now();
-        let finished = loop {
-            if let Some(status) = child.try_wait().unwrap() {
-                break Some(status);
-            }
-            if kills < 5 && started.elapsed() >= deadline {
-                break None;
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        };
-        match finished {
-            Some(status) => {
-                let mut err = String::new();
-                use std::io::Read;
-                child
-                    .stderr
-                    .take()
-                    .unwrap()
-                    .read_to_string(&mut err)
-                    .unwrap();
-                assert!(
-                    status.success(),
-                    "bao train failed after {kills} kills: {err}"
-                );
-                // The lock the kill left behind was taken over, and said so.
-                assert_eq!(
-                    stale_lock,
-                    err.contains("taking over the stale lock"),
-                    "{err}"
-                );
-                break;
-            }
-            None => {
-                child.kill().unwrap(); // SIGKILL
-                child.wait().unwrap();
-                kills += 1;
-                let lock = std::fs::read_to_string(killed_run.join("lock")).ok();
-                stale_lock = lock.is_some();
-                killed_pids.push(child.id().to_string());
-                if let Some(pid) = lock {
-                    // Its own, or one it was killed before taking over.
-                    assert!(
-                        killed_pids.contains(&pid.trim().to_string()),
-                        "lock of {pid}"
-                    );
-                }
-                // Whatever the moment, the run directory is readable and loses at most the
-                // iteration under way.
-                if RunDir::exists(&killed_run) {
-                    let meta = RunDir::new(&killed_run).read_meta().unwrap();
-                    assert!(meta.iteration >= last_iteration);
-                    last_iteration = meta.iteration;
-                }
-            }
+/// What the kills of one run have left so far.
+#[derive(Default)]
+struct Kills {
+    count: usize,
+    last_iteration: u32,
+    /// Whether the last kill left the run's lock behind (it names the killed process).
+    stale_lock: bool,
+    pids: Vec<String>,
+}
+
+impl Kills {
+    /// After a kill: the lock left is a killed process's, and the run directory is readable
+    /// and loses at most the iteration under way.
+    fn check_after(&mut self, child: &std::process::Child, run: &Path) {
+        self.count += 1;
+        let lock = std::fs::read_to_string(run.join("lock")).ok();
+        self.stale_lock = lock.is_some();
+        self.pids.push(child.id().to_string());
+        if let Some(pid) = lock {
+            // Its own, or one it was killed before taking over.
+            assert!(self.pids.contains(&pid.trim().to_string()), "lock of {pid}");
+        }
+        if RunDir::exists(run) {
+            let meta = RunDir::new(run).read_meta().unwrap();
+            assert!(meta.iteration >= self.last_iteration);
+            self.last_iteration = meta.iteration;
         }
     }
-    assert_eq!(kills, 5, "the run was killed five times");
-    assert!(
-        final_state(&run) == final_state(&killed_run),
-        "the resumed run differs from the uninterrupted one"
-    );
-    // Resuming cleared the temporary files of the writes the kills cut short, and only the
-    // last iteration's replay buffer is kept.
+
+    /// The run that finished: it succeeded, and took over the lock the last kill left, saying so.
+    fn check_finished(&self, child: &mut std::process::Child, status: std::process::ExitStatus) {
+        let mut err = String::new();
+        use std::io::Read;
+        (child.stderr.take().unwrap())
+            .read_to_string(&mut err)
+            .unwrap();
+        assert!(
+            status.success(),
+            "bao train failed after {} kills: {err}",
+            self.count
+        );
+        assert_eq!(
+            self.stale_lock,
+            err.contains("taking over the stale lock"),
+            "{err}"
+        );
+    }
+}
+
+/// Resuming cleared the temporary files of the writes the kills cut short and the finished
+/// run's lock, and only the last iteration's replay buffer is kept.
+fn assert_tidy(run: &Path) {
     let mut names = Vec::new();
-    for entry in std::fs::read_dir(&killed_run).unwrap().flatten() {
+    for entry in std::fs::read_dir(run).unwrap().flatten() {
         names.push(entry.file_name().to_string_lossy().to_string());
         if entry.path().is_dir() {
             for inner in std::fs::read_dir(entry.path()).unwrap().flatten() {
@@ -173,6 +136,54 @@ fn training_killed_at_random_moments_resumes_to_the_same_run() {
     );
     let replays: Vec<_> = names.iter().filter(|n| n.starts_with("replay")).collect();
     assert_eq!(replays, [&format!("replay-{ITERATIONS:04}.bin")]);
+}
+
+#[test]
+fn training_killed_at_random_moments_resumes_to_the_same_run() {
+    let whole = tmp("whole");
+    let (whole_config, run) = prepared(&whole);
+    let t = Instant::now();
+    let out = train_command(&whole_config).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let whole_secs = t.elapsed().as_secs_f64();
+
+    let killed = tmp("killed");
+    let (killed_config, killed_run) = prepared(&killed);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2026);
+    let mut kills = Kills::default();
+    for attempt in 0.. {
+        assert!(attempt < 60, "the run never finished");
+        let mut child = train_command(&killed_config).spawn().unwrap();
+        // Kill somewhere inside the run (a whole run took `whole_secs`), a few times.
+        let deadline = Duration::from_secs_f64(rng.random_range(0.05..1.0) * whole_secs / 2.0);
+        let started = Instant::now();
+        let finished = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break Some(status);
+            }
+            if kills.count < 5 && started.elapsed() >= deadline {
+                break None;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        if let Some(status) = finished {
+            kills.check_finished(&mut child, status);
+            break;
+        }
+        child.kill().unwrap(); // SIGKILL
+        child.wait().unwrap();
+        kills.check_after(&child, &killed_run);
+    }
+    assert_eq!(kills.count, 5, "the run was killed five times");
+    assert!(
+        final_state(&run) == final_state(&killed_run),
+        "the resumed run differs from the uninterrupted one"
+    );
+    assert_tidy(&killed_run);
     std::fs::remove_dir_all(whole).ok();
     std::fs::remove_dir_all(killed).ok();
 }

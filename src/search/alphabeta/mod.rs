@@ -120,6 +120,7 @@ fn history_index(mv: Move) -> usize {
 /// The alpha-beta player. Deterministic under depth and node limits: the same position and the
 /// same earlier searches in the game give the same move.
 pub struct AlphaBeta {
+    rules: Rules,
     cfg: AlphaBetaConfig,
     name: String,
     tt: Option<Tt>,
@@ -139,10 +140,11 @@ pub struct AlphaBeta {
 }
 
 impl AlphaBeta {
-    /// A player with these settings.
-    pub fn new(cfg: AlphaBetaConfig) -> AlphaBeta {
+    /// A player of the game `rules` with these settings.
+    pub fn new(rules: &Rules, cfg: AlphaBetaConfig) -> AlphaBeta {
         let leaf_moves = cfg.weights.needs_moves();
         AlphaBeta {
+            rules: rules.clone(),
             cfg,
             name: "ab".to_string(),
             tt: None,
@@ -160,12 +162,15 @@ impl AlphaBeta {
         }
     }
 
-    /// A player searching to a fixed depth with the default settings.
-    pub fn with_depth(depth: u32) -> AlphaBeta {
-        AlphaBeta::new(AlphaBetaConfig {
-            limits: Limits::depth(depth),
-            ..AlphaBetaConfig::default()
-        })
+    /// A player of the game `rules` searching to a fixed depth with the default settings.
+    pub fn with_depth(rules: &Rules, depth: u32) -> AlphaBeta {
+        AlphaBeta::new(
+            rules,
+            AlphaBetaConfig {
+                limits: Limits::depth(depth),
+                ..AlphaBetaConfig::default()
+            },
+        )
     }
 
     /// Sets the name shown in tables and records.
@@ -180,13 +185,10 @@ impl AlphaBeta {
     }
 
     /// Searches `pos` within the tighter of `limits` and the player's own limits.
-    pub fn analyse(
-        &mut self,
-        rules: &Rules,
-        pos: &Position,
-        limits: &Limits,
-    ) -> anyhow::Result<Analysis> {
+    pub fn analyse(&mut self, pos: &Position, limits: &Limits) -> anyhow::Result<Analysis> {
         let start = Instant::now();
+        // A copy (a few dozen bytes, no allocation), so that the search may borrow itself mutably.
+        let rules = &self.rules.clone();
         let limits = self.begin_search(limits, start);
         if let Some(o) = pos.result() {
             bail!("the game is over ({o}) in {pos}");
@@ -313,8 +315,12 @@ impl Player for AlphaBeta {
         self.name.clone()
     }
 
-    fn choose(&mut self, rules: &Rules, pos: &Position, limits: &Limits) -> anyhow::Result<Choice> {
-        Ok(self.analyse(rules, pos, limits)?.choice)
+    fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    fn choose(&mut self, pos: &Position, limits: &Limits) -> anyhow::Result<Choice> {
+        Ok(self.analyse(pos, limits)?.choice)
     }
 
     fn set_stop(&mut self, stop: std::sync::Arc<std::sync::atomic::AtomicBool>) -> bool {

@@ -83,6 +83,8 @@ impl SolverSpec {
 /// The perfect player (see the module docs).
 pub struct SolverPlayer {
     name: String,
+    /// The game: the fallback's.
+    rules: Rules,
     spec: SolverSpec,
     solver: Solver,
     /// Moves where the solver proves nothing in time.
@@ -93,22 +95,25 @@ pub struct SolverPlayer {
 
 impl SolverPlayer {
     /// A player from its options; `name` is its spec as written, `fallback` the player built
-    /// from the spec's `else=` (alpha-beta at depth 4 if `None`). An error (one line) when the
-    /// table's memory cannot be had.
+    /// from the spec's `else=` (alpha-beta at depth 4 of the game `rules` if `None`). It plays
+    /// the fallback's game. An error (one line) when the table's memory cannot be had.
     pub fn new(
         spec: SolverSpec,
         name: String,
+        rules: &Rules,
         fallback: Option<Box<dyn Player>>,
     ) -> anyhow::Result<SolverPlayer> {
         let limits = SolveLimits {
             memory: spec.memory_mb << 20,
             ..SolveLimits::default()
         };
+        let fallback = fallback.unwrap_or_else(|| Box::new(AlphaBeta::with_depth(rules, 4)));
         Ok(SolverPlayer {
             name,
+            rules: fallback.rules().clone(),
             spec,
             solver: Solver::new(limits)?,
-            fallback: fallback.unwrap_or_else(|| Box::new(AlphaBeta::with_depth(4))),
+            fallback,
             fell_back: false,
         })
     }
@@ -123,7 +128,6 @@ impl SolverPlayer {
     /// The fallback's move, within the caller's limits less `spent`.
     fn fall_back(
         &mut self,
-        rules: &Rules,
         pos: &Position,
         limits: &Limits,
         spent: Duration,
@@ -133,7 +137,7 @@ impl SolverPlayer {
         left.time = limits
             .time
             .map(|t| t.saturating_sub(spent).max(Duration::from_millis(1)));
-        self.fallback.choose(rules, pos, &left)
+        self.fallback.choose(pos, &left)
     }
 }
 
@@ -155,7 +159,17 @@ impl Player for SolverPlayer {
         self.name.clone()
     }
 
-    fn choose(&mut self, rules: &Rules, pos: &Position, limits: &Limits) -> anyhow::Result<Choice> {
+    fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// Its game is its fallback's: bound where that one is.
+    fn is_bound(&self) -> bool {
+        self.fallback.is_bound()
+    }
+
+    fn choose(&mut self, pos: &Position, limits: &Limits) -> anyhow::Result<Choice> {
+        let rules = &self.rules.clone();
         if pos.outcome(rules).is_some() {
             bail!("no legal move: the game is over in {pos}");
         }
@@ -166,7 +180,7 @@ impl Player for SolverPlayer {
         self.solver.set_limits(Some(time), None);
         let solution = match self.solver.solve(rules, pos) {
             Ok(s) => s,
-            Err(_) => return self.fall_back(rules, pos, limits, started.elapsed()),
+            Err(_) => return self.fall_back(pos, limits, started.elapsed()),
         };
         // With the value known, the time left goes to valuing every move (the quickest win, the
         // longest loss); if it runs out, the solution's own best move keeps the value.
@@ -200,10 +214,6 @@ impl Player for SolverPlayer {
             nodes,
             depth: length,
         })
-    }
-
-    fn rules(&self) -> Option<Rules> {
-        self.fallback.rules()
     }
 
     fn set_threads(&mut self, threads: usize) -> bool {
