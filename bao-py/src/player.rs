@@ -12,7 +12,7 @@ use bao_zero::rules::{MoveList, Position, Rules};
 use bao_zero::search::{Bot, Limits, PlayerPanicked, PlayerSpec};
 use pyo3::prelude::*;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 /// A player's decision: the move, its value for the mover and the line it expects.
@@ -63,9 +63,11 @@ pub struct Player {
     name: String,
     /// The rules it is bound to (a trained player), with the preset's name.
     bound: Option<(String, Rules)>,
-    /// The spec and seed it was built from, to build it again for another game (a player of
-    /// any game meets the game with each call); `None` for a loaded file, bound to its own.
-    spec: Option<(PlayerSpec, u64)>,
+    /// The spec it was built from, to build it again for another game (a player of any game
+    /// meets the game with each call); `None` for a loaded file, bound to its own.
+    spec: Option<PlayerSpec>,
+    /// The seed of its game: the one it was built with, or the last `new_game`'s.
+    seed: AtomicU64,
     /// The threads `set_threads` gave it (0: never called), given again to a rebuilt player.
     threads: AtomicUsize,
 }
@@ -91,7 +93,8 @@ impl Player {
             name: player.name(),
             bot: Mutex::new(Bot::new(player)),
             bound,
-            spec: Some((spec.clone(), seed)),
+            spec: Some(spec.clone()),
+            seed: AtomicU64::new(seed),
             threads: AtomicUsize::new(0),
         })
     }
@@ -104,13 +107,14 @@ impl Player {
         if player.rules() == rules {
             return Ok(());
         }
-        let Some((spec, seed)) = self.spec.as_ref().filter(|_| !player.is_bound()) else {
+        let Some(spec) = self.spec.as_ref().filter(|_| !player.is_bound()) else {
             return Err(value_error(format!(
                 "{} plays other rules than the game's",
                 self.name
             )));
         };
-        let mut built = (players().build(spec, rules, *seed))
+        let seed = self.seed.load(Ordering::Relaxed);
+        let mut built = (players().build(spec, rules, seed))
             .map_err(|e| crate::errors::chain_value_error(&e))?;
         match self.threads.load(Ordering::Relaxed) {
             0 => {}
@@ -230,6 +234,7 @@ impl Player {
                 name,
                 bound,
                 spec: None,
+                seed: AtomicU64::new(0),
                 threads: AtomicUsize::new(0),
             })
         })
@@ -353,7 +358,10 @@ impl Player {
     /// (after any search running on another thread).
     #[pyo3(signature = (seed = 0))]
     fn new_game(&self, py: Python<'_>, seed: u64) -> PyResult<()> {
-        guarded("Player.new_game", || self.change(py, |p| p.new_game(seed)))
+        guarded("Player.new_game", || {
+            self.seed.store(seed, Ordering::Relaxed);
+            self.change(py, |p| p.new_game(seed))
+        })
     }
 
     /// Lets the player search on `threads` threads (1 to 256, as the engine's `threads`);

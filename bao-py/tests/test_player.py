@@ -99,6 +99,18 @@ def test_a_trained_player_refuses_other_rules(shipped_player_path: Path) -> None
         assert ab.choose(env).move in env.legal_moves()
 
 
+def test_a_player_built_again_for_another_game_keeps_the_seed_of_its_game() -> None:
+    hus = bao_zero.Env("hus", seed=0)
+    fresh = bao_zero.Player.random(5)
+    reseeded = bao_zero.Player.random(0)
+    reseeded.new_game(5)
+
+    def picks(player: bao_zero.Player) -> list[str]:
+        return [player.choose(hus).move for _ in range(6)]
+
+    assert picks(reseeded) == picks(fresh)
+
+
 def test_every_shipped_player_is_found_by_its_game(shipped_player_path: Path) -> None:
     shipped = sorted(p.stem for p in shipped_player_path.parent.glob("*.bao"))
     assert "kiswahili" in shipped and len(shipped) >= 6, shipped
