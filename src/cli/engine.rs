@@ -105,13 +105,14 @@ impl Engine {
         self.note_misfit()
     }
 
+    /// A new game of `variant` with `overrides`, at its start, the player built for it; on an
+    /// error nothing changes.
     fn set_rules(&mut self, variant: Variant, overrides: Vec<String>) -> anyhow::Result<()> {
         let rules = crate::rules::variant::rules_with_overrides(variant, &overrides.join("\n"))
             .map_err(|e| anyhow::anyhow!("bad rule option: {e}"))?;
         rules
             .validate()
             .map_err(|e| anyhow::anyhow!("inconsistent rule options: {e}"))?;
-        anyhow::ensure!(!self.bot.is_searching(), crate::search::BUSY);
         let before = (
             self.variant,
             std::mem::take(&mut self.overrides),
@@ -186,7 +187,6 @@ impl Engine {
     fn player_cmd(&mut self, rest: &[&str]) -> anyhow::Result<String> {
         anyhow::ensure!(!rest.is_empty(), "usage: player SPEC|default");
         let spec = rest.join(" ");
-        anyhow::ensure!(!self.bot.is_searching(), crate::search::BUSY);
         let player = build_player(&spec, self.variant, &self.rules, &self.players)?;
         self.bot.set_player(player)?;
         (self.spec, self.threads) = (spec, None);

@@ -104,10 +104,7 @@ pub fn match_game(
         .first()
         .and_then(|first| own.iter().find(|(_, r)| r != &first.1).map(|o| (first, o)))
     {
-        let game = crate::rules::Variant::ALL
-            .into_iter()
-            .find(|v| v.rules() == *ra)
-            .map_or("its own rules", |v| v.name());
+        let game = crate::eval::one_game::game_name(ra);
         bail!("{a} plays {game} and {b} another game: a match needs players of one game");
     }
     let (rules, variant) = match own.first() {
