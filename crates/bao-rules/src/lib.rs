@@ -7,6 +7,7 @@
 //! against a rule set and says, with a [`SetupError`], what is wrong.
 
 mod captures;
+pub mod game;
 mod movegen;
 pub mod moves;
 pub mod notation;
@@ -23,6 +24,7 @@ mod takasia;
 pub mod trace;
 pub mod variant;
 
+pub use game::{Game, GameError};
 pub use moves::{MAX_MOVES, Move, MoveKind, MoveList, MoveText};
 pub use pit::{Dir, Pit, Rotation, Row, Side};
 pub use play::IllegalMove;

@@ -93,9 +93,10 @@ pub const MAX_SOWN: u32 = 100_000;
 
 /// A named rule set. `Kiswahili` is the default game; the `Ladder*` presets are the steps of
 /// seed 000's tutorial from Hus to Bao la Kiswahili, each adding one rule (a training curriculum).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Variant {
+    #[default]
     Kiswahili,
     Kujifunza,
     MalawiBasic,
@@ -187,6 +188,11 @@ impl Variant {
             Variant::LadderTax => "ladder-tax",
             Variant::LadderSingletons => "ladder-singletons",
         }
+    }
+
+    /// The preset whose rule set is exactly `rules`, if any.
+    pub fn of(rules: &Rules) -> Option<Variant> {
+        Variant::ALL.into_iter().find(|v| v.rules() == *rules)
     }
 
     /// The rule set of this preset.
