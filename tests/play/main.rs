@@ -18,6 +18,7 @@ mod cli;
 mod env;
 mod env_episodes;
 mod judge;
+mod layers;
 mod one_game;
 mod protocol_inputs;
 mod search;
