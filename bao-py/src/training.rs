@@ -160,7 +160,7 @@ impl Learner {
             ..RunOptions::default()
         };
         let source = RunSource {
-            config,
+            config: config.into(),
             resume,
             run_dir,
             seed,

@@ -104,19 +104,11 @@ pub fn match_game(
         .first()
         .and_then(|first| own.iter().find(|(_, r)| r != &first.1).map(|o| (first, o)))
     {
-        let game = crate::eval::one_game::game_name(ra);
+        let game = crate::rules::Game::describe(ra);
         bail!("{a} plays {game} and {b} another game: a match needs players of one game");
     }
     let (rules, variant) = match own.first() {
-        Some((_, r)) if !named => {
-            let preset = crate::rules::Variant::ALL
-                .into_iter()
-                .find(|v| v.rules() == *r);
-            (
-                r.clone(),
-                preset.map_or("custom".to_string(), |v| v.name().to_string()),
-            )
-        }
+        Some((_, r)) if !named => (r.clone(), crate::rules::Game::describe(r)),
         _ => (asked, variant_name(&args)),
     };
     if let Some((name, _)) = own.iter().find(|(_, r)| *r != rules) {

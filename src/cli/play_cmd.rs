@@ -464,7 +464,7 @@ fn save_record(
         Side::South => ("South", "North"),
         Side::North => ("North", "South"),
     };
-    if let Some(v) = Variant::ALL.into_iter().find(|v| v.rules() == *rules) {
+    if let Some(v) = Variant::of(rules) {
         rec.set_tag("Variant", v.name());
     }
     rec.set_tag(mine, "human");

@@ -45,7 +45,7 @@ pub fn run_train(args: TrainArgs, players: &crate::search::PlayerRegistry) -> an
         device: args.device,
     };
     let source = RunSource {
-        config: args.config,
+        config: args.config.into(),
         resume: args.resume,
         run_dir: args.run_dir,
         seed: args.seed,

@@ -5,7 +5,7 @@ use super::action::{ACTIONS, nth_action};
 use super::env::{Env, EnvConfig};
 use super::observation::OBS_LEN;
 use super::vec_env::{VecEnv, episode_seed};
-use crate::rules::{Rules, Variant};
+use crate::rules::{Game, Rules, Variant};
 use crate::util::median;
 use crate::util::splitmix64;
 use std::fmt;
@@ -176,10 +176,7 @@ pub fn bench_env(config: &EnvBenchConfig) -> BenchReport {
     let column = |i: usize| median(&all.iter().map(|r| r[i]).collect::<Vec<_>>());
     let ratio = |a: usize, b: usize| median(&all.iter().map(|r| r[a] / r[b]).collect::<Vec<_>>());
     BenchReport {
-        variant: Variant::ALL
-            .into_iter()
-            .find(|v| v.rules() == *rules)
-            .map_or("custom rules".to_string(), |v| v.name().to_string()),
+        variant: Game::describe(rules),
         vec_envs: envs,
         vec_threads: many.as_ref().map_or(1, |p| p.current_num_threads()),
         single_steps_per_sec: column(0),

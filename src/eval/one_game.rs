@@ -1,17 +1,9 @@
 //! Players bound to one game (a player file's network knows one rule set): the check, made before
 //! any move, that the players of a game, a match or a gauntlet all play its game.
 
-use crate::rules::{Rules, Variant};
+use crate::rules::{Game, Rules};
 use crate::search::Player;
 use anyhow::bail;
-
-/// The name of the game of `rules`: its preset's, or `its own rules`.
-pub fn game_name(rules: &Rules) -> &'static str {
-    Variant::ALL
-        .into_iter()
-        .find(|v| v.rules() == *rules)
-        .map_or("its own rules", |v| v.name())
-}
 
 /// Refuses, in one line, players bound to different games, or to another game than `rules`, so
 /// that a game between them is refused up front rather than at such a player's first move.
@@ -24,9 +16,9 @@ pub fn check_one_game(rules: &Rules, players: &[&dyn Player]) -> anyhow::Result<
         bail!(
             "{} plays {} and {} plays {}: a game needs players of one game",
             a.name(),
-            game_name(a.rules()),
+            Game::describe(a.rules()),
             b.name(),
-            game_name(b.rules())
+            Game::describe(b.rules())
         );
     }
     if let Some(a) = players.iter().find(|p| p.rules() != rules) {
@@ -34,8 +26,8 @@ pub fn check_one_game(rules: &Rules, players: &[&dyn Player]) -> anyhow::Result<
             "{} plays {}, not {}: a game needs players of its game (pick its variant with \
              --variant)",
             a.name(),
-            game_name(a.rules()),
-            game_name(rules)
+            Game::describe(a.rules()),
+            Game::describe(rules)
         );
     }
     Ok(())

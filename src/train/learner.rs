@@ -49,7 +49,7 @@ struct Trained {
 
 impl Learner {
     /// Starts a new run from `config` in its `run_dir` (which must not hold a run yet).
-    pub fn start(config: TrainConfig, opts: &RunOptions) -> anyhow::Result<Learner> {
+    pub(super) fn start(config: TrainConfig, opts: &RunOptions) -> anyhow::Result<Learner> {
         let dir = RunDir::new(&config.run_dir);
         // A config built in code gets the checks a config file gets at load.
         config.validate()?;
@@ -79,7 +79,7 @@ impl Learner {
     }
 
     /// Resumes the run in `path` after its last complete iteration.
-    pub fn resume(path: &Path, opts: &RunOptions) -> anyhow::Result<Learner> {
+    pub(super) fn resume(path: &Path, opts: &RunOptions) -> anyhow::Result<Learner> {
         let dir = RunDir::new(path);
         // Read once before locking, so that a folder holding no run is named as such.
         dir.read_meta()?;

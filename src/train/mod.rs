@@ -22,7 +22,7 @@ pub use evaluate::{EvalReport, EvalSettings};
 pub use learner::{Learner, bar};
 pub use lock::{LOCK_FILE, RunLock};
 pub use metrics::{MetricsSink, metrics_line};
-pub use open::RunSource;
+pub use open::{ConfigSource, RunSource};
 pub use run_dir::{EvalEntry, Meta, RunDir};
 pub use stages::{IterationReport, TrainReport, TrainSteps, selfplay_games};
 
@@ -74,16 +74,6 @@ pub fn train_run(source: &RunSource, opts: &RunOptions) -> anyhow::Result<Meta> 
         }
         _ => Ok(meta),
     }
-}
-
-/// Starts a new run from `config` in its `run_dir` (which must not hold a run yet) and trains it.
-pub fn start(config: TrainConfig, opts: &RunOptions) -> anyhow::Result<Meta> {
-    run(Learner::start(config, opts)?, opts)
-}
-
-/// Resumes the run in `path` after its last complete iteration.
-pub fn resume(path: &Path, opts: &RunOptions) -> anyhow::Result<Meta> {
-    run(Learner::resume(path, opts)?, opts)
 }
 
 /// Lets the run in `path` train further: raises its config's `iterations` to `total` (the

@@ -7,11 +7,30 @@ use super::{Learner, RunDir, RunOptions, TrainConfig, extend};
 use anyhow::{bail, ensure};
 use std::path::{Path, PathBuf};
 
+/// Where a new run's config comes from.
+#[derive(Clone, Debug, Default)]
+pub enum ConfigSource {
+    /// The built-in default config (`configs/default.toml`).
+    #[default]
+    BuiltIn,
+    /// A config file.
+    File(PathBuf),
+    /// A config built in code.
+    Given(Box<TrainConfig>),
+}
+
+impl From<Option<PathBuf>> for ConfigSource {
+    /// A config file if one is named, else the built-in config.
+    fn from(path: Option<PathBuf>) -> ConfigSource {
+        path.map_or(ConfigSource::BuiltIn, ConfigSource::File)
+    }
+}
+
 /// Which run to open, as a command line or a Python call names it.
 #[derive(Clone, Debug, Default)]
 pub struct RunSource {
-    /// The config file; `None`: the built-in default config (`configs/default.toml`).
-    pub config: Option<PathBuf>,
+    /// The config of a new run (or of the run already in its directory).
+    pub config: ConfigSource,
     /// Resume the run in this directory with its own config (then `config`, `run_dir` and
     /// `seed` must be `None`).
     pub resume: Option<PathBuf>,
@@ -26,11 +45,28 @@ pub struct RunSource {
 }
 
 impl RunSource {
-    /// The config file (or the built-in config) with the overrides applied.
+    /// The run of a config built in code.
+    pub fn given(config: TrainConfig) -> RunSource {
+        RunSource {
+            config: ConfigSource::Given(Box::new(config)),
+            ..RunSource::default()
+        }
+    }
+
+    /// The run in `dir`, resumed with its own config.
+    pub fn resume(dir: impl Into<PathBuf>) -> RunSource {
+        RunSource {
+            resume: Some(dir.into()),
+            ..RunSource::default()
+        }
+    }
+
+    /// The config with the overrides applied.
     fn config(&self) -> anyhow::Result<TrainConfig> {
         let mut config: TrainConfig = match &self.config {
-            Some(path) => TrainConfig::load(path)?,
-            None => toml::from_str(DEFAULT_CONFIG)?,
+            ConfigSource::BuiltIn => toml::from_str(DEFAULT_CONFIG)?,
+            ConfigSource::File(path) => TrainConfig::load(path)?,
+            ConfigSource::Given(config) => (**config).clone(),
         };
         if let Some(dir) = &self.run_dir {
             config.run_dir = dir.clone();
@@ -50,7 +86,9 @@ impl Learner {
             return Learner::open_config(source.config()?, source.extend_to, opts);
         };
         ensure!(
-            source.config.is_none() && source.run_dir.is_none() && source.seed.is_none(),
+            matches!(source.config, ConfigSource::BuiltIn)
+                && source.run_dir.is_none()
+                && source.seed.is_none(),
             "a resumed run keeps its own config: a config, run directory or seed does not apply"
         );
         if let Some(total) = source.extend_to {
@@ -60,14 +98,9 @@ impl Learner {
     }
 
     /// The run of `config`: a new one, or the run of the same config already in its directory
-    /// (so that the same command continues after an interruption). A run of another config there
-    /// is an error.
-    pub fn open(config: TrainConfig, opts: &RunOptions) -> anyhow::Result<Learner> {
-        Learner::open_config(config, None, opts)
-    }
-
-    /// [`Learner::open`], and with `extend_to` a run that has the config's own iterations is
-    /// extended to `extend_to` (a run this extended before counts as the config's run).
+    /// (so that the same command continues after an interruption); a run of another config there
+    /// is an error. With `extend_to`, a run that has the config's own iterations is extended to
+    /// `extend_to` (a run this extended before counts as the config's run).
     fn open_config(
         config: TrainConfig,
         extend_to: Option<u32>,

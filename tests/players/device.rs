@@ -52,7 +52,7 @@ fn a_run_configured_for_the_gpu_trains_on_the_cpu_when_told_and_its_player_is_de
     let run = dir.path().join("run");
     let mut cfg = smoke(&run);
     cfg.net.device = Compute::Gpu;
-    train::start(cfg, &on_cpu()).unwrap();
+    train::train_run(&train::RunSource::given(cfg), &on_cpu()).unwrap();
     // The run keeps its config as given; the device of one invocation is not written.
     let stored = std::fs::read_to_string(run.join("config.toml")).unwrap();
     assert!(stored.contains("device = \"gpu\""), "{stored}");
@@ -75,7 +75,11 @@ fn training_on_the_gpu_in_a_build_without_it_is_one_line_naming_the_feature() {
     };
     let err = format!(
         "{:#}",
-        train::start(smoke(&dir.path().join("run")), &opts).unwrap_err()
+        train::train_run(
+            &train::RunSource::given(smoke(&dir.path().join("run"))),
+            &opts
+        )
+        .unwrap_err()
     );
     assert!(
         err.contains("needs a build with the `gpu` feature"),

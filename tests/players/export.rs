@@ -30,7 +30,7 @@ fn player_file() -> &'static Path {
             quiet: true,
             ..RunOptions::default()
         };
-        train::start(cfg, &opts).unwrap();
+        train::train_run(&train::RunSource::given(cfg), &opts).unwrap();
         let file = tmp("smoke.bao");
         bao_zero::export::from_run(&run, None, Some(24))
             .unwrap()

@@ -65,7 +65,7 @@ fn checksums_hold(folder: &Path) {
 #[test]
 fn a_run_keeps_its_replay_compressed_and_the_optimizer_in_its_last_checkpoint_only() {
     let run = tmp("new");
-    train::start(config(&run), &quiet(None)).unwrap();
+    train::train_run(&train::RunSource::given(config(&run)), &quiet(None)).unwrap();
     let dir = RunDir::new(&run);
     for i in 1..=ITERATIONS {
         let folder = dir.iteration(i);
@@ -100,11 +100,11 @@ fn a_run_keeps_its_replay_compressed_and_the_optimizer_in_its_last_checkpoint_on
 #[test]
 fn an_older_run_directory_resumes_to_the_same_run_as_one_never_interrupted() {
     let whole = tmp("whole");
-    train::start(config(&whole), &quiet(None)).unwrap();
+    train::train_run(&train::RunSource::given(config(&whole)), &quiet(None)).unwrap();
     // The same run stopped after two iterations, then turned into the older layout: the
     // replay file uncompressed (format 2), and an optimizer file in every checkpoint.
     let old = tmp("old");
-    train::start(config(&old), &quiet(Some(2))).unwrap();
+    train::train_run(&train::RunSource::given(config(&old)), &quiet(Some(2))).unwrap();
     let dir = RunDir::new(&old);
     let replay = dir.replay(2);
     let plain = ReplayBuffer::load(&replay).unwrap().to_bytes();
@@ -119,7 +119,9 @@ fn an_older_run_directory_resumes_to_the_same_run_as_one_never_interrupted() {
     checksums_hold(&first);
 
     assert_eq!(
-        train::resume(&old, &quiet(None)).unwrap().iteration,
+        train::train_run(&train::RunSource::resume(&old), &quiet(None))
+            .unwrap()
+            .iteration,
         ITERATIONS
     );
     assert!(final_state(&old) == final_state(&whole), "the runs differ");

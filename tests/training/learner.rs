@@ -46,7 +46,8 @@ fn tmp(name: &str) -> PathBuf {
 /// Drives `config`'s run as a distributed driver would: each iteration's games played in
 /// `split` parts by "workers" of their own settings, the parts as bytes, handed in out of order.
 fn distributed_run(config: TrainConfig, split: &[usize]) {
-    let mut learner = Learner::start(config.clone(), &quiet()).unwrap();
+    let mut learner =
+        Learner::open_run(&train::RunSource::given(config.clone()), &quiet()).unwrap();
     let rules = config.rules().unwrap();
     let mut worker = config.selfplay.clone();
     worker.concurrent_games = 3;
@@ -87,7 +88,7 @@ fn a_run_whose_self_play_is_split_over_workers_is_the_run_of_bao_train_bit_for_b
     let (local, split) = (tmp("local"), tmp("split"));
     let config = smoke(&local);
     let games = config.selfplay.games_per_iteration;
-    train::start(config.clone(), &quiet()).unwrap();
+    train::train_run(&train::RunSource::given(config.clone()), &quiet()).unwrap();
     distributed_run(smoke(&split), &[3, 1, games - 4]);
     let iterations = config.iterations;
     assert_eq!(
@@ -96,7 +97,7 @@ fn a_run_whose_self_play_is_split_over_workers_is_the_run_of_bao_train_bit_for_b
     );
     // The run directory is one `bao train` resumes and extends.
     train::extend(&split, iterations + 1).unwrap();
-    let meta = train::resume(&split, &quiet()).unwrap();
+    let meta = train::train_run(&train::RunSource::resume(&split), &quiet()).unwrap();
     assert_eq!(meta.iteration, iterations + 1);
     std::fs::remove_dir_all(local).ok();
     std::fs::remove_dir_all(split).ok();
@@ -106,7 +107,8 @@ fn a_run_whose_self_play_is_split_over_workers_is_the_run_of_bao_train_bit_for_b
 fn the_learner_takes_an_iterations_games_once_and_in_order() {
     let dir = tmp("order");
     let config = smoke(&dir);
-    let mut learner = Learner::start(config.clone(), &quiet()).unwrap();
+    let mut learner =
+        Learner::open_run(&train::RunSource::given(config.clone()), &quiet()).unwrap();
     let rules = config.rules().unwrap();
     let weights = learner.weights().unwrap();
     let count = config.selfplay.games_per_iteration;
@@ -150,15 +152,18 @@ fn opening_a_run_resumes_the_same_config_and_refuses_another() {
         max_new_iterations: Some(1),
         ..quiet()
     };
-    train::start(config.clone(), &opts).unwrap();
-    let learner = Learner::open(config.clone(), &quiet()).unwrap();
+    train::train_run(&train::RunSource::given(config.clone()), &opts).unwrap();
+    let learner = Learner::open_run(&train::RunSource::given(config.clone()), &quiet()).unwrap();
     assert_eq!(learner.next_iteration(), 2);
     drop(learner);
     let other = TrainConfig {
         seed: config.seed + 1,
         ..config.clone()
     };
-    let err = Learner::open(other, &quiet()).err().unwrap().to_string();
+    let err = Learner::open_run(&train::RunSource::given(other), &quiet())
+        .err()
+        .unwrap()
+        .to_string();
     assert!(
         err.contains("already holds a run of another config"),
         "{err}"
@@ -170,21 +175,21 @@ fn opening_a_run_resumes_the_same_config_and_refuses_another() {
 fn a_second_learner_on_a_run_in_use_is_refused_until_the_first_is_dropped() {
     let dir = tmp("locked");
     let config = smoke(&dir);
-    let first = Learner::open(config.clone(), &quiet()).unwrap();
+    let first = Learner::open_run(&train::RunSource::given(config.clone()), &quiet()).unwrap();
     let lock = dir.join(train::LOCK_FILE);
     assert_eq!(
         std::fs::read_to_string(&lock).unwrap().trim(),
         std::process::id().to_string()
     );
     let in_use = format!("in use by process {}", std::process::id());
-    let err = Learner::open(config.clone(), &quiet())
+    let err = Learner::open_run(&train::RunSource::given(config.clone()), &quiet())
         .err()
         .unwrap()
         .to_string();
     assert!(err.contains(&in_use), "{err}");
     drop(first);
     assert!(!lock.exists(), "dropping the learner removes its lock");
-    let again = Learner::open(config, &quiet()).unwrap();
+    let again = Learner::open_run(&train::RunSource::given(config), &quiet()).unwrap();
     assert_eq!(again.next_iteration(), 1);
     drop(again);
     std::fs::remove_dir_all(dir).ok();
@@ -200,7 +205,7 @@ fn a_run_source_resumes_without_overrides_and_extends_first() {
         max_new_iterations: Some(1),
         ..quiet()
     };
-    train::start(config.clone(), &opts).unwrap();
+    train::train_run(&train::RunSource::given(config.clone()), &opts).unwrap();
     let resume = train::RunSource {
         resume: Some(dir.clone()),
         ..train::RunSource::default()

@@ -97,14 +97,21 @@ fn an_older_runs_config_resumes_with_the_margin_head_off_and_is_refused_with_it_
     assert!(!err.contains('\n'), "{err}");
     // The whole run is refused with that line when resumed.
     let run = tmp("old-run");
-    train::start(smoke(run.to_str().unwrap()), &quiet_one()).unwrap();
+    train::train_run(
+        &train::RunSource::given(smoke(run.to_str().unwrap())),
+        &quiet_one(),
+    )
+    .unwrap();
     std::fs::write(
         run.join("config.toml"),
         with("margin_head = true\n", "")
             .replace("\"unused\"", &format!("{:?}", run.to_str().unwrap())),
     )
     .unwrap();
-    let err = format!("{:#}", train::resume(&run, &quiet()).unwrap_err());
+    let err = format!(
+        "{:#}",
+        train::train_run(&train::RunSource::resume(&run), &quiet()).unwrap_err()
+    );
     assert!(err.contains("net.margin_head = true"), "{err}");
     std::fs::write(
         run.join("config.toml"),
@@ -112,7 +119,12 @@ fn an_older_runs_config_resumes_with_the_margin_head_off_and_is_refused_with_it_
             .replace("\"unused\"", &format!("{:?}", run.to_str().unwrap())),
     )
     .unwrap();
-    assert_eq!(train::resume(&run, &quiet()).unwrap().iteration, 2);
+    assert_eq!(
+        train::train_run(&train::RunSource::resume(&run), &quiet())
+            .unwrap()
+            .iteration,
+        2
+    );
     std::fs::remove_dir_all(dir).ok();
     std::fs::remove_dir_all(run).ok();
 }
@@ -166,7 +178,11 @@ fn save_and_load_give_identical_outputs_and_bad_files_are_errors() {
 fn the_smoke_run_ends_and_beats_random_and_resuming_continues_where_it_stopped() {
     // Whole run in one go.
     let whole = tmp("whole");
-    let meta = train::start(smoke(whole.to_str().unwrap()), &quiet()).unwrap();
+    let meta = train::train_run(
+        &train::RunSource::given(smoke(whole.to_str().unwrap())),
+        &quiet(),
+    )
+    .unwrap();
     assert_eq!(meta.iteration, 2);
     let random = meta.eval.iter().find(|e| e.opponent == "random").unwrap();
     // Two tiny iterations teach little; the search on top of the network must still hold its own.
@@ -193,11 +209,15 @@ fn the_smoke_run_ends_and_beats_random_and_resuming_continues_where_it_stopped()
         max_new_iterations: Some(1),
         ..quiet()
     };
-    let first = train::start(smoke(parts.to_str().unwrap()), &opts).unwrap();
+    let first = train::train_run(
+        &train::RunSource::given(smoke(parts.to_str().unwrap())),
+        &opts,
+    )
+    .unwrap();
     assert_eq!(first.iteration, 1);
     let replay_after_one = ReplayBuffer::load(&parts.join("replay-0001.bin")).unwrap();
     assert!(!replay_after_one.is_empty());
-    let resumed = train::resume(&parts, &quiet()).unwrap();
+    let resumed = train::train_run(&train::RunSource::resume(&parts), &quiet()).unwrap();
     assert_eq!(resumed.iteration, 2);
     // The resumed replay buffer starts with exactly the first iteration's samples, and the
     // resumed run made the same games as the uninterrupted one.
@@ -211,9 +231,8 @@ fn the_smoke_run_ends_and_beats_random_and_resuming_continues_where_it_stopped()
     assert_eq!(head, replay_after_one.iter().collect::<Vec<_>>());
     assert_eq!(replay.len(), whole_replay.len());
     assert_eq!(resumed.games, meta.games);
-    // Starting again over an existing run is refused; resuming a non-run is an error.
-    assert!(train::start(smoke(parts.to_str().unwrap()), &quiet()).is_err());
-    assert!(train::resume(&tmp("nothing"), &quiet()).is_err());
+    // Resuming a non-run is an error.
+    assert!(train::train_run(&train::RunSource::resume(tmp("nothing")), &quiet()).is_err());
     // The metrics file has one line per iteration.
     let metrics = std::fs::read_to_string(parts.join("metrics.jsonl")).unwrap();
     assert_eq!(metrics.lines().count(), 2);
@@ -221,11 +240,24 @@ fn the_smoke_run_ends_and_beats_random_and_resuming_continues_where_it_stopped()
     let events = std::fs::read_dir(parts.join("tb")).unwrap().count();
     assert_eq!(events, 2, "one TensorBoard event file per invocation");
     // A finished run resumes as a no-op, and can be extended.
-    assert_eq!(train::resume(&parts, &quiet()).unwrap().iteration, 2);
+    assert_eq!(
+        train::train_run(&train::RunSource::resume(&parts), &quiet())
+            .unwrap()
+            .iteration,
+        2
+    );
+    // The same config over its finished run resumes it as a no-op; another config there is
+    // refused.
+    let again = train::RunSource::given(smoke(parts.to_str().unwrap()));
+    assert_eq!(train::train_run(&again, &quiet()).unwrap().iteration, 2);
+    let mut other = smoke(parts.to_str().unwrap());
+    other.seed += 1;
+    let err = train::train_run(&train::RunSource::given(other), &quiet()).unwrap_err();
+    assert!(err.to_string().contains("another config"), "{err}");
     let err = train::extend(&parts, 2).unwrap_err().to_string();
     assert!(err.contains("already at iteration 2"), "{err}");
     train::extend(&parts, 3).unwrap();
-    let extended = train::resume(&parts, &quiet()).unwrap();
+    let extended = train::train_run(&train::RunSource::resume(&parts), &quiet()).unwrap();
     assert_eq!(extended.iteration, 3);
     assert!(extended.games > resumed.games);
     let metrics = std::fs::read_to_string(parts.join("metrics.jsonl")).unwrap();
@@ -241,7 +273,7 @@ fn same_config_and_seed_give_the_same_run_on_one_thread() {
         let mut cfg = smoke(dir.to_str().unwrap());
         cfg.selfplay.threads = 1;
         cfg.eval.every = 0;
-        train::start(cfg, &quiet()).unwrap();
+        train::train_run(&train::RunSource::given(cfg), &quiet()).unwrap();
         let replay = ReplayBuffer::load(&dir.join("replay-0002.bin")).unwrap();
         let samples: Vec<Sample> = replay.iter().copied().collect();
         // Parameter ids inside the file are random; compare what the network computes.

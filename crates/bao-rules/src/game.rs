@@ -43,6 +43,12 @@ impl Game {
         Ok(Game { base, rules })
     }
 
+    /// The text of the game that `rules` make (a preset's name where they are one), or `custom`
+    /// where they make none.
+    pub fn describe(rules: &Rules) -> String {
+        Game::new(rules.clone()).map_or_else(|_| "custom".into(), |g| g.to_string())
+    }
+
     /// The rules of the game.
     pub fn rules(&self) -> &Rules {
         &self.rules
