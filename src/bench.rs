@@ -260,7 +260,7 @@ pub fn synthetic_batch(n: usize) -> crate::nn::Batch {
         let visits: Vec<u32> = (0..list.len())
             .map(|k| 1 + (k == i % list.len()) as u32 * 9)
             .collect();
-        let mut s = crate::selfplay::Sample::new(pos, &list, &visits, 0.0);
+        let mut s = crate::nn::Sample::new(pos, &list, &visits, 0.0);
         s.outcome = if i.is_multiple_of(3) { 1 } else { -1 };
         samples.push(s);
         pos = list.children()[i % list.len()];

@@ -65,8 +65,9 @@ pub fn write_random_replay(
     games: usize,
     seed: u64,
 ) -> PyResult<Vec<String>> {
+    use bao_zero::nn::Sample;
     use bao_zero::rules::{MoveList, Position};
-    use bao_zero::selfplay::{ReplayBuffer, Sample};
+    use bao_zero::selfplay::ReplayBuffer;
     // A test's few games: a count past this is a mistake, refused before any is played.
     crate::errors::check_range("games", games, 0..=10_000)?;
     let (_, rules) = variant_rules(variant)?;

@@ -2,22 +2,24 @@
 //! everything around it: the model, batched inference for the search, training steps,
 //! checkpoints, TensorBoard logs.
 
-mod batch;
+mod data;
 mod device;
 mod evaluator;
 mod fast;
 mod model;
+mod sample;
 mod tb;
 mod trainer;
 mod weights;
 
-pub use batch::Batch;
+pub use data::{Batch, SampleWindow};
 pub use device::Compute;
 pub use evaluator::NetEvaluator;
 pub use fast::FastMlp;
 pub use model::{DenseWeights, MlpWeights, PolicyValueNet, forward_probabilities};
+pub use sample::{MAX_TARGETS, Sample};
 pub use tb::TbLogger;
-pub use trainer::{Losses, Trainer, drop_optimizer};
+pub use trainer::{Losses, TrainReport, TrainSteps, Trainer, drop_optimizer};
 pub use weights::{
     NamedTensor, NetWeights, Precision, average_weights, convert_weights, load_net, load_net_bytes,
     net_bytes, network_tensors,

@@ -2,15 +2,18 @@
 //! the optimizer (burnpack files, written into a temporary folder renamed into place).
 
 use super::NetConfig;
-use super::batch::Batch;
+use super::data::{Batch, SampleWindow};
 use super::model::PolicyValueNet;
 use crate::env::{ACTIONS, OBS_CHANNELS};
+use crate::rules::Rules;
 use anyhow::{Context, bail};
 use burn::module::Module;
 use burn::optim::{AdamWConfig, GradientsParams, ModuleOptimizer};
 use burn::tensor::activation::log_softmax;
 use burn::tensor::{Device, Tensor, TensorData};
+use rand::SeedableRng;
 use std::path::Path;
+use std::time::Instant;
 
 /// Mean losses and diagnostics of some training steps.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
@@ -303,5 +306,69 @@ fn read_checked(dir: &Path, name: &str) -> anyhow::Result<Vec<u8>> {
             "{} is damaged: a checksum is not hexadecimal",
             sums_path.display()
         ),
+    }
+}
+
+/// One iteration's training steps: how many, on what batches, at which learning rate.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrainSteps {
+    /// Optimisation steps.
+    pub steps: usize,
+    /// Samples per step, drawn uniformly with replacement from the window.
+    pub batch_size: usize,
+    /// Weight of the search's value in the value target (see [`Batch::from_samples`]).
+    pub value_q_weight: f32,
+    /// Learning rate.
+    pub lr: f64,
+    /// Seed of the batches' draws.
+    pub seed: u64,
+}
+
+/// What training steps did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TrainReport {
+    /// Mean losses over the steps (zeros without steps).
+    pub losses: Losses,
+    /// Steps taken.
+    pub steps: usize,
+    /// Samples trained on (steps times the batch size).
+    pub samples: usize,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+impl TrainReport {
+    /// Samples trained on per second.
+    pub fn samples_per_sec(&self) -> f64 {
+        self.samples as f64 / self.seconds.max(1e-9)
+    }
+}
+
+impl Trainer {
+    /// Takes the optimisation steps `plan` on batches drawn from `window`; `on_step` is called
+    /// after each step. The same weights, window and plan give the same weights after.
+    pub fn train(
+        &mut self,
+        rules: &Rules,
+        window: &dyn SampleWindow,
+        plan: &TrainSteps,
+        on_step: &dyn Fn(),
+    ) -> anyhow::Result<TrainReport> {
+        let t0 = Instant::now();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(plan.seed);
+        let mut losses = Losses::default();
+        for _ in 0..plan.steps {
+            let samples = window.draw(plan.batch_size, &mut rng);
+            let batch = Batch::from_samples(rules, &samples, plan.value_q_weight);
+            losses.add(&self.step(&batch, plan.lr)?);
+            on_step();
+        }
+        losses.average(plan.steps);
+        Ok(TrainReport {
+            losses,
+            steps: plan.steps,
+            samples: plan.steps * plan.batch_size,
+            seconds: t0.elapsed().as_secs_f64(),
+        })
     }
 }

@@ -2,18 +2,17 @@
 //! leaf and one batched evaluation serves them all, so the network is the bottleneck.
 
 mod replay;
-mod sample;
 // The stage plays with a network: it needs the `ml` feature.
 #[cfg(feature = "ml")]
 mod stage;
 
 pub use replay::ReplayBuffer;
-pub use sample::{MAX_TARGETS, Sample};
 #[cfg(feature = "ml")]
 pub use stage::{GameRange, SelfPlayOutput, SelfPlayPart, merge_parts, play_games};
 
 use crate::env::random_opening;
 use crate::mcts::{Evaluator, Leaf, LeafBatch, SelfPlaySearch, Tree};
+use crate::nn::Sample;
 use crate::rules::{Move, MoveList, Position, Rules, Side};
 use crate::search::{AlphaBeta, AlphaBetaConfig, Limits};
 use rand::{RngExt, SeedableRng};

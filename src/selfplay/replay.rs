@@ -8,7 +8,7 @@
 //! which [`ReplayBuffer::save`] writes. Columns hold like values side by side (pit counts, flags,
 //! action ids), so the file is about a sixth of the plain layout's size and compresses fast.
 
-use super::sample::{MAX_TARGETS, Sample};
+use crate::nn::{MAX_TARGETS, Sample, SampleWindow};
 use crate::rules::Position;
 use anyhow::{Context, bail};
 use rand::RngExt;
@@ -70,16 +70,6 @@ impl ReplayBuffer {
             self.samples.push_back(s);
             self.total_added += 1;
         }
-    }
-
-    /// `n` samples drawn uniformly with replacement.
-    pub fn sample(&self, n: usize, rng: &mut impl rand::Rng) -> Vec<Sample> {
-        if self.samples.is_empty() {
-            return Vec::new();
-        }
-        (0..n)
-            .map(|_| self.samples[rng.random_range(0..self.samples.len())])
-            .collect()
     }
 
     /// Iterates over the samples, oldest first.
@@ -322,6 +312,17 @@ fn unpack(b: &[u8]) -> anyhow::Result<Sample> {
         bail!("bad sample in replay file");
     }
     Ok(s)
+}
+
+impl SampleWindow for ReplayBuffer {
+    fn draw(&self, n: usize, rng: &mut rand_chacha::ChaCha8Rng) -> Vec<Sample> {
+        if self.samples.is_empty() {
+            return Vec::new();
+        }
+        (0..n)
+            .map(|_| self.samples[rng.random_range(0..self.samples.len())])
+            .collect()
+    }
 }
 
 #[cfg(test)]

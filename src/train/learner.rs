@@ -7,9 +7,10 @@
 //! [`Learner::eval_due`] -> [`Learner::commit`].
 
 use super::evaluate::{self, EvalReport, EvalSettings};
-use super::stages::{IterationReport, SEED_INIT, TrainReport, TrainSteps, selfplay_games};
+use super::stages::{IterationReport, SEED_INIT, selfplay_games};
 use super::{EvalEntry, Meta, MetricsSink, RunDir, RunOptions, TrainConfig, derive_seed, run_dir};
 use crate::nn::{NetWeights, Trainer};
+use crate::nn::{TrainReport, TrainSteps};
 use crate::rules::Rules;
 use crate::selfplay::{GameRange, ReplayBuffer, SelfPlayOutput};
 use anyhow::{Context, bail, ensure};

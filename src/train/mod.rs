@@ -13,7 +13,6 @@ mod lock;
 mod metrics;
 mod open;
 mod run_dir;
-mod samples;
 pub mod stages;
 
 pub use crate::nn::Batch;
@@ -24,7 +23,7 @@ pub use lock::{LOCK_FILE, RunLock};
 pub use metrics::{MetricsSink, metrics_line};
 pub use open::{ConfigSource, RunSource};
 pub use run_dir::{EvalEntry, Meta, RunDir};
-pub use stages::{IterationReport, TrainReport, TrainSteps, selfplay_games};
+pub use stages::{IterationReport, selfplay_games};
 
 use crate::selfplay;
 use anyhow::bail;

@@ -3,13 +3,14 @@
 #![cfg(feature = "ml")]
 
 use crate::common;
+use bao_zero::nn::TrainSteps;
 use bao_zero::nn::{NetWeights, Trainer};
 use bao_zero::rules::Rules;
 use bao_zero::search::PlayerRegistry;
 use bao_zero::selfplay::{
     GameRange, ReplayBuffer, SelfPlayOutput, SelfPlayPart, merge_parts, play_games,
 };
-use bao_zero::train::{EvalSettings, TrainConfig, TrainSteps, evaluate, selfplay_games};
+use bao_zero::train::{EvalSettings, TrainConfig, evaluate, selfplay_games};
 
 fn smoke() -> TrainConfig {
     toml::from_str(common::SMOKE).unwrap()

@@ -3,8 +3,9 @@
 
 use crate::common;
 use bao_zero::bench::synthetic_batch;
+use bao_zero::nn::Sample;
 use bao_zero::nn::{NetConfig, NetEvaluator, NetKind, Trainer};
-use bao_zero::selfplay::{ReplayBuffer, Sample};
+use bao_zero::selfplay::ReplayBuffer;
 use bao_zero::train::{self, RunOptions, TrainConfig};
 use std::path::PathBuf;
 

@@ -1,8 +1,17 @@
-//! Training batches in the flat layout the network takes: observations, legal masks, target
-//! policies and values. Training fills them from self-play samples (`train`).
+//! The data the network trains on: batches in the flat layout it takes (observations, legal
+//! masks, target policies and values), filled from self-play's samples, and the window the
+//! samples are drawn from.
 
+use super::Sample;
 use crate::env::{ACTIONS, OBS_LEN, encode_observation};
 use crate::rules::{Position, Rules};
+use rand_chacha::ChaCha8Rng;
+
+/// Where training draws its samples: self-play's replay window.
+pub trait SampleWindow {
+    /// `n` samples drawn uniformly with replacement.
+    fn draw(&self, n: usize, rng: &mut ChaCha8Rng) -> Vec<Sample>;
+}
 
 /// A batch in the flat layout the network takes.
 #[derive(Clone, Debug, Default)]
@@ -20,6 +29,17 @@ pub struct Batch {
 }
 
 impl Batch {
+    /// Encodes `samples`; the value target is `(1 - q_weight) * outcome + q_weight * search
+    /// value` (0: the game's result alone).
+    pub fn from_samples(rules: &Rules, samples: &[Sample], q_weight: f32) -> Batch {
+        let mut b = Batch::zeroed(samples.len());
+        for (i, s) in samples.iter().enumerate() {
+            let value = (1.0 - q_weight) * f32::from(s.outcome) + q_weight * s.value();
+            b.set(i, rules, &s.pos, s.legal, s.policy(), value);
+        }
+        b
+    }
+
     /// `size` zeroed samples (values 0).
     pub fn zeroed(size: usize) -> Batch {
         Batch {
