@@ -18,6 +18,7 @@ pub mod nn;
 pub mod player_file;
 pub mod players;
 pub mod plot;
+pub mod pool;
 pub mod search;
 pub mod selfplay;
 #[cfg(feature = "ml")]

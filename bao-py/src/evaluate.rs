@@ -12,45 +12,28 @@ use bao_zero::rules::{MoveList, Position, Rules};
 use bao_zero::search::{Choice, Limits, Player, PlayerSpec};
 use numpy::{PyArray1, PyArray3, PyArrayMethods};
 use pyo3::prelude::*;
-use std::sync::{Arc, Mutex};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::time::Duration;
 
 /// The kind under which the policy is registered for the match.
 const KIND: &str = "python-policy";
 
-/// The first error the policy raised, kept to be raised again as it was.
-type Raised = Arc<Mutex<Option<PyErr>>>;
+/// How often the caller's thread, waiting for the match, runs Python's signal handlers.
+const SIGNAL_CHECK: Duration = Duration::from_millis(20);
 
-/// A Python callable `(observation, mask) -> action` as a player of the arena.
-struct PolicyPlayer {
-    rules: Rules,
-    policy: Arc<Py<PyAny>>,
-    name: String,
-    raised: Raised,
-    moves: MoveList,
+/// A question of the match to the policy: its action in `pos`, answered on `reply` (or why
+/// there is none).
+struct Ask {
+    pos: Position,
+    reply: Sender<Result<usize, String>>,
 }
 
-impl PolicyPlayer {
-    /// Asks the policy for an action in `pos` and checks it.
-    fn ask(&mut self, py: Python<'_>, pos: &Position) -> PyResult<usize> {
-        let rules = &self.rules;
-        pos.legal_moves(rules, &mut self.moves);
-        let bits = legal_mask_bits(pos, &self.moves);
-        let obs = PyArray3::<f32>::zeros(py, [OBS_CHANNELS, 4, 8], false);
-        // SAFETY: the array was just created here and nothing else refers to it yet.
-        let out = unsafe { obs.as_slice_mut() }.expect("a new array is contiguous");
-        debug_assert_eq!(out.len(), OBS_LEN);
-        encode(rules, pos, out);
-        let mask: Vec<i8> = (0..ACTIONS).map(|a| (bits >> a & 1) as i8).collect();
-        let mask = PyArray1::from_vec(py, mask);
-        let answer = self.policy.bind(py).call1((obs, mask))?;
-        let action = int_arg(&answer, "the policy's action", 0, ACTIONS as u64 - 1)? as usize;
-        if bits >> action & 1 == 0 {
-            return Err(value_error(format!(
-                "the policy chose action {action}, which is illegal in {pos}"
-            )));
-        }
-        Ok(action)
-    }
+/// The policy as a player of the arena: it hands each position to the caller's thread, where
+/// the policy runs (see [`Policy`]).
+struct PolicyPlayer {
+    rules: Rules,
+    name: String,
+    asks: Sender<Ask>,
 }
 
 impl Player for PolicyPlayer {
@@ -63,16 +46,89 @@ impl Player for PolicyPlayer {
     }
 
     fn choose(&mut self, pos: &Position, _: &Limits) -> anyhow::Result<Choice> {
-        let asked = Python::attach(|py| self.ask(py, pos));
-        match asked {
+        let stopped = || anyhow::anyhow!("the evaluation was stopped");
+        let (reply, answer) = channel();
+        let ask = Ask { pos: *pos, reply };
+        self.asks.send(ask).map_err(|_| stopped())?;
+        match answer.recv().map_err(|_| stopped())? {
             Ok(action) => Ok(Choice::just(action_to_move(pos, action)?)),
-            Err(e) => {
-                let text = e.to_string();
-                let mut first = self.raised.lock().unwrap_or_else(|p| p.into_inner());
-                first.get_or_insert(e);
-                anyhow::bail!("the policy failed: {text}")
+            Err(why) => anyhow::bail!("the policy failed: {why}"),
+        }
+    }
+}
+
+/// The Python callable `(observation, mask) -> action`, called on the caller's thread: there
+/// Python runs its signal handlers, so Ctrl-C raises `KeyboardInterrupt` in the policy itself,
+/// and the policy is never called from two threads at once.
+struct Policy<'py> {
+    callable: Bound<'py, PyAny>,
+    rules: Rules,
+    moves: MoveList,
+    /// The first error raised (by the policy, or Ctrl-C meanwhile): every later question is
+    /// refused, so the match ends at once, and it is raised again as it was.
+    raised: Option<PyErr>,
+}
+
+impl<'py> Policy<'py> {
+    /// Answers the match's questions until it ends, running Python's signal handlers while
+    /// the opponent thinks.
+    fn serve(&mut self, mut asks: Receiver<Ask>) {
+        let py = self.callable.py();
+        loop {
+            // The receiver goes to the waiting and back (a receiver is never shared).
+            let (back, asked) = py.detach(move || {
+                let asked = asks.recv_timeout(SIGNAL_CHECK);
+                (asks, asked)
+            });
+            asks = back;
+            match asked {
+                Ok(ask) => {
+                    let answer = self.answer(&ask.pos);
+                    // A match that failed meanwhile no longer waits for the answer.
+                    let _ = ask.reply.send(answer);
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Err(e) = py.check_signals() {
+                        self.raised.get_or_insert(e);
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => return,
             }
         }
+    }
+
+    /// The policy's action in `pos`, or why there is none.
+    fn answer(&mut self, pos: &Position) -> Result<usize, String> {
+        if self.raised.is_some() {
+            return Err("the evaluation was stopped".into());
+        }
+        self.ask(pos).map_err(|e| {
+            let text = e.to_string();
+            self.raised = Some(e);
+            text
+        })
+    }
+
+    /// Asks the policy for an action in `pos` and checks it.
+    fn ask(&mut self, pos: &Position) -> PyResult<usize> {
+        let (py, rules) = (self.callable.py(), &self.rules);
+        pos.legal_moves(rules, &mut self.moves);
+        let bits = legal_mask_bits(pos, &self.moves);
+        let obs = PyArray3::<f32>::zeros(py, [OBS_CHANNELS, 4, 8], false);
+        // SAFETY: the array was just created here and nothing else refers to it yet.
+        let out = unsafe { obs.as_slice_mut() }.expect("a new array is contiguous");
+        debug_assert_eq!(out.len(), OBS_LEN);
+        encode(rules, pos, out);
+        let mask: Vec<i8> = (0..ACTIONS).map(|a| (bits >> a & 1) as i8).collect();
+        let mask = PyArray1::from_vec(py, mask);
+        let answer = self.callable.call1((obs, mask))?;
+        let action = int_arg(&answer, "the policy's action", 0, ACTIONS as u64 - 1)? as usize;
+        if bits >> action & 1 == 0 {
+            return Err(value_error(format!(
+                "the policy chose action {action}, which is illegal in {pos}"
+            )));
+        }
+        Ok(action)
     }
 }
 
@@ -85,9 +141,10 @@ impl Player for PolicyPlayer {
 /// game of a pair and North in the other, a game reaching `max_plies` a draw. Returns a dict
 /// from the policy's side: `games`, `wins`, `draws`, `losses`, `score`, `score_low`,
 /// `score_high` (95%), `elo`, `elo_low`, `elo_high`, `elo_text`, `model` and `summary` (the
-/// text `bao eval` prints). The games are played one at a time, so the policy is never called
-/// from two threads at once. An exception in the policy is raised again as it was; an illegal
-/// action is a `ValueError`.
+/// text `bao eval` prints). The games are played one at a time, and the policy is called on the
+/// caller's thread only. The first exception in the policy (`KeyboardInterrupt` included, or one
+/// raised by Ctrl-C while the opponent thinks) ends the evaluation at once and is raised again
+/// as it was; an illegal action is a `ValueError`.
 #[pyfunction]
 #[pyo3(
     signature = (policy, opponent = "random", variant = "kiswahili", games = None, seed = None, opening_plies = None, max_plies = None, rules = None, name = "policy"),
@@ -124,34 +181,47 @@ pub(crate) fn evaluate<'py>(
     let (v, rules) = rules_of(variant, rules)?;
     let b: PlayerSpec = opponent.parse().map_err(value_error)?;
     let mut players = crate::players().clone();
-    let raised: Raised = Arc::default();
-    let (shared, label, kept) = (Arc::new(policy.unbind()), name.to_string(), raised.clone());
+    let (asks, questions) = channel::<Ask>();
+    let label = name.to_string();
     players.register(KIND, move |_, _, rules, _| {
         Ok(Box::new(PolicyPlayer {
             rules: rules.clone(),
-            policy: shared.clone(),
             name: label.clone(),
-            raised: kept.clone(),
-            moves: MoveList::new(),
+            asks: asks.clone(),
         }))
     });
     let a: PlayerSpec = KIND.parse().map_err(value_error)?;
     let mut cfg = MatchConfig::new(a, b, v);
-    cfg.rules = rules;
+    cfg.rules = rules.clone();
     cfg.games = games;
     cfg.seed = seed;
     cfg.opening_plies = opening as u32;
     cfg.max_plies = max_plies;
     cfg.progress = false;
     cfg.players = players;
-    // One game at a time: a Python policy is rarely safe to call from two threads at once
-    // (an SB3 model keeps its action distribution in the policy object).
+    // One game at a time: the policy answers one question at a time anyway.
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build()
         .map_err(runtime_error)?;
-    let result = py.detach(|| pool.install(|| run_match(&cfg)));
-    if let Some(e) = raised.lock().unwrap_or_else(|p| p.into_inner()).take() {
+    let mut served = Policy {
+        callable: policy,
+        rules,
+        moves: MoveList::new(),
+        raised: None,
+    };
+    let result = std::thread::scope(|s| {
+        let pool = &pool;
+        let games = s.spawn(move || {
+            let result = pool.install(|| run_match(&cfg));
+            // The policy's questions end with the match: its thread stops serving them.
+            drop(cfg);
+            result
+        });
+        served.serve(questions);
+        (games.join()).unwrap_or_else(|_| Err(anyhow::anyhow!("the match failed")))
+    });
+    if let Some(e) = served.raised.take() {
         return Err(e);
     }
     let result = result.map_err(|e| value_error(format!("{e:#}")))?;

@@ -49,26 +49,64 @@ impl Choice {
     }
 }
 
+/// Other games' players a `Player` keeps, besides the one of the game it met last.
+const MAX_KEPT: usize = 4;
+
+/// The players behind one `Player`: the bot's, of the game met last, and those built for the
+/// other games it met, kept (their tables, trees and random streams) for when a game comes back.
+struct Seat {
+    bot: Bot,
+    /// The index of the bot's game among those met (0: the game it was built for).
+    game: u64,
+    /// The players of other games with their games' indices, the least recently used first.
+    kept: Vec<(u64, Box<dyn bao_zero::search::Player>)>,
+    /// Games met so far.
+    met: u64,
+}
+
+impl Seat {
+    fn new(player: Box<dyn bao_zero::search::Player>) -> Seat {
+        Seat {
+            bot: Bot::new(player),
+            game: 0,
+            kept: Vec::new(),
+            met: 1,
+        }
+    }
+}
+
+/// The seed of the `game`th game a player meets, from its seed: the seed itself for the first,
+/// and seeds apart from it for the others, so that no two games repeat one random stream.
+fn game_seed(seed: u64, game: u64) -> u64 {
+    match game {
+        0 => seed,
+        _ => bao_zero::util::splitmix64(seed ^ bao_zero::util::mix64(game)),
+    }
+}
+
 /// A player (the Rust `bao_zero::search::Player`): `Player.load(path)` for an exported player
 /// file, `Player.alphabeta(depth=...)`, `Player.random()`, `Player.greedy()` or
 /// `Player.from_spec("ab:nodes=100k")`. The search runs with the GIL released (a search of the
-/// Rust `Bot`, as in `bao engine`); calls from several threads take turns.
+/// Rust `Bot`, as in `bao engine`); calls from several threads take turns. A player of any game
+/// asked about several games keeps what it built for each (at most five), its random stream
+/// going on in each.
 #[pyclass(name = "Player", module = "bao_zero._core")]
 pub struct Player {
-    /// The player on its bot. The lock is held for a whole call (a search, a change of
-    /// settings), so that calls from several Python threads take turns instead of meeting the
-    /// bot's refusal of a second search; it is taken with the GIL released.
-    bot: Mutex<Bot>,
+    /// The player on its bot, with those of other games. The lock is held for a whole call (a
+    /// search, a change of settings), so that calls from several Python threads take turns
+    /// instead of meeting the bot's refusal of a second search; it is taken with the GIL
+    /// released.
+    seat: Mutex<Seat>,
     /// Its name (the spec, or `player:PATH`).
     name: String,
     /// The rules it is bound to (a trained player), with the preset's name.
     bound: Option<(String, Rules)>,
-    /// The spec it was built from, to build it again for another game (a player of any game
-    /// meets the game with each call); `None` for a loaded file, bound to its own.
+    /// The spec it was built from, to build it for another game (a player of any game meets
+    /// the game with each call); `None` for a loaded file, bound to its own.
     spec: Option<PlayerSpec>,
-    /// The seed of its game: the one it was built with, or the last `new_game`'s.
+    /// Its seed: the one it was built with, or the last `new_game`'s.
     seed: AtomicU64,
-    /// The threads `set_threads` gave it (0: never called), given again to a rebuilt player.
+    /// The threads `set_threads` gave it (0: never called), given to a player built later.
     threads: AtomicUsize,
 }
 
@@ -91,7 +129,7 @@ impl Player {
         });
         Ok(Player {
             name: player.name(),
-            bot: Mutex::new(Bot::new(player)),
+            seat: Mutex::new(Seat::new(player)),
             bound,
             spec: Some(spec.clone()),
             seed: AtomicU64::new(seed),
@@ -100,10 +138,10 @@ impl Player {
     }
 
     /// Makes the bot's player one of the game `rules`, the check made where the game enters:
-    /// the player is built again from its spec for a new game; a trained player of another
-    /// game is refused.
-    fn fit(&self, bot: &mut Bot, rules: &Rules) -> PyResult<()> {
-        let player = bot.player().map_err(runtime_error)?;
+    /// the player kept for that game, or one built from the spec for a game not met yet (the
+    /// player it replaces is kept); a trained player of another game is refused.
+    fn fit(&self, seat: &mut Seat, rules: &Rules) -> PyResult<()> {
+        let player = seat.bot.player().map_err(runtime_error)?;
         if player.rules() == rules {
             return Ok(());
         }
@@ -113,33 +151,52 @@ impl Player {
                 self.name
             )));
         };
-        let seed = self.seed.load(Ordering::Relaxed);
-        let mut built = (players().build(spec, rules, seed))
-            .map_err(|e| crate::errors::chain_value_error(&e))?;
-        match self.threads.load(Ordering::Relaxed) {
-            0 => {}
-            n => drop(built.set_threads(n)),
+        let (game, next) = match seat.kept.iter().position(|(_, p)| p.rules() == rules) {
+            Some(i) => seat.kept.remove(i),
+            None => {
+                let seed = game_seed(self.seed.load(Ordering::Relaxed), seat.met);
+                let mut built = (players().build(spec, rules, seed))
+                    .map_err(|e| crate::errors::chain_value_error(&e))?;
+                match self.threads.load(Ordering::Relaxed) {
+                    0 => {}
+                    n => drop(built.set_threads(n)),
+                }
+                seat.met += 1;
+                (seat.met - 1, built)
+            }
+        };
+        let previous = seat.bot.swap_player(next).map_err(runtime_error)?;
+        seat.kept
+            .push((std::mem::replace(&mut seat.game, game), previous));
+        if seat.kept.len() > MAX_KEPT {
+            seat.kept.remove(0);
         }
-        bot.set_player(built).map_err(runtime_error)
+        Ok(())
     }
 
-    /// The bot, for this call's turn. Taken only with the GIL released (inside
+    /// The players, for this call's turn. Taken only with the GIL released (inside
     /// `Python::detach`), so that no thread ever waits for the lock while holding the GIL.
-    fn bot(&self) -> PyResult<MutexGuard<'_, Bot>> {
-        self.bot
+    fn seat(&self) -> PyResult<MutexGuard<'_, Seat>> {
+        self.seat
             .lock()
             .map_err(|_| runtime_error("the player failed in an earlier call"))
     }
 
-    /// Runs `change` on the player with the GIL released, in its turn.
+    /// Runs `change` on the player of every game it keeps, with the index of its game, with
+    /// the GIL released, in its turn; the answer is the bot player's.
     fn change<T: Send>(
         &self,
         py: Python<'_>,
-        change: impl FnOnce(&mut dyn bao_zero::search::Player) -> T + Send,
+        change: impl Fn(&mut dyn bao_zero::search::Player, u64) -> T + Send + Sync,
     ) -> PyResult<T> {
         py.detach(|| {
-            let mut bot = self.bot()?;
-            Ok(change(bot.player_mut().map_err(runtime_error)?))
+            let mut seat = self.seat()?;
+            let seat = &mut *seat;
+            for (game, kept) in &mut seat.kept {
+                change(kept.as_mut(), *game);
+            }
+            let player = seat.bot.player_mut().map_err(runtime_error)?;
+            Ok(change(player, seat.game))
         })
     }
 
@@ -151,8 +208,9 @@ impl Player {
         pos: &Position,
         limits: Limits,
     ) -> PyResult<bao_zero::search::Choice> {
-        let mut bot = self.bot()?;
-        self.fit(&mut bot, rules)?;
+        let mut seat = self.seat()?;
+        self.fit(&mut seat, rules)?;
+        let bot = &mut seat.bot;
         // Other calls wait for the lock meanwhile, so only this one takes the answer.
         bot.start_here(pos, limits).map_err(runtime_error)?.run();
         let answer = bot.wait();
@@ -230,7 +288,7 @@ impl Player {
             let bound = Some((loaded.header.variant.clone(), loaded.header.rules.clone()));
             let name = bao_zero::search::Player::name(&loaded);
             Ok(Player {
-                bot: Mutex::new(Bot::new(Box::new(loaded))),
+                seat: Mutex::new(Seat::new(Box::new(loaded))),
                 name,
                 bound,
                 spec: None,
@@ -354,13 +412,13 @@ impl Player {
         })
     }
 
-    /// Forgets the previous game (search tree, caches) and reseeds the player's randomness
-    /// (after any search running on another thread).
+    /// Forgets the previous game (search tree, caches) and reseeds the player's randomness,
+    /// in every game it keeps (after any search running on another thread).
     #[pyo3(signature = (seed = 0))]
     fn new_game(&self, py: Python<'_>, seed: u64) -> PyResult<()> {
         guarded("Player.new_game", || {
             self.seed.store(seed, Ordering::Relaxed);
-            self.change(py, |p| p.new_game(seed))
+            self.change(py, |p, game| p.new_game(game_seed(seed, game)))
         })
     }
 
@@ -369,7 +427,7 @@ impl Player {
     fn set_threads(&self, py: Python<'_>, threads: usize) -> PyResult<bool> {
         guarded("Player.set_threads", || {
             let threads = check_range("threads", threads, 1..=crate::args::MAX_THREADS as usize)?;
-            let taken = self.change(py, |p| p.set_threads(threads))?;
+            let taken = self.change(py, |p, _| p.set_threads(threads))?;
             self.threads.store(threads, Ordering::Relaxed);
             Ok(taken)
         })

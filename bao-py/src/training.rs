@@ -6,6 +6,7 @@
 
 use crate::errors::{chain_value_error, check_range, detach, guarded, value_error};
 use bao_zero::nn::{NetEvaluator, NetWeights};
+use bao_zero::pool::OwnPool;
 use bao_zero::rules::Rules;
 use bao_zero::selfplay::{MAX_THREADS, SelfPlayPart, merge_parts};
 use bao_zero::train::{self, EvalReport, EvalSettings, RunOptions, RunSource, TrainConfig};
@@ -22,13 +23,14 @@ fn parse_config(text: &str) -> PyResult<(TrainConfig, Rules)> {
     Ok((config, rules))
 }
 
-/// A thread pool of `threads` threads (1 to `selfplay.threads`' bound).
-fn pool(threads: usize) -> PyResult<rayon::ThreadPool> {
+/// A thread pool of `threads` threads (1 to `selfplay.threads`' bound), started at once (and
+/// again in a child of `fork`).
+fn pool(threads: usize, name: &'static str) -> PyResult<OwnPool> {
     let threads = check_range("threads", threads, 1..=MAX_THREADS)?;
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| value_error(format!("cannot start {threads} threads: {e}")))
+    let own = OwnPool::new(threads, name);
+    own.pool()
+        .map_err(|e| value_error(format!("cannot start {threads} threads: {e}")))?;
+    Ok(own)
 }
 
 /// The network of a run with `config` from its bytes, as of `version`.
@@ -55,7 +57,7 @@ fn to_python<'py>(py: Python<'py>, value: &serde_json::Value) -> PyResult<Bound<
 pub struct SelfPlayWorker {
     config: TrainConfig,
     rules: Rules,
-    pool: rayon::ThreadPool,
+    pool: OwnPool,
     /// The network of the last call, kept while the weights stay the same.
     network: Mutex<Option<(Vec<u8>, NetEvaluator)>>,
 }
@@ -70,7 +72,7 @@ impl SelfPlayWorker {
             Ok(SelfPlayWorker {
                 config,
                 rules,
-                pool: pool(threads)?,
+                pool: pool(threads, "bao-selfplay")?,
                 network: Mutex::new(None),
             })
         })
@@ -115,7 +117,7 @@ impl SelfPlayWorker {
                 let (rules, settings) = (&self.rules, &self.config.selfplay);
                 let part = self.pool.install(|| {
                     SelfPlayPart::play_with(rules, evaluator, version, settings, range, &|_| {})
-                });
+                })?;
                 Ok(part.to_bytes())
             })?;
             Ok(PyBytes::new(py, &bytes))
@@ -302,7 +304,7 @@ pub struct Evaluator {
     config: TrainConfig,
     rules: Rules,
     settings: EvalSettings,
-    pool: rayon::ThreadPool,
+    pool: OwnPool,
 }
 
 #[pymethods]
@@ -318,7 +320,7 @@ impl Evaluator {
                 config,
                 rules,
                 settings,
-                pool: pool(threads)?,
+                pool: pool(threads, "bao-evaluator")?,
             })
         })
     }
@@ -343,7 +345,7 @@ impl Evaluator {
                         iteration,
                         &|_| {},
                     )
-                })?;
+                })??;
                 Ok(serde_json::to_vec(&report)?)
             })?;
             Ok(PyBytes::new(py, &bytes))

@@ -1,11 +1,13 @@
 //! `bao_zero._core.VecEnvCore`: the Rust `VecEnv` behind `bao_zero.VecEnv`, stepped on its own
-//! rayon pool with the GIL released, its result buffers shown to numpy without copies.
+//! rayon pool with the GIL released (started again in a child of `fork`), its result buffers
+//! shown to numpy without copies.
 
 use crate::args::{MAX_ENVS, MAX_THREADS, int_arg, opt_int_arg, plies_args};
 use crate::env::Env;
-use crate::errors::{value_error, vec_env_error};
+use crate::errors::{runtime_error, value_error, vec_env_error};
 use crate::rules_arg::rules_of;
 use bao_zero::env::{ACTIONS, EnvConfig, OBS_CHANNELS, VecEnv};
+use bao_zero::pool::OwnPool;
 use numpy::ndarray::{ArrayView, Dimension, IntoDimension};
 use numpy::{Element, PyArray, PyArray1, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
@@ -19,7 +21,7 @@ use pyo3::prelude::*;
 pub struct VecEnvCore {
     venv: VecEnv,
     /// The pool `step` runs on.
-    pool: rayon::ThreadPool,
+    pool: OwnPool,
     /// The preset's name.
     variant: &'static str,
     /// Legal masks as booleans, `[n, 64]`, rewritten after every step.
@@ -30,6 +32,8 @@ pub struct VecEnvCore {
     players: Vec<u8>,
     /// The actions of the step under way (reused).
     actions: Vec<usize>,
+    /// Which environments the step under way plays in, when it names them (reused).
+    active: Vec<bool>,
 }
 
 impl VecEnvCore {
@@ -96,17 +100,14 @@ impl VecEnvCore {
         let threads = opt_int_arg(threads, "threads", 1, MAX_THREADS, 0)? as usize;
         let (max_plies, opening_random_plies) = plies_args(max_plies, opening_random_plies)?;
         let (v, rules) = rules_of(variant, rules)?;
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .thread_name(|i| format!("bao-vecenv-{i}"))
-            .build()
-            .map_err(value_error)?;
+        let pool = OwnPool::new(threads, "bao-vecenv");
         let config = EnvConfig {
             max_plies,
             opening_random_plies,
         };
         let venv = pool
             .install(|| VecEnv::new(rules, config, n, seed))
+            .map_err(|e| value_error(format!("{e:#}")))?
             .map_err(vec_env_error)?;
         let mut core = VecEnvCore {
             venv,
@@ -116,6 +117,7 @@ impl VecEnvCore {
             movers: vec![0; n],
             players: vec![0; n],
             actions: vec![0; n],
+            active: vec![true; n],
         };
         core.publish();
         Ok(core)
@@ -125,18 +127,35 @@ impl VecEnvCore {
     fn reset(&mut self, py: Python<'_>, seed: &Bound<'_, PyAny>) -> PyResult<()> {
         let seed = int_arg(seed, "seed", 0, u64::MAX)?;
         let (venv, pool) = (&mut self.venv, &self.pool);
-        py.detach(|| pool.install(|| venv.reset(seed)));
+        py.detach(|| pool.install(|| venv.reset(seed)))
+            .map_err(|e| runtime_error(format!("{e:#}")))?;
         self.publish();
         Ok(())
     }
 
     /// Plays `actions[i]` in environment `i` (a 1-d integer array of `n`), all in parallel with
-    /// the GIL released. Every action is checked first: if one is out of range or illegal,
-    /// `ValueError` names it and nothing is stepped.
-    fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
+    /// the GIL released; with `active` (a bool array of `n`), only in the environments it marks,
+    /// the others left as they are (no reward, no end) and their actions not read. Every action
+    /// played is checked first: if one is out of range or illegal, `ValueError` names it and
+    /// nothing is stepped.
+    #[pyo3(signature = (actions, active = None))]
+    fn step(
+        &mut self,
+        py: Python<'_>,
+        actions: &Bound<'_, PyAny>,
+        active: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
         read_actions(py, actions, &mut self.actions)?;
+        let active = match active {
+            Some(flags) => {
+                read_active(py, flags, &mut self.active)?;
+                Some(self.active.as_slice())
+            }
+            None => None,
+        };
         let (venv, pool, acts) = (&mut self.venv, &self.pool, &self.actions);
-        py.detach(|| pool.install(|| venv.step(acts)))
+        py.detach(|| pool.install(|| venv.step_where(acts, active)))
+            .map_err(|e| runtime_error(format!("{e:#}")))?
             .map_err(vec_env_error)?;
         self.publish();
         Ok(())
@@ -274,8 +293,12 @@ impl VecEnvCore {
 
     /// Threads of the pool `step` runs on.
     #[getter]
-    fn threads(&self) -> usize {
-        self.pool.current_num_threads()
+    fn threads(&self) -> PyResult<usize> {
+        let pool = self
+            .pool
+            .pool()
+            .map_err(|e| runtime_error(format!("{e:#}")))?;
+        Ok(pool.current_num_threads())
     }
 
     /// The base seed.
@@ -320,6 +343,27 @@ fn read_actions(py: Python<'_>, actions: &Bound<'_, PyAny>, out: &mut [usize]) -
         ))
     })?;
     copy_actions(&a.readonly(), out)
+}
+
+/// Copies `active` (a 1-d bool array of one flag per environment) into `out`; `ValueError` for
+/// another shape or type.
+fn read_active(py: Python<'_>, active: &Bound<'_, PyAny>, out: &mut [bool]) -> PyResult<()> {
+    let wrong = || {
+        value_error(format!(
+            "active must be a 1-d bool array of {} flags, one per environment",
+            out.len()
+        ))
+    };
+    let converted = py.import("numpy")?.call_method1("asarray", (active,))?;
+    let flags = converted.cast::<PyArray1<bool>>().map_err(|_| wrong())?;
+    let flags = flags.readonly();
+    if flags.len() != out.len() {
+        return Err(wrong());
+    }
+    for (o, &f) in out.iter_mut().zip(flags.as_array().iter()) {
+        *o = f;
+    }
+    Ok(())
 }
 
 /// Copies a read-only integer array into `out`, checking its length and range.

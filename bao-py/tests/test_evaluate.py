@@ -3,6 +3,11 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import threading
+import time
+
 import numpy as np
 import pytest
 
@@ -66,9 +71,6 @@ def test_policy_errors_and_bad_arguments() -> None:
 
 
 def test_the_policy_is_never_called_from_two_threads_at_once() -> None:
-    import threading
-    import time
-
     inside = threading.Lock()
     overlaps = []
 
@@ -84,3 +86,61 @@ def test_the_policy_is_never_called_from_two_threads_at_once() -> None:
 
     bao_zero.evaluate(slow_policy, "random", variant="kujifunza", games=8)
     assert not overlaps
+
+
+def test_the_first_policy_error_ends_the_evaluation() -> None:
+    calls = []
+
+    def fails_on_its_third_call(observation: np.ndarray, mask: np.ndarray) -> int:
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyError("the third call")
+        return first_legal(observation, mask)
+
+    with pytest.raises(KeyError, match="the third call"):
+        bao_zero.evaluate(fails_on_its_third_call, "random", variant="kujifunza", games=200)
+    assert len(calls) == 3
+
+
+def test_ctrl_c_in_the_policy_stops_the_evaluation_at_once() -> None:
+    calls = []
+
+    def interrupted_on_its_third_call(observation: np.ndarray, mask: np.ndarray) -> int:
+        calls.append(1)
+        if len(calls) == 3:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(5)  # Ctrl-C ends this at once, as it would any Python code
+        return first_legal(observation, mask)
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        start = time.monotonic()
+        with pytest.raises(KeyboardInterrupt):
+            bao_zero.evaluate(interrupted_on_its_third_call, "random", variant="kujifunza",
+                              games=200)
+        assert time.monotonic() - start < 3
+        assert len(calls) == 3
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def test_ctrl_c_while_the_opponent_thinks_stops_the_evaluation() -> None:
+    calls = []
+
+    def first_call_sends_ctrl_c(observation: np.ndarray, mask: np.ndarray) -> int:
+        calls.append(1)
+        if len(calls) == 1:
+            # Delivered while the opponent searches its reply (half a second's thought).
+            threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT)).start()
+        return first_legal(observation, mask)
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        start = time.monotonic()
+        with pytest.raises(KeyboardInterrupt):
+            bao_zero.evaluate(first_call_sends_ctrl_c, "ab:time=500ms", variant="kiswahili",
+                              games=2, opening_plies=0, max_plies=8)
+        assert time.monotonic() - start < 2.5
+        assert len(calls) == 1
+    finally:
+        signal.signal(signal.SIGINT, previous)

@@ -4,6 +4,7 @@ the SB3 adapter where stable-baselines3 is installed."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import gymnasium
@@ -13,6 +14,7 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 import bao_zero
+from bao_zero.gym_env import BaoEnv
 from bao_zero.gym_vector import BaoVectorEnv
 
 
@@ -92,6 +94,60 @@ def test_games_against_random_are_bao_env_games() -> None:
     assert len(results) > 100
     wins = sum(r == 1.0 for r in results) / len(results)
     assert 0.3 < wins < 0.7
+
+
+class FirstLegal:
+    """An opponent for ``Bao-v0`` that plays the lowest legal action, as the vector env's
+    opponent below does."""
+
+    variant = None
+
+    def new_game(self, seed: int) -> None:
+        pass
+
+    def choose(self, game: bao_zero.Env) -> Any:
+        return SimpleNamespace(action=min(game.legal_actions()))
+
+
+@pytest.mark.parametrize("variant", bao_zero.variants())
+def test_against_its_opponent_the_vector_env_is_bao_v0_step_for_step(variant: str) -> None:
+    """Each game of the vector env is a ``Bao-v0`` game: the agent keeps its side for the whole
+    game, the opponent moves while it is its turn (twice in a row in Malawi Bao advanced's
+    opening), and the agent's observations, rewards and ends are ``Bao-v0``'s. The opponents
+    play the lowest legal action in both, so that the games can be compared."""
+    n, steps = 6, 120
+    envs = BaoVectorEnv(n, variant=variant, threads=1)
+    envs._random_actions = lambda: envs.action_masks().argmax(axis=1)  # type: ignore[method-assign]
+    singles = [BaoEnv(variant) for _ in range(n)]
+    for single in singles:
+        single.opponent = FirstLegal()  # type: ignore[assignment]
+
+    def start(i: int, side: int, obs: np.ndarray) -> None:
+        singles[i].agent_side = ("south", "north")[side]
+        single_obs, info = singles[i].reset(seed=0)
+        assert np.array_equal(single_obs, obs), (variant, i)
+
+    rng = np.random.default_rng(0)
+    obs, infos = envs.reset(seed=0)
+    for i in range(n):
+        start(i, int(infos["player"][i]), obs[i])
+    for _ in range(steps):
+        actions = masked_random(infos["action_mask"], rng)
+        obs, rewards, terminated, truncated, infos = envs.step(actions)
+        for i, single in enumerate(singles):
+            single_obs, reward, ended, cut, info = single.step(int(actions[i]))
+            assert (reward, ended, cut) == (rewards[i], terminated[i], truncated[i]), (variant, i)
+            if ended or cut:
+                assert np.array_equal(single_obs, infos["final_obs"][i]), (variant, i)
+                # A game that ends on the agent's move starts again with the opponent opening.
+                side = int(infos["player"][i])
+                opens = bao_zero.Env(variant).current_player
+                assert (side == opens) == bool(info["opponent_moves"]), (variant, i)
+                start(i, side, obs[i])
+            else:
+                assert np.array_equal(single_obs, obs[i]), (variant, i)
+                assert int(infos["player"][i]) == single.player, (variant, i)
+                assert np.array_equal(info["action_mask"], infos["action_mask"][i])
 
 
 def test_same_seed_same_games_and_self_play() -> None:

@@ -111,6 +111,29 @@ def test_a_player_built_again_for_another_game_keeps_the_seed_of_its_game() -> N
     assert picks(reseeded) == picks(fresh)
 
 
+def test_a_player_asked_about_two_games_in_turn_goes_on_with_each() -> None:
+    kiswahili, hus = bao_zero.Env("kiswahili", seed=0), bao_zero.Env("hus", seed=0)
+    # Two rule sets of one preset are two games too.
+    no_takasia = bao_zero.Env("kiswahili", seed=0, rules={"takasia": "none"})
+    for other in (hus, no_takasia):
+        player = bao_zero.Player.random(0)
+        picks = []
+        for _ in range(12):
+            picks.append(player.choose(kiswahili).move)
+            player.choose(other)
+        assert len(set(picks)) > 1, picks
+    # Alpha-beta keeps its table for each game: a search repeated after one of another game
+    # finds the first one's positions there, as a search repeated at once does.
+    ab = bao_zero.Player.alphabeta(depth=5)
+    first = ab.choose(kiswahili).nodes
+    at_once = ab.choose(kiswahili).nodes
+    ab.choose(hus)
+    assert ab.choose(kiswahili).nodes == at_once < first
+    # A new game reaches the player of every game it kept.
+    ab.new_game(0)
+    assert ab.choose(hus).nodes == bao_zero.Player.alphabeta(depth=5).choose(hus).nodes
+
+
 def test_every_shipped_player_is_found_by_its_game(shipped_player_path: Path) -> None:
     shipped = sorted(p.stem for p in shipped_player_path.parent.glob("*.bao"))
     assert "kiswahili" in shipped and len(shipped) >= 6, shipped

@@ -19,6 +19,14 @@ pub enum VecEnvError {
         /// Actions given.
         found: usize,
     },
+    /// `step_where` needs one flag per environment, saying whether it steps.
+    #[error("got {found} flags of the environments to step for {expected} environments")]
+    WrongActiveCount {
+        /// Number of environments.
+        expected: usize,
+        /// Flags given.
+        found: usize,
+    },
     /// An environment rejected its action (nothing was stepped).
     #[error("environment {index}: {source}")]
     Env {
@@ -92,6 +100,15 @@ impl Lane {
         self.shown = now;
         self.out.mask_bits = self.env.legal_mask_bits();
         write_mask(self.out.mask_bits, mask);
+    }
+
+    /// Leaves the lane as it is for a step: nothing moved, so no reward and no end.
+    #[inline]
+    fn rest(&mut self) {
+        self.out.rewards = [0.0; 2];
+        self.out.terminated = false;
+        self.out.truncated = false;
+        self.fin = None;
     }
 
     /// Plays a checked-legal action, auto-resetting at the end of the episode.
@@ -245,14 +262,34 @@ impl VecEnv {
     /// any is out of range or illegal, nothing is stepped and the first culprit is named.
     /// Environments whose episode ends are reset at once with the next episode seed.
     pub fn step(&mut self, actions: &[usize]) -> Result<(), VecEnvError> {
+        self.step_where(actions, None)
+    }
+
+    /// As [`VecEnv::step`], in the environments `active` marks only (all of them for `None`):
+    /// the others are left as they are, with no reward and no end at this step, and their
+    /// actions are not read (for an opponent that moves only where it is its turn).
+    pub fn step_where(
+        &mut self,
+        actions: &[usize],
+        active: Option<&[bool]>,
+    ) -> Result<(), VecEnvError> {
         if actions.len() != self.lanes.len() {
             return Err(VecEnvError::WrongActionCount {
                 expected: self.lanes.len(),
                 found: actions.len(),
             });
         }
+        if let Some(active) = active
+            && active.len() != self.lanes.len()
+        {
+            return Err(VecEnvError::WrongActiveCount {
+                expected: self.lanes.len(),
+                found: active.len(),
+            });
+        }
+        let stepped = |i: usize| active.is_none_or(|a| a[i]);
         for (index, (&a, &bits)) in actions.iter().zip(&self.mask_bits).enumerate() {
-            if a >= ACTIONS || bits >> a & 1 == 0 {
+            if stepped(index) && (a >= ACTIONS || bits >> a & 1 == 0) {
                 // Let the environment build the precise error.
                 let source = match self.lanes[index].env.clone().advance(a) {
                     Err(e) => e,
@@ -281,7 +318,11 @@ impl VecEnv {
                 // SAFETY: `claims` hands each index to one call only, and nothing else
                 // borrows these buffers during the step.
                 let (lane, o, m) = unsafe { (lanes.get(i), obs.get(i), masks.get(i)) };
-                lane.step(base_seed, actions[i], o, m);
+                if stepped(i) {
+                    lane.step(base_seed, actions[i], o, m);
+                } else {
+                    lane.rest();
+                }
                 // The results go to the public arrays from the thread that stepped the lane,
                 // whose cache holds it.
                 let out = lane.out;

@@ -385,13 +385,12 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchResult> {
     let mut done = 0;
     while done < n_pairs {
         let end = (done + batch).min(n_pairs);
-        let results: Vec<anyhow::Result<Vec<GameReport>>> = (done..end)
+        // The first failure (a player's error) ends the match: no pair starts after it.
+        let results: anyhow::Result<Vec<Vec<GameReport>>> = (done..end)
             .into_par_iter()
             .map(|p| play_pair(cfg, &start, p, &name_a, &name_b, &bar))
             .collect();
-        for r in results {
-            games.extend(r?);
-        }
+        games.extend(results?.into_iter().flatten());
         done = end;
         if let Some(test) = &cfg.sprt {
             let (dist, model) = distribution(&games);

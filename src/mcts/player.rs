@@ -6,6 +6,7 @@
 //! moves, and a time limit is met by stopping before a batch that would overrun it.
 
 use super::{EvalCache, Evaluator, LeafBatch, PlaySettings, SplitEvaluator, Tree, search_round};
+use crate::pool::OwnPool;
 use crate::rules::{Position, Rules};
 use crate::search::{Candidate, Choice, Limits, Player};
 use anyhow::Context;
@@ -32,6 +33,9 @@ const TIME_MARGIN: Duration = Duration::from_millis(2);
 /// log2 of the evaluation cache's entries (about 9 MB).
 const CACHE_BITS: u32 = 16;
 
+/// The name of the search's threads.
+const POOL_NAME: &str = "mcts";
+
 /// An MCTS player: a search with its play settings only (no root noise), the most visited move.
 pub struct MctsPlayer {
     name: String,
@@ -43,9 +47,8 @@ pub struct MctsPlayer {
     sims: u32,
     /// Leaves per batch (0: chosen from the budget).
     batch: usize,
-    /// Worker threads for the network (and a pool that confines it to them).
-    threads: usize,
-    pool: Option<rayon::ThreadPool>,
+    /// Worker threads for the network, in a pool that confines it to them.
+    pool: OwnPool,
     cache: EvalCache,
     /// The last search's tree, kept for the next move.
     tree: Option<Tree>,
@@ -72,8 +75,7 @@ impl MctsPlayer {
             settings: settings.clone(),
             sims: sims.max(1),
             batch: 0,
-            threads: 1,
-            pool: None,
+            pool: OwnPool::new(1, POOL_NAME),
             cache: EvalCache::new(CACHE_BITS),
             tree: None,
             leaves: LeafBatch::default(),
@@ -95,8 +97,7 @@ impl MctsPlayer {
 
     /// Threads the network may use (default 1).
     pub fn with_threads(mut self, threads: usize) -> Self {
-        self.threads = threads.max(1);
-        self.pool = None;
+        self.pool = OwnPool::new(threads.max(1), POOL_NAME);
         self
     }
 
@@ -146,7 +147,7 @@ impl MctsPlayer {
         let batch = self.batch_for(budget, limits.time.is_some());
         // On several threads each batch is shared out among them.
         let eval = Arc::clone(&self.eval);
-        let split = SplitEvaluator::new(eval.as_ref(), self.threads);
+        let split = SplitEvaluator::new(eval.as_ref(), self.pool.threads());
         let mut tree = self.take_tree(pos);
         let first = tree.root_visits();
         let mut slowest_round = Duration::ZERO;
@@ -214,16 +215,7 @@ impl Player for MctsPlayer {
         pos.validate(rules)
             .map_err(|e| anyhow::anyhow!("the position does not fit the rules: {e}"))?;
         anyhow::ensure!(pos.outcome(rules).is_none(), "the game is over");
-        if self.pool.is_none() {
-            self.pool = Some(
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(self.threads)
-                    .thread_name(|i| format!("mcts-{i}"))
-                    .build()
-                    .context("cannot start the search's threads")?,
-            );
-        }
-        let pool = self.pool.take().expect("pool built above");
+        let pool = self.pool.pool()?;
         // Everything the network runs in parallel stays on the player's own threads. The search
         // is entered from a plain thread: a thread of another rayon pool (an arena's, a training
         // evaluation's) waiting in `install` would start other work meanwhile, and more games
@@ -234,7 +226,6 @@ impl Player for MctsPlayer {
                 .join()
                 .unwrap_or_else(|_| Err(anyhow::anyhow!("the search panicked")))
         });
-        self.pool = Some(pool);
         result
     }
 
@@ -247,8 +238,7 @@ impl Player for MctsPlayer {
     }
 
     fn set_threads(&mut self, threads: usize) -> bool {
-        self.threads = threads.max(1);
-        self.pool = None;
+        self.pool = OwnPool::new(threads.max(1), POOL_NAME);
         true
     }
 

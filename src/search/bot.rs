@@ -10,7 +10,8 @@
 //!   with [`BUSY`] instead of waiting or sharing the player.
 //!
 //! The search thread is started by the first search and kept for the next ones: a thread per
-//! search would cost more than a quick player's whole move (tens of microseconds).
+//! search would cost more than a quick player's whole move (tens of microseconds). A child of
+//! `fork` has none of its parent's threads, so a bot there starts its search thread again.
 //!
 //! The engine (`bao engine`), `bao play`, `bao serve` and Python's `Player` drive a bot.
 
@@ -96,8 +97,8 @@ pub struct Bot {
     /// The player while no search runs (the search thread holds it meanwhile).
     player: Option<Box<dyn Player>>,
     search: Option<Search>,
-    /// The way to the search thread, once started.
-    jobs: Option<Sender<Job>>,
+    /// The way to the search thread, once started, with the process it was started in.
+    jobs: Option<(u32, Sender<Job>)>,
 }
 
 impl Bot {
@@ -125,6 +126,13 @@ impl Bot {
         anyhow::ensure!(self.search.is_none(), BUSY);
         self.player = Some(player);
         Ok(())
+    }
+
+    /// Searches with `player` from now on, and hands back the one it replaces (refused while a
+    /// search runs).
+    pub fn swap_player(&mut self, player: Box<dyn Player>) -> anyhow::Result<Box<dyn Player>> {
+        anyhow::ensure!(self.search.is_none(), BUSY);
+        self.player.replace(player).context(BUSY)
     }
 
     /// Whether a search has started and its answer has not been taken yet.
@@ -198,8 +206,10 @@ impl Bot {
     /// Hands `job` to the search thread, started by the first search; on failure its player
     /// comes back with why.
     fn send(&mut self, job: Job) -> Result<(), (Box<dyn Player>, anyhow::Error)> {
+        let pid = std::process::id();
+        self.forget_other_process_thread();
         let jobs = match &self.jobs {
-            Some(jobs) => jobs,
+            Some((_, jobs)) => jobs,
             None => {
                 let (jobs, inbox) = channel::<Job>();
                 let spawned = std::thread::Builder::new()
@@ -209,11 +219,23 @@ impl Bot {
                     let why = anyhow::anyhow!("cannot start the search thread: {e}");
                     return Err((job.player, why));
                 }
-                self.jobs.insert(jobs)
+                &self.jobs.insert((pid, jobs)).1
             }
         };
         jobs.send(job)
             .map_err(|unsent| (unsent.0.player, anyhow::anyhow!("the search thread failed")))
+    }
+
+    /// Lets go of a search thread started by another process (the parent of a `fork`): it
+    /// does not exist in this one. Its channel is left as it is, never dropped, since the
+    /// thread may have held the channel's locks at the fork.
+    fn forget_other_process_thread(&mut self) {
+        if let Some((pid, _)) = &self.jobs
+            && *pid != std::process::id()
+            && let Some((_, stale)) = self.jobs.take()
+        {
+            std::mem::forget(stale);
+        }
     }
 
     /// Asks the search under way to end with its best move so far; whether it heeds the request
@@ -281,6 +303,7 @@ impl Drop for Bot {
     /// thread ends once that search has.
     fn drop(&mut self) {
         self.stop();
+        self.forget_other_process_thread();
     }
 }
 
@@ -414,6 +437,21 @@ mod tests {
         assert_eq!(threads.len(), 4);
         assert!(threads.iter().all(|t| *t == threads[0]), "{threads:?}");
         assert_ne!(threads[0], std::thread::current().id());
+    }
+
+    #[test]
+    fn a_bot_in_a_child_of_fork_starts_its_search_thread_again() {
+        let (rules, pos) = game();
+        let threads = Arc::default();
+        let mut bot = Bot::new(Box::new(Noted(Arc::clone(&threads), rules.clone())));
+        bot.choose(&pos, Limits::NONE).unwrap();
+        // As a child of `fork` sees it: the search thread was started by another process.
+        bot.jobs.as_mut().unwrap().0 = std::process::id().wrapping_add(1);
+        bot.choose(&pos, Limits::NONE).unwrap();
+        bot.choose(&pos, Limits::NONE).unwrap();
+        let threads = threads.lock().unwrap();
+        assert_ne!(threads[0], threads[1]);
+        assert_eq!(threads[1], threads[2]);
     }
 
     #[test]

@@ -11,6 +11,7 @@ use super::stages::{IterationReport, SEED_INIT, selfplay_games};
 use super::{EvalEntry, Meta, MetricsSink, RunDir, RunOptions, TrainConfig, derive_seed, run_dir};
 use crate::nn::{NetWeights, Trainer};
 use crate::nn::{TrainReport, TrainSteps};
+use crate::pool::OwnPool;
 use crate::rules::Rules;
 use crate::selfplay::{GameRange, ReplayBuffer, SelfPlayOutput};
 use anyhow::{Context, bail, ensure};
@@ -32,7 +33,7 @@ pub struct Learner {
     quiet: bool,
     /// Runs training and evaluation: the backend splits its float reductions over the pool, and
     /// on one thread the splits (so the sums) never vary.
-    pool: rayon::ThreadPool,
+    pool: OwnPool,
     trained: Option<Trained>,
     /// Held while the learner lives: no other process writes the run meanwhile.
     _lock: super::RunLock,
@@ -135,10 +136,8 @@ impl Learner {
         meta: Meta,
         opts: &RunOptions,
     ) -> anyhow::Result<Learner> {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(config.selfplay.threads.max(1))
-            .build()
-            .context("cannot start the thread pool")?;
+        let pool = OwnPool::new(config.selfplay.threads.max(1), "bao-learner");
+        pool.pool()?;
         Ok(Learner {
             rules: config.rules()?,
             eval: EvalSettings::of_run(&config, &opts.players),
@@ -201,8 +200,9 @@ impl Learner {
         selfplay_games(&self.config, self.next_iteration(), first, count)
     }
 
-    /// Runs `work` in the learner's thread pool (of `selfplay.threads` threads).
-    pub fn install<R: Send>(&self, work: impl FnOnce() -> R + Send) -> R {
+    /// Runs `work` in the learner's thread pool (of `selfplay.threads` threads, started again
+    /// in a child of `fork`); an error if it cannot be started.
+    pub fn install<R: Send>(&self, work: impl FnOnce() -> R + Send) -> anyhow::Result<R> {
         self.pool.install(work)
     }
 
@@ -232,7 +232,7 @@ impl Learner {
             let (trainer, replay, rules) = (&mut self.trainer, &self.replay, &self.rules);
             let report = self
                 .pool
-                .install(|| trainer.train(rules, replay, &plan, &|| pb.inc(1)))?;
+                .install(|| trainer.train(rules, replay, &plan, &|| pb.inc(1)))??;
             pb.finish_and_clear();
             report
         } else {
@@ -284,7 +284,7 @@ impl Learner {
                     pb.inc(1);
                 },
             )
-        })?;
+        })??;
         pb.finish_and_clear();
         Ok(report)
     }

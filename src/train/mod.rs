@@ -116,7 +116,7 @@ fn run(mut learner: Learner, opts: &RunOptions) -> anyhow::Result<Meta> {
             selfplay::play_games(rules, &weights, settings, games, &|n| {
                 pb.set_position(n as u64)
             })
-        })?;
+        })??;
         pb.finish_and_clear();
         learner.train(selfplay)?;
         let eval = if learner.eval_due(iteration) {

@@ -10,6 +10,7 @@ use bao_zero::notation::Record;
 use bao_zero::rules::{Position, Side, Variant};
 use bao_zero::search::{Limits, PlayerRegistry, PlayerSpec};
 use clap::Parser;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 fn spec(s: &str) -> PlayerSpec {
     s.parse().unwrap()
@@ -385,4 +386,50 @@ fn matches_run_and_record_on_every_preset() {
             assert_eq!(moves.len(), g.plies, "{v}");
         }
     }
+}
+
+/// A player that fails on its third move.
+struct FailsOnItsThirdMove(bao_zero::rules::Rules, usize);
+
+impl bao_zero::search::Player for FailsOnItsThirdMove {
+    fn name(&self) -> String {
+        "fails".into()
+    }
+
+    fn rules(&self) -> &bao_zero::rules::Rules {
+        &self.0
+    }
+
+    fn choose(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+    ) -> anyhow::Result<bao_zero::search::Choice> {
+        self.1 += 1;
+        anyhow::ensure!(self.1 < 3, "no third move");
+        bao_zero::search::GreedyPlayer::new(&self.0, 0).choose(pos, limits)
+    }
+}
+
+#[test]
+fn a_players_first_error_ends_the_match() {
+    let built = std::sync::Arc::new(AtomicUsize::new(0));
+    let mut players = PlayerRegistry::classical();
+    let counted = built.clone();
+    players.register("fails", move |_, _, rules, _| {
+        counted.fetch_add(1, Ordering::Relaxed);
+        Ok(Box::new(FailsOnItsThirdMove(rules.clone(), 0)))
+    });
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let cfg = MatchConfig {
+        players,
+        ..quick_match("fails", "random", 400, 1)
+    };
+    let err = pool.install(|| run_match(&cfg)).unwrap_err();
+    assert!(format!("{err:#}").contains("no third move"), "{err:#}");
+    // The check before the games, and the first game's player: no other game starts.
+    assert_eq!(built.load(Ordering::Relaxed), 2);
 }

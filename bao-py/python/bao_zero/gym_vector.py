@@ -8,11 +8,12 @@
 
 :class:`BaoVectorEnv` steps ``num_envs`` games at once in Rust (:class:`bao_zero.VecEnv`, the
 GIL released). With ``opponent="random"`` (the default) each game is the single-agent game of
-``bao_zero/Bao-v0``: the agent's action, then the opponent's reply (a uniformly random legal
-move, drawn for all games at once), and the reward is the agent's (+1 won, -1 lost, 0
-otherwise). The agent plays South and North in turn: a game that ends on the agent's move starts
-again with the agent as North (the opponent opens), one that ends on the opponent's move with
-the agent as South. With ``opponent="self"`` the agent plays both sides: each action is the
+``bao_zero/Bao-v0``, step for step: the agent's action, then the opponent's replies (uniformly
+random legal moves, drawn for all games at once) for as long as it is the opponent's turn (twice
+in a row in Malawi Bao advanced's opening), and the reward is the agent's (+1 won, -1 lost, 0
+otherwise). The agent keeps its side for a whole game, and plays both in turn: a game that ends
+on the agent's move starts again with the opponent opening, one that ends on the opponent's
+move with the agent opening. With ``opponent="self"`` the agent plays both sides: each action is the
 mover's, and the reward is the mover's.
 
 Gymnasium 1.x conventions: ``single_observation_space`` float32 ``(27, 4, 8)``,
@@ -83,6 +84,8 @@ class BaoVectorEnv(gymnasium.vector.VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._rng = np.random.default_rng()
+        # The agent's side in each game (0 South, 1 North): it opens every first game.
+        self._agent = self._venv.players.copy()
 
     # -- the results ---------------------------------------------------------------------------
 
@@ -124,6 +127,7 @@ class BaoVectorEnv(gymnasium.vector.VectorEnv):
         else:
             base = int(self._rng.integers(2**63))
         self._venv.reset(base)
+        self._agent = self._venv.players.copy()
         return self._venv.observations.copy(), self._infos()
 
     def step(
@@ -138,7 +142,7 @@ class BaoVectorEnv(gymnasium.vector.VectorEnv):
         """The agent's actions (then, against ``"random"``, the opponent's replies)."""
         venv = self._venv
         rows = np.arange(self.num_envs)
-        # The agent is to move in every game: its side in each is who moves now.
+        # The agent is to move in every game: who moves now.
         sides = venv.players.copy()
         venv.step(np.asarray(actions))
         rewards = venv.rewards[rows, sides].astype(np.float32)
@@ -147,20 +151,43 @@ class BaoVectorEnv(gymnasium.vector.VectorEnv):
         ended = terminated | truncated
         finals = self._finals(ended, sides)
         if self.opponent == "random":
-            # The opponent replies everywhere: in the games that go on it is to move, and a
-            # game that just ended starts again with the opponent opening (the agent North).
-            venv.step(self._random_actions())
-            replied = ~ended
-            rewards = np.where(replied, venv.rewards[rows, sides], rewards).astype(np.float32)
-            terminated |= replied & venv.terminated
-            truncated |= replied & venv.truncated
-            ended_now = replied & (venv.terminated | venv.truncated)
-            finals.update(self._finals(ended_now, sides))
-            ended |= ended_now
+            self._reply(sides, rewards, terminated, truncated, finals)
+            ended = terminated | truncated
         infos = self._infos()
         if finals:
             self._add_final_obs(finals, ended, sides, infos)
         return venv.observations.copy(), rewards, terminated, truncated, infos
+
+    def _reply(
+        self,
+        sides: npt.NDArray[np.uint8],
+        rewards: npt.NDArray[np.float32],
+        terminated: npt.NDArray[np.bool_],
+        truncated: npt.NDArray[np.bool_],
+        finals: dict[int, npt.NDArray[np.float32]],
+    ) -> None:
+        """Plays the opponent in every game where it is to move, until the agent is to move in
+        all of them, adding to the step's results (in place) what its moves did to the games
+        the agent's actions were played in."""
+        venv = self._venv
+        rows = np.arange(self.num_envs)
+        going = ~(terminated | truncated)
+        # A game that ended on the agent's move starts again with the opponent opening.
+        self._agent = np.where(going, sides, 1 - venv.players).astype(np.uint8)
+        while True:
+            moving = venv.players != self._agent
+            if not moving.any():
+                return
+            venv.step(self._random_actions(), moving)
+            ends = moving & (venv.terminated | venv.truncated)
+            counted = moving & going
+            rewards[counted] = venv.rewards[rows, sides][counted]
+            terminated |= counted & venv.terminated
+            truncated |= counted & venv.truncated
+            finals.update(self._finals(counted & ends, sides))
+            going &= ~ends
+            # A game that ended on the opponent's move starts again with the agent opening.
+            self._agent = np.where(ends, venv.players, self._agent).astype(np.uint8)
 
     def _finals(
         self, ended: npt.NDArray[np.bool_], sides: npt.NDArray[np.uint8]

@@ -97,19 +97,23 @@ class VecEnv:
         return self.observations
 
     def step(
-        self, actions: npt.ArrayLike
+        self, actions: npt.ArrayLike, active: Optional[npt.ArrayLike] = None
     ) -> Tuple[
         npt.NDArray[np.float32],
         npt.NDArray[np.float32],
         npt.NDArray[np.bool_],
         npt.NDArray[np.bool_],
     ]:
-        """Plays ``actions[i]`` in game ``i`` (an integer array of ``n``).
+        """Plays ``actions[i]`` in game ``i`` (an integer array of ``n``); with ``active`` (a
+        bool array of ``n``), only in the games it marks: the others stay as they are, with no
+        reward and no end at this step, and their actions are not read (for an opponent that
+        moves only where it is its turn).
 
         Returns ``(observations, rewards, terminated, truncated)``, the arrays above. Raises
-        ``ValueError`` naming the first illegal or out-of-range action; then nothing is stepped.
+        ``ValueError`` naming the first illegal or out-of-range action played; then nothing is
+        stepped.
         """
-        self._core.step(actions)
+        self._core.step(actions, active)
         return self.observations, self.rewards, self.terminated, self.truncated
 
     def finals(self) -> list[tuple[int, str, Optional[int], str]]:
