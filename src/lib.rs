@@ -13,7 +13,6 @@ pub mod eval;
 #[cfg(feature = "ml")]
 pub mod export;
 pub mod mcts;
-#[cfg(feature = "ml")]
 pub mod nn;
 pub mod player_file;
 pub mod players;

@@ -1,5 +1,6 @@
 //! The `bao` command line: one file per group of subcommands, all thin over the library.
 
+pub mod bench_cmd;
 pub mod engine;
 pub mod eval_cmds;
 #[cfg(feature = "ml")]

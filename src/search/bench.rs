@@ -1,4 +1,4 @@
-//! `bao bench ab`: speed of the alpha-beta search on one core: nodes per second over a fixed set
+//! The alpha-beta benchmark (`bao bench ab`): speed of the alpha-beta search on one core: nodes per second over a fixed set
 //! of middle-game positions (reached by seeded random play of Bao la Kiswahili), and the depth
 //! the search completes in a given time. Both are medians.
 
@@ -119,68 +119,4 @@ pub fn bench_ab(
         depths,
         seconds,
     })
-}
-
-/// Options of `bao bench ab`.
-#[derive(clap::Args, Clone, Debug)]
-pub struct BenchAbArgs {
-    /// Middle-game positions in the set.
-    #[arg(long, default_value_t = 20)]
-    pub positions: usize,
-    /// Search depth of the node-rate runs.
-    #[arg(long, default_value_t = 12)]
-    pub depth: u32,
-    /// Runs over the set (the median is reported).
-    #[arg(long, default_value_t = 5)]
-    pub runs: usize,
-    /// Seconds per position of the depth test.
-    #[arg(long, default_value_t = 1.0)]
-    pub seconds: f64,
-    /// Positions in the depth test.
-    #[arg(long, default_value_t = 5)]
-    pub depth_positions: usize,
-    /// Seed of the random play that makes the positions.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Print JSON instead of text.
-    #[arg(long)]
-    pub json: bool,
-}
-
-/// Runs `bao bench ab`.
-pub fn run_bench_ab(args: BenchAbArgs) -> anyhow::Result<()> {
-    if !(args.seconds > 0.0 && args.seconds.is_finite()) {
-        anyhow::bail!("--seconds must be a positive number, not {}", args.seconds);
-    }
-    let r = bench_ab(
-        args.positions,
-        args.depth.clamp(1, super::alphabeta::MAX_DEPTH),
-        args.runs,
-        args.seconds,
-        args.depth_positions,
-        args.seed,
-    )?;
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&r)?);
-    } else {
-        println!(
-            "alpha-beta (kiswahili, {} middle-game positions, depth {}, 1 thread): {} nodes in {:.3}s, {:.0} nodes/s (median of {} runs: {})",
-            r.positions,
-            r.depth,
-            r.nodes,
-            r.seconds_per_run,
-            r.nodes_per_sec,
-            r.runs.len(),
-            r.runs
-                .iter()
-                .map(|x| format!("{x:.0}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-        println!(
-            "depth completed in {}s: median {} (per position: {:?})",
-            r.seconds, r.depth_in_time, r.depths
-        );
-    }
-    Ok(())
 }
