@@ -104,3 +104,19 @@ def test_evaluate_runs_after_a_fork() -> None:
         assert result["games"] == 2
 
     in_a_child(child)
+
+
+def test_a_self_play_worker_plays_after_a_fork(tmp_path: Path) -> None:
+    from test_training import smoke_config
+
+    learner = bao_zero.Learner(smoke_config(tmp_path, "fork"), quiet=True)
+    worker = bao_zero.SelfPlayWorker(learner.config_toml, threads=2)
+    weights = learner.weights()
+    played = worker.play(weights, 0, 1, 0, 2)
+
+    def child() -> None:
+        # The same games (the part's figures include its wall-clock time).
+        again = worker.play(weights, 0, 1, 0, 2)
+        assert len(again) == len(played) and again[:200] == played[:200]
+
+    in_a_child(child)

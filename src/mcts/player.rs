@@ -221,12 +221,11 @@ impl Player for MctsPlayer {
         // evaluation's) waiting in `install` would start other work meanwhile, and more games
         // would think at once. A `Bot`'s search thread is plain already, but arenas call players
         // straight from their pool's threads, with no bot, so this thread is the player's own.
-        let result = std::thread::scope(|s| {
+        std::thread::scope(|s| {
             s.spawn(|| pool.install(|| self.search(pos, limits)))
                 .join()
                 .unwrap_or_else(|_| Err(anyhow::anyhow!("the search panicked")))
-        });
-        result
+        })
     }
 
     fn rules(&self) -> &Rules {

@@ -468,7 +468,10 @@ fn vec_env_steps_only_the_environments_it_is_told_to() {
     assert_eq!(after[0], before[0]);
     assert_ne!(after[1], before[1]);
     assert_eq!(venv.obs()[..OBS_LEN], obs[..]);
-    assert_eq!(venv.envs().map(|e| e.plies()).collect::<Vec<_>>(), [1, 2, 2]);
+    assert_eq!(
+        venv.envs().map(|e| e.plies()).collect::<Vec<_>>(),
+        [1, 2, 2]
+    );
     assert_eq!((venv.rewards()[0], venv.terminated()[0]), ([0.0; 2], false));
     assert_eq!(
         venv.step_where(&actions, Some(&[true])),
