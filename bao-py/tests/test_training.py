@@ -4,15 +4,14 @@ that a single process makes, and refuse what does not fit with a one-line ValueE
 from __future__ import annotations
 
 import json
-import tomllib
 from pathlib import Path
 
 import numpy as np
 import pytest
+import tomllib
 
 import bao_zero
 from bao_zero import _core
-
 from conftest import ROOT
 
 
@@ -94,7 +93,10 @@ def test_bad_parts_and_calls_are_one_line_value_errors(tmp_path: Path) -> None:
     half = worker.play(weights, 0, 1, 0, games // 2)
     rest = worker.play(weights, 0, 1, games // 2, games - games // 2)
     cases = [
-        (lambda: learner.train(1, [half], 1.0), f"games {games // 2}..{games} are in no self-play part"),
+        (
+            lambda: learner.train(1, [half], 1.0),
+            f"games {games // 2}..{games} are in no self-play part",
+        ),
         (lambda: learner.train(1, [half, half, rest], 1.0), "game 0 is in two self-play parts"),
         (lambda: learner.train(1, [b"garbage"], 1.0), "not a self-play part"),
         (lambda: learner.train(1, [half[:-5], rest], 1.0), "samples are damaged"),

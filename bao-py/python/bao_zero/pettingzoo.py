@@ -27,7 +27,7 @@ picture, uint8 ``(height, width, 3)``) and ``"human"`` (the text board printed).
 from __future__ import annotations
 
 import os
-from typing import Any, Optional, Union
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -70,8 +70,8 @@ class raw_env(AECEnv, EzPickle):
         variant: str = "kiswahili",
         max_plies: int = 1000,
         opening_random_plies: int = 0,
-        render_mode: Optional[str] = None,
-        rules: Union[None, dict[str, Any], str, os.PathLike] = None,
+        render_mode: str | None = None,
+        rules: dict[str, Any] | str | os.PathLike[str] | None = None,
     ) -> None:
         super().__init__()
         EzPickle.__init__(self, variant, max_plies, opening_random_plies, render_mode, rules)
@@ -114,18 +114,18 @@ class raw_env(AECEnv, EzPickle):
             mask = np.zeros(ACTIONS, dtype=np.int8)
         return {"observation": self.game.observation_for(player), "action_mask": mask}
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
-    def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Starts a new game (``seed`` drives the random opening plies, if any)."""
         self.game.reset(seed)
         self._start()
 
-    def step(self, action: Optional[int]) -> None:
+    def step(self, action: int | None) -> None:
         """Plays ``action`` for the agent to move (``None`` for an agent whose game is over)."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
@@ -152,7 +152,9 @@ class raw_env(AECEnv, EzPickle):
         """The board in the render mode: text (``"ansi"``), a picture (``"rgb_array"``), or
         printed (``"human"``, returns ``None``)."""
         if self.render_mode is None:
-            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+            gymnasium.logger.warn(
+                "You are calling render method without specifying any render mode."
+            )
             return None
         return render(self.game, self.render_mode)
 

@@ -29,7 +29,7 @@ import logging
 import math
 import sys
 import time
-from typing import Any, Optional
+from typing import Any
 
 from bao_zero.ray_actors import (
     RayTrainError,
@@ -48,7 +48,7 @@ __all__ = ["RayTrainError", "WorkerInfo", "main", "train"]
 LOCAL_OBJECT_STORE = 256 * 2**20
 
 
-def hook_of(hooks: Any, name: str) -> Optional[Any]:
+def hook_of(hooks: Any, name: str) -> Any | None:
     """The hook `name` of `hooks` (a dict or an object of callables), if there is one."""
     if hooks is None:
         return None
@@ -111,13 +111,14 @@ class _Run:
         task = self.evaluator.evaluate.remote(weights_ref, iteration)
         selfplay.wait(task)
         try:
-            return ray.get(task)
+            evaluation: bytes = ray.get(task)
+            return evaluation
         except ray.exceptions.RayError as e:
             raise RayTrainError(
                 f"the evaluation of iteration {iteration} failed: {cause(e)}"
             ) from None
 
-    def finish(self, j: int, parts: list[bytes], selfplay: SelfPlay, lag: int) -> dict:
+    def finish(self, j: int, parts: list[bytes], selfplay: SelfPlay, lag: int) -> dict[str, Any]:
         """Trains iteration `j` on its games, evaluates it if due, commits it; opens the next
         iterations to self-play (before the evaluation in asynchronous mode, so that the workers
         play on)."""
@@ -128,7 +129,7 @@ class _Run:
         if self.asynchronous:
             self.open(selfplay, j, weights, ref, j + 1 + lag)
         evaluation = self.evaluate(selfplay, j, ref) if learner.eval_due(j) else None
-        metrics = learner.commit(j, evaluation)
+        metrics: dict[str, Any] = learner.commit(j, evaluation)
         if not self.asynchronous:
             self.open(selfplay, j, weights, ref, j + 1)
         hook = hook_of(self.hooks, "on_iteration")
@@ -219,25 +220,25 @@ class _Run:
         for actor in [w.actor for w in self.workers] + ([self.evaluator] if self.evaluator else []):
             try:
                 ray.kill(actor, no_restart=True)
-            except Exception:  # noqa: BLE001 - already gone
+            except Exception:
                 pass
         if self.started_ray:
             ray.shutdown()
 
 
 def train(
-    config: Optional[str] = None,
+    config: str | None = None,
     *,
-    resume: Optional[str] = None,
-    run_dir: Optional[str] = None,
-    seed: Optional[int] = None,
+    resume: str | None = None,
+    run_dir: str | None = None,
+    seed: int | None = None,
     workers: int = 2,
     threads_per_worker: int = 1,
-    address: Optional[str] = None,
+    address: str | None = None,
     mode: str = "sync",
     max_staleness: int = 1,
-    chunk: Optional[int] = None,
-    iterations: Optional[int] = None,
+    chunk: int | None = None,
+    iterations: int | None = None,
     quiet: bool = False,
     hooks: Any = None,
 ) -> dict[str, Any]:
@@ -315,7 +316,10 @@ def _parser() -> argparse.ArgumentParser:
         "--max-staleness",
         type=int,
         default=1,
-        help="async: how many versions older than the previous iteration's a game's network may be (default 1)",
+        help=(
+            "async: how many versions older than the previous iteration's a game's network "
+            "may be (default 1)"
+        ),
     )
     p.add_argument(
         "--chunk", type=int, help="games per task (default: two tasks per worker per iteration)"
@@ -327,7 +331,7 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: Optional[list[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     a = _parser().parse_args(argv)
     try:
         train(
