@@ -33,16 +33,6 @@ NUMBERS = INTS + FLOATS + WRONG
 STRINGS: list[Any] = ["", "x" * 10_000, "\x00", "nope", 7, None, b"kiswahili"]
 
 
-def smoke_config(tmp_path: Path, name: str) -> Path:
-    """The smoke config on one thread, its run in tmp_path/name."""
-    text = (ROOT / "configs" / "smoke.toml").read_text()
-    text = text.replace('run_dir = "checkpoints/smoke"', f'run_dir = "{tmp_path / name}"')
-    text = text.replace("threads = 2", "threads = 1")
-    path = tmp_path / f"{name}.toml"
-    path.write_text(text)
-    return path
-
-
 def walk(
     door: str, call: Callable[..., Any], valid: dict[str, Any], hostile: dict[str, list[Any]]
 ) -> int:
@@ -179,8 +169,10 @@ def test_player_doors_take_hostile_arguments(shipped_player_path: Path) -> None:
         )
 
 
-def test_training_doors_take_hostile_arguments(tmp_path: Path) -> None:
-    config = smoke_config(tmp_path, "run")
+def test_training_doors_take_hostile_arguments(
+    tmp_path: Path, smoke_config: Callable[[str], Path]
+) -> None:
+    config = smoke_config("run")
     learner = bao_zero.Learner(config, quiet=True)
     toml = learner.config_toml
     weights = learner.weights()

@@ -106,10 +106,8 @@ def test_evaluate_runs_after_a_fork() -> None:
     in_a_child(child)
 
 
-def test_a_self_play_worker_plays_after_a_fork(tmp_path: Path) -> None:
-    from test_training import smoke_config
-
-    learner = bao_zero.Learner(smoke_config(tmp_path, "fork"), quiet=True)
+def test_a_self_play_worker_plays_after_a_fork(smoke_config: Callable[[str], Path]) -> None:
+    learner = bao_zero.Learner(smoke_config("fork"), quiet=True)
     worker = bao_zero.SelfPlayWorker(learner.config_toml, threads=2)
     weights = learner.weights()
     played = worker.play(weights, 0, 1, 0, 2)

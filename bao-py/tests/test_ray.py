@@ -29,9 +29,9 @@ else:
 
 import bao_zero
 from bao_zero import ray_train
+from conftest import ROOT
 from toml_writer import to_toml
 
-ROOT = Path(__file__).resolve().parents[2]
 SMOKE = ROOT / "configs" / "smoke.toml"
 BAO_BIN = os.environ.get("BAO_BIN")
 LOCAL_OPTIONS: dict[str, Any] = dict(

@@ -10,6 +10,7 @@ import numpy.typing as npt
 __all__ = [
     "ACTIONS",
     "OBS_CHANNELS",
+    "OBS_HIGH",
     "OBS_LEN",
     "OBS_SHAPE",
     "Choice",
@@ -33,6 +34,8 @@ __all__ = [
 ACTIONS: int
 OBS_CHANNELS: int
 OBS_LEN: int
+#: The largest value of any observation cell (seeds / 16).
+OBS_HIGH: float
 OBS_SHAPE: tuple[int, int, int]
 __version__: str
 

@@ -37,16 +37,13 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from bao_zero._core import ACTIONS, OBS_SHAPE, Env, Player
+from bao_zero._core import ACTIONS, OBS_HIGH, OBS_SHAPE, Env, Player
 from bao_zero._render import RENDER_MODES, check_render_mode, render
 
 __all__ = ["ENV_ID", "BaoEnv", "register_envs"]
 
 #: The id under which :func:`register_envs` registers :class:`BaoEnv`.
 ENV_ID = "bao_zero/Bao-v0"
-
-#: Largest value of any observation cell (seeds / 16 for the fullest possible pit).
-OBS_HIGH = 16.0
 
 _SIDES = {"south": 0, "north": 1}
 
@@ -197,11 +194,6 @@ class BaoEnv(gymnasium.Env):
     def render(self) -> str | npt.NDArray[np.uint8] | None:
         """The board in the render mode: text (``"ansi"``), a picture (``"rgb_array"``), or
         printed (``"human"``, returns ``None``)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn(
-                "You are calling render method without specifying any render mode."
-            )
-            return None
         return render(self.game, self.render_mode)
 
     def close(self) -> None:

@@ -37,13 +37,10 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from bao_zero._core import ACTIONS, OBS_SHAPE
+from bao_zero._core import ACTIONS, OBS_HIGH, OBS_SHAPE
 from bao_zero.vector import VecEnv
 
 __all__ = ["BaoVectorEnv"]
-
-#: Largest value of any observation cell (seeds / 16 for the fullest possible pit).
-OBS_HIGH = 16.0
 
 
 class BaoVectorEnv(gymnasium.vector.VectorEnv):

@@ -29,21 +29,17 @@ from __future__ import annotations
 import os
 from typing import Any
 
-import gymnasium
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
-from pettingzoo.utils import AgentSelector, wrappers
+from pettingzoo.utils import wrappers
 
-from bao_zero._core import ACTIONS, OBS_SHAPE, Env
+from bao_zero._core import ACTIONS, OBS_HIGH, OBS_SHAPE, Env
 from bao_zero._render import RENDER_MODES, check_render_mode, render
 
 __all__ = ["env", "raw_env"]
-
-#: Largest value of any observation cell (seeds / 16 for the fullest possible pit).
-OBS_HIGH = 16.0
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -92,7 +88,6 @@ class raw_env(AECEnv, EzPickle):
             )
             for a in self.agents
         }
-        self._agent_selector = AgentSelector(self.agents)
         self._start()
 
     def _start(self) -> None:
@@ -102,7 +97,6 @@ class raw_env(AECEnv, EzPickle):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self._agent_selector.reinit(self.agents)
         self.agent_selection = self.agents[self.game.current_player]
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
@@ -151,11 +145,6 @@ class raw_env(AECEnv, EzPickle):
     def render(self) -> Any:
         """The board in the render mode: text (``"ansi"``), a picture (``"rgb_array"``), or
         printed (``"human"``, returns ``None``)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn(
-                "You are calling render method without specifying any render mode."
-            )
-            return None
         return render(self.game, self.render_mode)
 
     def close(self) -> None:

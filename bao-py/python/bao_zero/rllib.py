@@ -34,9 +34,9 @@ import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo.utils.wrappers import BaseWrapper
 
-from bao_zero._core import ACTIONS, OBS_LEN
+from bao_zero._core import ACTIONS, OBS_HIGH, OBS_LEN
 from bao_zero.gym_env import ENV_ID, BaoEnv
-from bao_zero.pettingzoo import OBS_HIGH, env
+from bao_zero.pettingzoo import env
 
 __all__ = [
     "OBSERVATION_SPACE",
