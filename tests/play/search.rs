@@ -4,7 +4,7 @@
 use bao_zero::notation::move_text;
 use bao_zero::rules::{EndReason, MoveList, Position, Rules, Setup, Side, Variant};
 use bao_zero::search::alphabeta::{WIN, mate_distance};
-use bao_zero::search::bench::{BenchAbArgs, middle_game_positions, run_bench_ab};
+use bao_zero::search::bench::middle_game_positions;
 use bao_zero::search::{
     AlphaBeta, AlphaBetaConfig, GreedyPlayer, Limits, Player, PlayerRegistry, PlayerSpec,
     RandomPlayer,
@@ -30,22 +30,6 @@ fn legal(rules: &Rules, p: &Position) -> Vec<String> {
         .collect();
     v.sort();
     v
-}
-
-/// `cargo test --release --test play -- --ignored --nocapture bench_ab_report`: the speed report.
-#[test]
-#[ignore]
-fn bench_ab_report() {
-    run_bench_ab(BenchAbArgs {
-        positions: 20,
-        depth: 12,
-        runs: 5,
-        seconds: 1.0,
-        depth_positions: 5,
-        seed: 1,
-        json: false,
-    })
-    .unwrap();
 }
 
 /// Exact: can the player to move force a win within `plies` plies (its own moves and replies)?
