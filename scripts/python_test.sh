@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The Python package's tests: installs bao-py the README's way (one `pip install`, with
 # maturin from the Python package registry as the build backend) into a fresh virtual
-# environment under target/, with pettingzoo, gymnasium, ray, numpy and pytest, and runs pytest
-# on bao-py/tests. Run by `cargo test` (tests/training/python.rs, which names the `bao` binary in BAO_BIN
-# for the Ray tests' comparisons with `bao train`) and usable alone.
+# environment under target/, with pettingzoo, gymnasium, ray, numpy, pytest, ruff and mypy, checks
+# the package with ruff, mypy and stubtest, and runs pytest on bao-py/tests. Run by `cargo test`
+# (tests/training/python.rs, which names the `bao` binary in BAO_BIN for the Ray tests'
+# comparisons with `bao train`) and usable alone.
 #
 # With CI set, anything missing is a failure. Without it, a machine with no python3 skips the
 # tests with a loud message (nothing else is skipped).
@@ -33,4 +34,13 @@ start=$SECONDS
 echo "python_test: pip install took $((SECONDS - start)) s" >&2
 cd bao-py
 case $venv in /*) py=$venv/bin/python ;; *) py=../$venv/bin/python ;; esac
+# The Python ecosystem's checks, with the versions the test extra pins (pyproject.toml holds their
+# settings): ruff's lints and format, mypy (strict) on the package, and stubtest of the
+# hand-written `_core.pyi` against the module just built. Their caches stay in the environment.
+start=$SECONDS
+"$py" -m ruff check --no-cache -q python tests
+"$py" -m ruff format --no-cache --check -q python tests
+"$py" -m mypy --cache-dir "$("$py" -c 'import sys; print(sys.prefix)')/mypy-cache"
+"$py" -m mypy.stubtest bao_zero._core
+echo "python_test: ruff, mypy and stubtest took $((SECONDS - start)) s" >&2
 exec "$py" -m pytest -q -p no:cacheprovider tests "$@"

@@ -7,7 +7,7 @@ use crate::errors::{runtime_error, value_error};
 use crate::pyjson::json_to_py;
 use crate::rules_arg::rules_of;
 use bao_zero::env::{ACTIONS, OBS_CHANNELS, OBS_LEN, action_to_move, encode, legal_mask_bits};
-use bao_zero::eval::arena::{MAX_GAMES, MAX_OPENING_PLIES, MatchConfig, run_match};
+use bao_zero::eval::arena::{MAX_GAMES, MAX_OPENING_PLIES, MatchConfig, MatchResult, run_match};
 use bao_zero::rules::{MoveList, Position, Rules};
 use bao_zero::search::{Choice, Limits, Player, PlayerSpec};
 use numpy::{PyArray1, PyArray3, PyArrayMethods};
@@ -109,6 +109,31 @@ impl<'py> Policy<'py> {
         })
     }
 
+    /// Plays the match `cfg` on a thread of its own, answering its questions here; the
+    /// policy's first error is raised again as it was.
+    fn play(mut self, cfg: MatchConfig, questions: Receiver<Ask>) -> PyResult<MatchResult> {
+        // One game at a time: the policy answers one question at a time anyway.
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .map_err(runtime_error)?;
+        let result = std::thread::scope(|s| {
+            let pool = &pool;
+            let games = s.spawn(move || {
+                let result = pool.install(|| run_match(&cfg));
+                // The policy's questions end with the match: this thread stops serving them.
+                drop(cfg);
+                result
+            });
+            self.serve(questions);
+            (games.join()).unwrap_or_else(|_| Err(anyhow::anyhow!("the match failed")))
+        });
+        if let Some(e) = self.raised.take() {
+            return Err(e);
+        }
+        result.map_err(|e| value_error(format!("{e:#}")))
+    }
+
     /// Asks the policy for an action in `pos` and checks it.
     fn ask(&mut self, pos: &Position) -> PyResult<usize> {
         let (py, rules) = (self.callable.py(), &self.rules);
@@ -199,32 +224,13 @@ pub(crate) fn evaluate<'py>(
     cfg.max_plies = max_plies;
     cfg.progress = false;
     cfg.players = players;
-    // One game at a time: the policy answers one question at a time anyway.
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
-        .build()
-        .map_err(runtime_error)?;
-    let mut served = Policy {
+    let served = Policy {
         callable: policy,
         rules,
         moves: MoveList::new(),
         raised: None,
     };
-    let result = std::thread::scope(|s| {
-        let pool = &pool;
-        let games = s.spawn(move || {
-            let result = pool.install(|| run_match(&cfg));
-            // The policy's questions end with the match: its thread stops serving them.
-            drop(cfg);
-            result
-        });
-        served.serve(questions);
-        (games.join()).unwrap_or_else(|_| Err(anyhow::anyhow!("the match failed")))
-    });
-    if let Some(e) = served.raised.take() {
-        return Err(e);
-    }
-    let result = result.map_err(|e| value_error(format!("{e:#}")))?;
+    let result = served.play(cfg, questions)?;
     let mut value = serde_json::to_value(&result).map_err(runtime_error)?;
     let e = result.estimate;
     if let serde_json::Value::Object(map) = &mut value {

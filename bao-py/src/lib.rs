@@ -20,7 +20,7 @@ mod samples;
 mod training;
 mod vec_env;
 
-use bao_zero::env::{ACTIONS, OBS_CHANNELS, OBS_LEN};
+use bao_zero::env::{ACTIONS, OBS_CHANNELS, OBS_HIGH, OBS_LEN};
 use bao_zero::rules::{Rules, Variant};
 use bao_zero::search::PlayerRegistry;
 use pyo3::prelude::*;
@@ -65,6 +65,7 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ACTIONS", ACTIONS)?;
     m.add("OBS_CHANNELS", OBS_CHANNELS)?;
     m.add("OBS_LEN", OBS_LEN)?;
+    m.add("OBS_HIGH", OBS_HIGH)?;
     m.add("OBS_SHAPE", (OBS_CHANNELS, 4usize, 8usize))?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(variants, m)?)?;

@@ -14,8 +14,15 @@ from bao_zero import _core
 def test_variants_list_every_preset() -> None:
     names = bao_zero.variants()
     assert names[0] == "kiswahili"
-    for game in ["kujifunza", "malawi-basic", "malawi-intermediate", "malawi-advanced",
-                 "kimasai", "hus", "katra-fandatsaka"]:
+    for game in [
+        "kujifunza",
+        "malawi-basic",
+        "malawi-intermediate",
+        "malawi-advanced",
+        "kimasai",
+        "hus",
+        "katra-fandatsaka",
+    ]:
         assert game in names
     assert any(n.startswith("ladder-") for n in names)
     assert len(names) == len(set(names)) == 22
@@ -47,7 +54,7 @@ def test_moves_and_actions_are_inverse() -> None:
             moves = env.legal_moves()
             actions = env.legal_actions()
             assert len(moves) == len(actions) > 0
-            for text, action in zip(moves, actions):
+            for text, action in zip(moves, actions, strict=False):
                 assert env.move_to_action(text) == action
                 assert env.action_to_move(action) == text
             env.step(int(rng.choice(actions)))
@@ -159,7 +166,9 @@ def test_observation_for_either_player() -> None:
         env.observation_for(2)
 
 
-@pytest.mark.parametrize("variant", ["kiswahili", "hus", "malawi-advanced", "kimasai", "ladder-house"])
+@pytest.mark.parametrize(
+    "variant", ["kiswahili", "hus", "malawi-advanced", "kimasai", "ladder-house"]
+)
 @pytest.mark.parametrize("seed", [0, 7, 12345])
 def test_same_seed_same_game_as_the_rust_env(variant: str, seed: int) -> None:
     """A game of the Rust Env with the Rust random agent, replayed step by step from Python."""

@@ -5,7 +5,8 @@ or an abort, and leaves the object usable."""
 from __future__ import annotations
 
 import os
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -65,7 +66,7 @@ def test_env_wrong_types_are_type_errors(value: Any) -> None:
 def test_env_illegal_actions_and_finished_games() -> None:
     env = bao_zero.Env("kujifunza", seed=0)
     illegal = [a for a in range(64) if not env.action_masks()[a]]
-    for action in illegal[:5] + [np.int64(illegal[0]), np.uint8(illegal[0])]:
+    for action in [*illegal[:5], np.int64(illegal[0]), np.uint8(illegal[0])]:
         error = raises_ordinary(lambda: env.step(action))
         assert "illegal" in str(error)
     raises_ordinary(lambda: env.move_to_action("A6<" * 10_000))

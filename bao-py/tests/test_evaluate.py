@@ -36,7 +36,10 @@ def test_a_policy_against_random_in_pairs_with_an_interval() -> None:
     assert result["summary"].startswith("policy vs random on kujifunza: 20 games")
     again = bao_zero.evaluate(first_legal, "random", variant="kujifunza", games=20, seed=3)
     assert (again["wins"], again["draws"], again["losses"]) == (
-        result["wins"], result["draws"], result["losses"])
+        result["wins"],
+        result["draws"],
+        result["losses"],
+    )
 
 
 def test_a_weak_policy_loses_to_alpha_beta_and_the_interval_says_so() -> None:
@@ -62,8 +65,13 @@ def test_policy_errors_and_bad_arguments() -> None:
         bao_zero.evaluate(lambda o, m: "A6<", "random", games=2)
     with pytest.raises(TypeError, match="callable"):
         bao_zero.evaluate(3, "random")
-    for kwargs in ({"games": 0}, {"games": 10**30}, {"opening_plies": 10**6},
-                   {"max_plies": -1}, {"seed": -1}):
+    for kwargs in (
+        {"games": 0},
+        {"games": 10**30},
+        {"opening_plies": 10**6},
+        {"max_plies": -1},
+        {"seed": -1},
+    ):
         with pytest.raises(ValueError):
             bao_zero.evaluate(first_legal, "random", **kwargs)
     with pytest.raises(ValueError, match="unknown player kind"):
@@ -116,8 +124,9 @@ def test_ctrl_c_in_the_policy_stops_the_evaluation_at_once() -> None:
     try:
         start = time.monotonic()
         with pytest.raises(KeyboardInterrupt):
-            bao_zero.evaluate(interrupted_on_its_third_call, "random", variant="kujifunza",
-                              games=200)
+            bao_zero.evaluate(
+                interrupted_on_its_third_call, "random", variant="kujifunza", games=200
+            )
         assert time.monotonic() - start < 3
         assert len(calls) == 3
     finally:
@@ -138,8 +147,14 @@ def test_ctrl_c_while_the_opponent_thinks_stops_the_evaluation() -> None:
     try:
         start = time.monotonic()
         with pytest.raises(KeyboardInterrupt):
-            bao_zero.evaluate(first_call_sends_ctrl_c, "ab:time=500ms", variant="kiswahili",
-                              games=2, opening_plies=0, max_plies=8)
+            bao_zero.evaluate(
+                first_call_sends_ctrl_c,
+                "ab:time=500ms",
+                variant="kiswahili",
+                games=2,
+                opening_plies=0,
+                max_plies=8,
+            )
         assert time.monotonic() - start < 2.5
         assert len(calls) == 1
     finally:

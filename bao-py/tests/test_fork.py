@@ -9,8 +9,8 @@ import signal
 import time
 import traceback
 import warnings
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 import pytest
@@ -102,5 +102,19 @@ def test_evaluate_runs_after_a_fork() -> None:
     def child() -> None:
         result = bao_zero.evaluate(first_legal, "random", variant="kujifunza", games=2)
         assert result["games"] == 2
+
+    in_a_child(child)
+
+
+def test_a_self_play_worker_plays_after_a_fork(smoke_config: Callable[[str], Path]) -> None:
+    learner = bao_zero.Learner(smoke_config("fork"), quiet=True)
+    worker = bao_zero.SelfPlayWorker(learner.config_toml, threads=2)
+    weights = learner.weights()
+    played = worker.play(weights, 0, 1, 0, 2)
+
+    def child() -> None:
+        # The same games (the part's figures include its wall-clock time).
+        again = worker.play(weights, 0, 1, 0, 2)
+        assert len(again) == len(played) and again[:200] == played[:200]
 
     in_a_child(child)

@@ -26,8 +26,9 @@ def test_check_env_with_the_shipped_player(shipped_player_path: Path) -> None:
 
 
 def test_registered_and_made_with_keyword_arguments() -> None:
-    env = gymnasium.make("bao_zero/Bao-v0", variant="hus", opponent="ab:depth=1",
-                         render_mode="ansi")
+    env = gymnasium.make(
+        "bao_zero/Bao-v0", variant="hus", opponent="ab:depth=1", render_mode="ansi"
+    )
     obs, info = env.reset(seed=0)
     assert obs.shape == (27, 4, 8) and info["action_mask"].dtype == np.int8
     rng = np.random.default_rng(0)

@@ -39,8 +39,9 @@ def run(envs: gymnasium.vector.VectorEnv, steps: int, seed: int) -> list[Any]:
 
 
 def test_spaces_types_and_the_gymnasium_conventions() -> None:
-    envs = gymnasium.make_vec("bao_zero/Bao-v0", num_envs=6, variant="hus",
-                              vectorization_mode="vector_entry_point")
+    envs = gymnasium.make_vec(
+        "bao_zero/Bao-v0", num_envs=6, variant="hus", vectorization_mode="vector_entry_point"
+    )
     venv = envs.unwrapped
     assert isinstance(venv, gymnasium.vector.VectorEnv) and envs.num_envs == 6
     assert envs.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
@@ -124,7 +125,7 @@ def test_against_its_opponent_the_vector_env_is_bao_v0_step_for_step(variant: st
 
     def start(i: int, side: int, obs: np.ndarray) -> None:
         singles[i].agent_side = ("south", "north")[side]
-        single_obs, info = singles[i].reset(seed=0)
+        single_obs, _info = singles[i].reset(seed=0)
         assert np.array_equal(single_obs, obs), (variant, i)
 
     rng = np.random.default_rng(0)
@@ -153,9 +154,9 @@ def test_against_its_opponent_the_vector_env_is_bao_v0_step_for_step(variant: st
 def test_same_seed_same_games_and_self_play() -> None:
     a = run(BaoVectorEnv(4, variant="hus", threads=1), 150, seed=7)
     b = run(BaoVectorEnv(4, variant="hus", threads=2), 150, seed=7)
-    assert all(np.array_equal(x, y) for x, y in zip(a, b))
+    assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=False))
     c = run(BaoVectorEnv(4, variant="hus", threads=1), 150, seed=8)
-    assert not all(np.array_equal(x, y) for x, y in zip(a, c))
+    assert not all(np.array_equal(x, y) for x, y in zip(a, c, strict=False))
     # Against itself, the vector env is the Rust VecEnv step for step.
     selfplay = BaoVectorEnv(4, variant="hus", opponent="self", threads=1)
     raw = bao_zero.VecEnv(4, "hus", threads=1)
@@ -180,7 +181,7 @@ def test_gymnasium_vector_wrappers_count_the_episodes() -> None:
     _, infos = envs.reset(seed=2)
     returns = []
     for _ in range(300):
-        _, _, terminated, truncated, infos = envs.step(masked_random(infos["action_mask"], rng))
+        _, _, _terminated, _truncated, infos = envs.step(masked_random(infos["action_mask"], rng))
         if "episode" in infos:
             returns += list(infos["episode"]["r"][infos["_episode"]])
     assert returns and set(returns) <= {-1.0, 0.0, 1.0}
@@ -211,7 +212,7 @@ def test_sb3_adapter_steps_and_reports_masks() -> None:
     for _ in range(200):
         masks = np.stack(env.env_method("action_masks"))
         env.step_async(masked_random(masks, rng))
-        obs, rewards, dones, infos = env.step_wait()
+        obs, _rewards, dones, infos = env.step_wait()
         for i in np.flatnonzero(dones):
             assert infos[i]["terminal_observation"].shape == (27, 4, 8)
             finished += 1

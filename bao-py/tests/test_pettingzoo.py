@@ -46,7 +46,7 @@ def test_a_whole_game_with_masks_and_ansi_render() -> None:
     totals = {a: 0.0 for a in game.possible_agents}
     steps = 0
     for agent in game.agent_iter():
-        observation, reward, termination, truncation, info = game.last()
+        observation, reward, termination, truncation, _info = game.last()
         totals[agent] += reward
         assert observation["observation"].shape == (27, 4, 8)
         if termination or truncation:

@@ -11,7 +11,6 @@ import pytest
 
 import bao_zero
 
-
 START = bao_zero.Env().position
 
 
@@ -48,8 +47,11 @@ def test_alphabeta_and_baselines() -> None:
     assert len(choice.pv) >= 1 and choice.pv[0] == choice.move
     hus = bao_zero.Env("hus")
     assert ab.choose(hus.position, variant="hus", depth=2).move in hus.legal_moves()
-    for player in (bao_zero.Player.random(1), bao_zero.Player.greedy(1),
-                   bao_zero.Player.from_spec("ab:nodes=2k")):
+    for player in (
+        bao_zero.Player.random(1),
+        bao_zero.Player.greedy(1),
+        bao_zero.Player.from_spec("ab:nodes=2k"),
+    ):
         assert player.choose(START).move in bao_zero.Env().legal_moves()
     assert "Choice(move=" in repr(choice)
 
@@ -155,7 +157,10 @@ def test_the_default_player_of_a_solved_game_plays_the_proven_win() -> None:
     assert player.name.startswith("solver:time=1s,else=player:"), player.name
     assert player.variant == "kujifunza"
     # A won position (South to move) where some moves give the win away: the solver's answer.
-    won = "0,1,2,1,5,1,0,0/1,3,1,4,11,2,1,1/0,4,0,1,2,0,0,4/4,2,2,0,1,4,6,0 S 0,0 - - - 22 mtaji-captured=1"
+    won = (
+        "0,1,2,1,5,1,0,0/1,3,1,4,11,2,1,1/0,4,0,1,2,0,0,4/4,2,2,0,1,4,6,0 S 0,0 - - - 22 "
+        "mtaji-captured=1"
+    )
     choice = player.choose(won, sims=16)
     assert choice.value == 1.0 and choice.pv[0] == choice.move
     # A game not solved from the start keeps its shipped player alone.

@@ -14,11 +14,11 @@ import signal
 import subprocess
 import sys
 import time
-import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
+import tomllib
 
 if os.environ.get("CI"):
     import ray
@@ -27,11 +27,11 @@ else:
         "ray", reason="ray is not installed (pip install ray); these tests need it"
     )
 
-import bao_zero  # noqa: E402
-from toml_writer import to_toml  # noqa: E402
-from bao_zero import ray_train  # noqa: E402
+import bao_zero
+from bao_zero import ray_train
+from conftest import ROOT
+from toml_writer import to_toml
 
-ROOT = Path(__file__).resolve().parents[2]
 SMOKE = ROOT / "configs" / "smoke.toml"
 BAO_BIN = os.environ.get("BAO_BIN")
 LOCAL_OPTIONS: dict[str, Any] = dict(
@@ -42,7 +42,7 @@ LOCAL_OPTIONS: dict[str, Any] = dict(
 )
 
 
-# --- helpers ---------------------------------------------------------------------------------------
+# --- helpers ------------------------------------------------------------------------------------
 
 
 def write_config(path: Path, **changes: Any) -> Path:
@@ -159,7 +159,8 @@ def sync_config(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def reference(sync_config: Path, tmp_path_factory: pytest.TempPathFactory, rays: RayHolder) -> Path:
-    """The run of `bao train` (or, without BAO_BIN outside CI, of one Ray worker playing whole iterations)."""
+    """The run of `bao train` (or, without BAO_BIN outside CI, of one Ray worker playing whole
+    iterations)."""
     run = tmp_path_factory.mktemp("reference") / "run"
     if BAO_BIN:
         subprocess.run(
@@ -207,7 +208,7 @@ def test_smoke_run_on_a_local_ray_then_extended_by_bao_train(
     assert meta(run)["iteration"] == 3 and len(metric_lines(run)) == 3
 
 
-# --- (b) synchronous runs equal bao train's, whoever plays what ------------------------------------
+# --- (b) synchronous runs equal bao train's, whoever plays what ---------------------------------
 
 
 @pytest.mark.parametrize("workers", [1, 2])
@@ -223,7 +224,7 @@ def test_sync_run_is_bao_trains(
     assert len(metric_lines(run)) == 2
 
 
-# --- (d) killed workers: their games are played again, the run is the same -------------------------
+# --- (d) killed workers: their games are played again, the run is the same ----------------------
 
 
 @pytest.mark.parametrize("how", ["ray_kill", "sigkill"])
@@ -301,9 +302,9 @@ def test_cli_error_is_one_line(tmp_path: Path) -> None:
         timeout=120,
     )
     assert done.returncode == 1
-    assert (
-        done.stderr.startswith("error: ") and len(done.stderr.strip().splitlines()) == 1
-    ), done.stderr
+    assert done.stderr.startswith("error: ") and len(done.stderr.strip().splitlines()) == 1, (
+        done.stderr
+    )
     assert "Traceback" not in done.stderr
 
 

@@ -49,7 +49,7 @@ def test_a_whole_game_through_rllib_pettingzoo_env() -> None:
     rng = np.random.default_rng(1)
     totals = {"player_0": 0.0, "player_1": 0.0}
     for _ in range(1000):
-        (agent, seen), = observations.items()  # only the mover is asked for an action
+        ((agent, seen),) = observations.items()  # only the mover is asked for an action
         assert game.observation_space[agent].contains(seen)
         action = int(rng.choice(np.flatnonzero(seen["action_mask"])))
         observations, rewards, terminated, truncated, _ = game.step({agent: action})

@@ -4,26 +4,15 @@ that a single process makes, and refuse what does not fit with a one-line ValueE
 from __future__ import annotations
 
 import json
-import tomllib
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pytest
+import tomllib
 
 import bao_zero
 from bao_zero import _core
-
-from conftest import ROOT
-
-
-def smoke_config(tmp_path: Path, name: str) -> Path:
-    """The smoke config on one thread, its run in tmp_path/name."""
-    text = (ROOT / "configs" / "smoke.toml").read_text()
-    text = text.replace('run_dir = "checkpoints/smoke"', f'run_dir = "{tmp_path / name}"')
-    text = text.replace("threads = 2", "threads = 1")
-    path = tmp_path / f"{name}.toml"
-    path.write_text(text)
-    return path
 
 
 def drive(learner: bao_zero.Learner, workers: list[bao_zero.SelfPlayWorker], chunk: int) -> None:
@@ -47,10 +36,10 @@ def drive(learner: bao_zero.Learner, workers: list[bao_zero.SelfPlayWorker], chu
         assert line["iteration"] == iteration
 
 
-def test_workers_in_any_split_make_the_same_run(tmp_path: Path) -> None:
+def test_workers_in_any_split_make_the_same_run(smoke_config: Callable[[str], Path]) -> None:
     runs = []
     for name, workers, chunk in [("one", 1, 8), ("two", 2, 3)]:
-        learner = bao_zero.Learner(smoke_config(tmp_path, name), quiet=True)
+        learner = bao_zero.Learner(smoke_config(name), quiet=True)
         config = learner.config_toml
         drive(learner, [bao_zero.SelfPlayWorker(config) for _ in range(workers)], chunk)
         runs.append(Path(learner.run_dir))
@@ -66,8 +55,10 @@ def test_workers_in_any_split_make_the_same_run(tmp_path: Path) -> None:
     assert len((two / "metrics.jsonl").read_text().splitlines()) == 2
 
 
-def test_the_same_config_resumes_and_another_is_refused(tmp_path: Path) -> None:
-    path = smoke_config(tmp_path, "run")
+def test_the_same_config_resumes_and_another_is_refused(
+    tmp_path: Path, smoke_config: Callable[[str], Path]
+) -> None:
+    path = smoke_config("run")
     learner = bao_zero.Learner(path, quiet=True)
     worker = bao_zero.SelfPlayWorker(learner.config_toml)
     part = worker.play(learner.weights(), 0, 1, 0, learner.games_per_iteration)
@@ -86,15 +77,18 @@ def test_the_same_config_resumes_and_another_is_refused(tmp_path: Path) -> None:
     assert resumed.iteration == 1
 
 
-def test_bad_parts_and_calls_are_one_line_value_errors(tmp_path: Path) -> None:
-    learner = bao_zero.Learner(smoke_config(tmp_path, "run"), quiet=True)
+def test_bad_parts_and_calls_are_one_line_value_errors(smoke_config: Callable[[str], Path]) -> None:
+    learner = bao_zero.Learner(smoke_config("run"), quiet=True)
     worker = bao_zero.SelfPlayWorker(learner.config_toml, threads=2)
     weights = learner.weights()
     games = learner.games_per_iteration
     half = worker.play(weights, 0, 1, 0, games // 2)
     rest = worker.play(weights, 0, 1, games // 2, games - games // 2)
     cases = [
-        (lambda: learner.train(1, [half], 1.0), f"games {games // 2}..{games} are in no self-play part"),
+        (
+            lambda: learner.train(1, [half], 1.0),
+            f"games {games // 2}..{games} are in no self-play part",
+        ),
         (lambda: learner.train(1, [half, half, rest], 1.0), "game 0 is in two self-play parts"),
         (lambda: learner.train(1, [b"garbage"], 1.0), "not a self-play part"),
         (lambda: learner.train(1, [half[:-5], rest], 1.0), "samples are damaged"),
@@ -115,8 +109,10 @@ def test_bad_parts_and_calls_are_one_line_value_errors(tmp_path: Path) -> None:
     assert learner.commit(1)["iteration"] == 1
 
 
-def test_network_tensors_of_bytes_and_files(tmp_path: Path) -> None:
-    learner = bao_zero.Learner(smoke_config(tmp_path, "run"), quiet=True)
+def test_network_tensors_of_bytes_and_files(
+    tmp_path: Path, smoke_config: Callable[[str], Path]
+) -> None:
+    learner = bao_zero.Learner(smoke_config("run"), quiet=True)
     tensors = bao_zero.network_tensors(learner.weights())
     assert all(t.dtype == np.float32 for t in tensors.values())
     assert sum(t.size for t in tensors.values()) > 1000
@@ -127,8 +123,10 @@ def test_network_tensors_of_bytes_and_files(tmp_path: Path) -> None:
     assert _core.Progress(3, "test", quiet=True) is not None
 
 
-def test_sizes_out_of_range_are_value_errors_not_aborts(tmp_path: Path) -> None:
-    learner = bao_zero.Learner(smoke_config(tmp_path, "run"), quiet=True)
+def test_sizes_out_of_range_are_value_errors_not_aborts(
+    smoke_config: Callable[[str], Path],
+) -> None:
+    learner = bao_zero.Learner(smoke_config("run"), quiet=True)
     worker = bao_zero.SelfPlayWorker(learner.config_toml)
     weights = learner.weights()
     games = learner.games_per_iteration
@@ -143,8 +141,8 @@ def test_sizes_out_of_range_are_value_errors_not_aborts(tmp_path: Path) -> None:
             bao_zero.Evaluator(learner.config_toml, threads=threads)
 
 
-def test_train_refuses_bad_seconds_and_a_newer_network(tmp_path: Path) -> None:
-    learner = bao_zero.Learner(smoke_config(tmp_path, "run"), quiet=True)
+def test_train_refuses_bad_seconds_and_a_newer_network(smoke_config: Callable[[str], Path]) -> None:
+    learner = bao_zero.Learner(smoke_config("run"), quiet=True)
     worker = bao_zero.SelfPlayWorker(learner.config_toml)
     weights = learner.weights()
     games = learner.games_per_iteration

@@ -24,8 +24,8 @@ pub use agents::{Agent, GreedyAgent, RandomAgent};
 pub use bench::{BenchReport, EnvBenchConfig, bench_env};
 pub use env::{Env, EnvConfig, EnvError, EpisodeEnd, Observation, Step, StepInfo, Transition};
 pub use observation::{
-    Features, OBS_CHANNELS, OBS_LEN, ObsBufferError, encode, encode as encode_observation,
-    try_encode,
+    Features, OBS_CHANNELS, OBS_HIGH, OBS_LEN, ObsBufferError, encode,
+    encode as encode_observation, try_encode,
 };
 pub use opening::random_opening;
 pub use vec_env::{FinalState, VecEnv, VecEnvError, episode_seed};

@@ -60,6 +60,8 @@ pub const CH_OVER_VOID: usize = 26;
 pub const OBS_CHANNELS: usize = 27;
 /// Floats per observation: `OBS_CHANNELS * 4 * 8`.
 pub const OBS_LEN: usize = OBS_CHANNELS * CELLS;
+/// The largest value of any cell: seeds / 16, a count of seeds being a `u8`.
+pub const OBS_HIGH: f32 = (u8::MAX as f32 + 1.0) / 16.0;
 
 /// An observation buffer of the wrong size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]

@@ -324,49 +324,6 @@ fn command_lines_run_and_reject_bad_input() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// `BAO_MATCH="A;B;GAMES[;SEED]" cargo test --release --test play -- --ignored --nocapture
-/// env_match`: a match from the environment, for experiments.
-#[test]
-#[ignore]
-fn env_match() {
-    let Ok(text) = std::env::var("BAO_MATCH") else {
-        return;
-    };
-    let parts: Vec<&str> = text.split(';').collect();
-    let cfg = MatchConfig {
-        games: parts[2].parse().unwrap(),
-        seed: parts.get(3).map_or(0, |s| s.parse().unwrap()),
-        max_plies: 400,
-        progress: false,
-        ..MatchConfig::new(spec(parts[0]), spec(parts[1]), Variant::Kiswahili)
-    };
-    println!("{}", run_match(&cfg).unwrap().summary());
-}
-
-/// `cargo test --release --test play -- --ignored --nocapture gauntlet_report`: the Elo table of
-/// the baseline players on Bao la Kiswahili (100 games per pair; a few minutes on 2 cores).
-#[test]
-#[ignore]
-fn gauntlet_report() {
-    run(&[
-        "gauntlet",
-        "--player",
-        "random",
-        "greedy",
-        "ab:depth=1",
-        "ab:depth=2",
-        "ab:depth=3",
-        "ab:depth=4",
-        "ab:depth=5",
-        "--games",
-        "100",
-        "--seed",
-        "2024",
-        "-q",
-    ])
-    .unwrap();
-}
-
 #[test]
 fn matches_run_and_record_on_every_preset() {
     for v in Variant::ALL {

@@ -448,3 +448,36 @@ fn greedy_agent_takes_the_biggest_capture() {
     }
     assert!(captures_seen > 50);
 }
+
+#[test]
+fn vec_env_steps_only_the_environments_it_is_told_to() {
+    let mut venv = VecEnv::new(Variant::Hus.rules(), EnvConfig::default(), 3, 1).unwrap();
+    let first_legal = |venv: &VecEnv| -> Vec<usize> {
+        let bits = venv.mask_bits().iter();
+        bits.map(|&b| b.trailing_zeros() as usize).collect()
+    };
+    venv.step(&first_legal(&venv)).unwrap();
+    let before: Vec<_> = venv.envs().map(|e| *e.state()).collect();
+    let obs = venv.obs()[..OBS_LEN].to_vec();
+    // The resting environment's action is not read: an illegal one is no error.
+    let mut actions = first_legal(&venv);
+    actions[0] = 1000;
+    venv.step_where(&actions, Some(&[false, true, true]))
+        .unwrap();
+    let after: Vec<_> = venv.envs().map(|e| *e.state()).collect();
+    assert_eq!(after[0], before[0]);
+    assert_ne!(after[1], before[1]);
+    assert_eq!(venv.obs()[..OBS_LEN], obs[..]);
+    assert_eq!(
+        venv.envs().map(|e| e.plies()).collect::<Vec<_>>(),
+        [1, 2, 2]
+    );
+    assert_eq!((venv.rewards()[0], venv.terminated()[0]), ([0.0; 2], false));
+    assert_eq!(
+        venv.step_where(&actions, Some(&[true])),
+        Err(VecEnvError::WrongActiveCount {
+            expected: 3,
+            found: 1
+        })
+    );
+}

@@ -25,6 +25,7 @@ from __future__ import annotations
 from bao_zero._core import (
     ACTIONS,
     OBS_CHANNELS,
+    OBS_HIGH,
     OBS_LEN,
     OBS_SHAPE,
     Choice,
@@ -45,6 +46,7 @@ from bao_zero.vector import VecEnv
 __all__ = [
     "ACTIONS",
     "OBS_CHANNELS",
+    "OBS_HIGH",
     "OBS_LEN",
     "OBS_SHAPE",
     "Choice",

@@ -1,19 +1,46 @@
 """Type stubs of the extension module (the Rust side of bao_zero)."""
 
+from collections.abc import Callable
 from os import PathLike
-from typing import Any, Callable, Optional, Union
+from typing import Any, TypeAlias, final
 
 import numpy as np
 import numpy.typing as npt
 
+__all__ = [
+    "ACTIONS",
+    "OBS_CHANNELS",
+    "OBS_HIGH",
+    "OBS_LEN",
+    "OBS_SHAPE",
+    "Choice",
+    "Env",
+    "Evaluator",
+    "Learner",
+    "Player",
+    "Progress",
+    "SelfPlayWorker",
+    "VecEnvCore",
+    "__version__",
+    "episode_seed",
+    "evaluate",
+    "load_samples",
+    "network_tensors",
+    "rust_random_game",
+    "variants",
+    "write_random_replay",
+]
+
 ACTIONS: int
 OBS_CHANNELS: int
 OBS_LEN: int
+#: The largest value of any observation cell (seeds / 16).
+OBS_HIGH: float
 OBS_SHAPE: tuple[int, int, int]
 __version__: str
 
 #: Rule options over a preset: a dict, or the path of a TOML file (as ``bao --rules FILE``).
-Rules = Union[None, dict[str, Any], str, PathLike[str]]
+_Rules: TypeAlias = dict[str, Any] | str | PathLike[str] | None
 
 def variants() -> list[str]: ...
 def episode_seed(base_seed: int, index: int, episode: int) -> int: ...
@@ -25,11 +52,11 @@ def evaluate(
     seed: int = 0,
     opening_plies: int = 4,
     max_plies: int = 400,
-    rules: Rules = None,
+    rules: _Rules = None,
     name: str = "policy",
 ) -> dict[str, Any]: ...
 def load_samples(
-    path: Union[str, PathLike[str]], q_weight: float = 0.0, variant: Optional[str] = None
+    path: str | PathLike[str], q_weight: float = 0.0, variant: str | None = None
 ) -> dict[str, npt.NDArray[Any]]: ...
 def rust_random_game(
     variant: str,
@@ -39,25 +66,24 @@ def rust_random_game(
     opening_random_plies: int = 0,
 ) -> tuple[str, list[tuple[int, str, str, tuple[float, float], bool, bool]], str]: ...
 def write_random_replay(
-    path: Union[str, PathLike[str]], variant: str = "kiswahili", games: int = 2, seed: int = 0
+    path: str | PathLike[str], variant: str = "kiswahili", games: int = 2, seed: int = 0
 ) -> list[str]: ...
 
+@final
 class Env:
-    def __init__(
-        self,
+    def __new__(
+        cls,
         variant: str = "kiswahili",
-        seed: Optional[int] = None,
+        seed: int | None = None,
         max_plies: int = 1000,
         opening_random_plies: int = 0,
-        rules: Rules = None,
-    ) -> None: ...
+        rules: _Rules = None,
+    ) -> Env: ...
     @staticmethod
     def from_position(
-        position: str, variant: str = "kiswahili", max_plies: int = 1000, rules: Rules = None
+        position: str, variant: str = "kiswahili", max_plies: int = 1000, rules: _Rules = None
     ) -> Env: ...
-    def reset(
-        self, seed: Optional[int] = None
-    ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]: ...
+    def reset(self, seed: int | None = None) -> tuple[npt.NDArray[np.float32], dict[str, Any]]: ...
     def step(
         self, action: int
     ) -> tuple[npt.NDArray[np.float32], float, bool, bool, dict[str, Any]]: ...
@@ -93,9 +119,9 @@ class Env:
     @property
     def truncated(self) -> bool: ...
     @property
-    def winner(self) -> Optional[int]: ...
+    def winner(self) -> int | None: ...
     @property
-    def end(self) -> Optional[str]: ...
+    def end(self) -> str | None: ...
     @property
     def variant(self) -> str: ...
     @property
@@ -103,23 +129,24 @@ class Env:
     @property
     def stage(self) -> str: ...
     @property
-    def last_move(self) -> Optional[str]: ...
+    def last_move(self) -> str | None: ...
     def last_move_trace(self) -> list[dict[str, Any]]: ...
     def render(self) -> str: ...
 
+@final
 class VecEnvCore:
-    def __init__(
-        self,
+    def __new__(
+        cls,
         n: int,
         variant: str = "kiswahili",
         seed: int = 0,
-        threads: Optional[int] = None,
+        threads: int | None = None,
         max_plies: int = 1000,
         opening_random_plies: int = 0,
-        rules: Rules = None,
-    ) -> None: ...
+        rules: _Rules = None,
+    ) -> VecEnvCore: ...
     def reset(self, seed: int) -> None: ...
-    def step(self, actions: npt.ArrayLike, active: Optional[npt.ArrayLike] = None) -> None: ...
+    def step(self, actions: npt.ArrayLike, active: npt.ArrayLike | None = None) -> None: ...
     def observations_view(self) -> npt.NDArray[np.float32]: ...
     def action_masks_view(self) -> npt.NDArray[np.bool_]: ...
     def rewards_view(self) -> npt.NDArray[np.float32]: ...
@@ -128,7 +155,7 @@ class VecEnvCore:
     def movers_view(self) -> npt.NDArray[np.uint8]: ...
     def players_view(self) -> npt.NDArray[np.uint8]: ...
     def episodes_view(self) -> npt.NDArray[np.uint64]: ...
-    def finals(self) -> list[tuple[int, str, Optional[int], str]]: ...
+    def finals(self) -> list[tuple[int, str, int | None, str]]: ...
     def final_observation(self, index: int, player: int) -> npt.NDArray[np.float32]: ...
     def env(self, index: int) -> Env: ...
     def __len__(self) -> int: ...
@@ -139,13 +166,14 @@ class VecEnvCore:
     @property
     def variant(self) -> str: ...
 
+@final
 class Choice:
     @property
     def move(self) -> str: ...
     @property
     def action(self) -> int: ...
     @property
-    def value(self) -> Optional[float]: ...
+    def value(self) -> float | None: ...
     @property
     def pv(self) -> list[str]: ...
     @property
@@ -153,16 +181,17 @@ class Choice:
     @property
     def depth(self) -> int: ...
 
+@final
 class Player:
     @staticmethod
-    def load(path: Union[str, PathLike[str]]) -> Player: ...
+    def load(path: str | PathLike[str]) -> Player: ...
     @staticmethod
     def shipped(variant: str = "kiswahili") -> Player: ...
     @staticmethod
     def default(variant: str = "kiswahili") -> Player: ...
     @staticmethod
     def alphabeta(
-        depth: int = 4, nodes: Optional[int] = None, movetime_ms: Optional[int] = None
+        depth: int = 4, nodes: int | None = None, movetime_ms: int | None = None
     ) -> Player: ...
     @staticmethod
     def random(seed: int = 0) -> Player: ...
@@ -172,36 +201,38 @@ class Player:
     def from_spec(spec: str, seed: int = 0) -> Player: ...
     def choose(
         self,
-        position: Union[str, Env],
-        movetime_ms: Optional[int] = None,
-        sims: Optional[int] = None,
-        depth: Optional[int] = None,
-        nodes: Optional[int] = None,
-        variant: Optional[str] = None,
+        position: str | Env,
+        movetime_ms: int | None = None,
+        sims: int | None = None,
+        depth: int | None = None,
+        nodes: int | None = None,
+        variant: str | None = None,
     ) -> Choice: ...
     def new_game(self, seed: int = 0) -> None: ...
     def set_threads(self, threads: int) -> bool: ...
     @property
     def name(self) -> str: ...
     @property
-    def variant(self) -> Optional[str]: ...
+    def variant(self) -> str | None: ...
 
+@final
 class SelfPlayWorker:
-    def __init__(self, config_toml: str, threads: int = 1) -> None: ...
+    def __new__(cls, config_toml: str, threads: int = 1) -> SelfPlayWorker: ...
     def play(
         self, weights: bytes, version: int, iteration: int, first: int, count: int
     ) -> bytes: ...
 
+@final
 class Learner:
-    def __init__(
-        self,
-        config: Optional[Union[str, PathLike[str]]] = None,
+    def __new__(
+        cls,
+        config: str | PathLike[str] | None = None,
         *,
-        resume: Optional[Union[str, PathLike[str]]] = None,
-        run_dir: Optional[str] = None,
-        seed: Optional[int] = None,
+        resume: str | PathLike[str] | None = None,
+        run_dir: str | None = None,
+        seed: int | None = None,
         quiet: bool = False,
-    ) -> None: ...
+    ) -> Learner: ...
     @property
     def config_toml(self) -> str: ...
     @property
@@ -215,18 +246,20 @@ class Learner:
     def weights(self) -> bytes: ...
     def train(self, iteration: int, parts: list[bytes], seconds: float) -> dict[str, Any]: ...
     def eval_due(self, iteration: int) -> bool: ...
-    def commit(self, iteration: int, evaluation: Optional[bytes] = None) -> dict[str, Any]: ...
+    def commit(self, iteration: int, evaluation: bytes | None = None) -> dict[str, Any]: ...
 
+@final
 class Evaluator:
-    def __init__(self, config_toml: str, threads: int = 1) -> None: ...
+    def __new__(cls, config_toml: str, threads: int = 1) -> Evaluator: ...
     def evaluate(self, weights: bytes, iteration: int) -> bytes: ...
 
+@final
 class Progress:
-    def __init__(self, total: int, what: str, quiet: bool = False) -> None: ...
+    def __new__(cls, total: int, what: str, quiet: bool = False) -> Progress: ...
     def set(self, done: int) -> None: ...
     def message(self, text: str) -> None: ...
     def finish(self) -> None: ...
 
 def network_tensors(
-    source: Union[bytes, str, PathLike[str]],
+    source: bytes | str | PathLike[str],
 ) -> dict[str, npt.NDArray[np.float32]]: ...

@@ -30,28 +30,25 @@ step).
 from __future__ import annotations
 
 import os
-from typing import Any, Optional, Union
+from typing import Any
 
 import gymnasium
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from bao_zero._core import ACTIONS, OBS_SHAPE, Env, Player
+from bao_zero._core import ACTIONS, OBS_HIGH, OBS_SHAPE, Env, Player
 from bao_zero._render import RENDER_MODES, check_render_mode, render
 
-__all__ = ["BaoEnv", "ENV_ID", "register_envs"]
+__all__ = ["ENV_ID", "BaoEnv", "register_envs"]
 
 #: The id under which :func:`register_envs` registers :class:`BaoEnv`.
 ENV_ID = "bao_zero/Bao-v0"
 
-#: Largest value of any observation cell (seeds / 16 for the fullest possible pit).
-OBS_HIGH = 16.0
-
 _SIDES = {"south": 0, "north": 1}
 
 
-def _opponent_player(opponent: Union[str, Player, os.PathLike]) -> Optional[Player]:
+def _opponent_player(opponent: str | Player | os.PathLike[str]) -> Player | None:
     """The player behind an opponent description (``None`` for ``"random"``)."""
     if isinstance(opponent, Player):
         return opponent
@@ -71,13 +68,13 @@ class BaoEnv(gymnasium.Env):
     def __init__(
         self,
         variant: str = "kiswahili",
-        opponent: Union[str, Player, os.PathLike] = "random",
+        opponent: str | Player | os.PathLike[str] = "random",
         agent_side: str = "south",
         max_plies: int = 1000,
         opening_random_plies: int = 0,
         illegal_action: str = "lose",
-        render_mode: Optional[str] = None,
-        rules: Union[None, dict[str, Any], str, os.PathLike] = None,
+        render_mode: str | None = None,
+        rules: dict[str, Any] | str | os.PathLike[str] | None = None,
     ) -> None:
         if agent_side not in ("south", "north", "random"):
             raise ValueError(f"agent_side must be 'south', 'north' or 'random', not {agent_side!r}")
@@ -130,7 +127,9 @@ class BaoEnv(gymnasium.Env):
             else:
                 action = self.opponent.choose(self.game).action
             self.game.play(action)
-            moves.append(self.game.last_move)
+            last = self.game.last_move
+            if last is not None:  # always, after a move
+                moves.append(last)
         return moves
 
     def _agent_reward(self) -> float:
@@ -140,7 +139,7 @@ class BaoEnv(gymnasium.Env):
         return 1.0 if winner == self.player else -1.0
 
     def reset(
-        self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
         """A new game; the opponent's first moves are played if the agent is North."""
         super().reset(seed=seed)
@@ -192,12 +191,9 @@ class BaoEnv(gymnasium.Env):
             self._info(move=move, opponent_moves=replies),
         )
 
-    def render(self) -> Union[None, str, npt.NDArray[np.uint8]]:
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
         """The board in the render mode: text (``"ansi"``), a picture (``"rgb_array"``), or
         printed (``"human"``, returns ``None``)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
-            return None
         return render(self.game, self.render_mode)
 
     def close(self) -> None:

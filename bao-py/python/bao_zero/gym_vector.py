@@ -28,7 +28,7 @@ ended game's last observation. Masks are int8 (as everywhere in bao_zero's wrapp
 from __future__ import annotations
 
 import os
-from typing import Any, Optional, Union
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -37,19 +37,19 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from bao_zero._core import ACTIONS, OBS_SHAPE
+from bao_zero._core import ACTIONS, OBS_HIGH, OBS_SHAPE
 from bao_zero.vector import VecEnv
 
 __all__ = ["BaoVectorEnv"]
-
-#: Largest value of any observation cell (seeds / 16 for the fullest possible pit).
-OBS_HIGH = 16.0
 
 
 class BaoVectorEnv(gymnasium.vector.VectorEnv):
     """``num_envs`` Bao games stepped together in Rust (see the module's text)."""
 
-    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+    metadata = {
+        "autoreset_mode": AutoresetMode.SAME_STEP,
+        "render_modes": [],
+    }
 
     def __init__(
         self,
@@ -58,9 +58,9 @@ class BaoVectorEnv(gymnasium.vector.VectorEnv):
         opponent: str = "random",
         max_plies: int = 1000,
         opening_random_plies: int = 0,
-        threads: Optional[int] = None,
-        rules: Union[None, dict[str, Any], str, os.PathLike] = None,
-        render_mode: Optional[str] = None,
+        threads: int | None = None,
+        rules: dict[str, Any] | str | os.PathLike[str] | None = None,
+        render_mode: str | None = None,
         **unused: Any,
     ) -> None:
         if opponent not in ("random", "self"):
@@ -99,7 +99,7 @@ class BaoVectorEnv(gymnasium.vector.VectorEnv):
 
     def _add_final_obs(
         self,
-        finals: dict[int, str],
+        finals: dict[int, npt.NDArray[np.float32]],
         ended: npt.NDArray[np.bool_],
         sides: npt.NDArray[np.uint8],
         infos: dict[str, Any],
@@ -116,7 +116,7 @@ class BaoVectorEnv(gymnasium.vector.VectorEnv):
     # -- Gymnasium's calls ---------------------------------------------------------------------
 
     def reset(
-        self, *, seed: Optional[Union[int, list[int]]] = None, options: Optional[dict] = None
+        self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
         """Starts every game again (``seed``: the base seed of the games' episode seeds)."""
         if isinstance(seed, (list, tuple)):
@@ -194,13 +194,16 @@ class BaoVectorEnv(gymnasium.vector.VectorEnv):
     ) -> dict[int, npt.NDArray[np.float32]]:
         """The last observations of the games the last Rust step ended, as ``sides`` see them."""
         core = self._venv._core
-        return {int(i): core.final_observation(int(i), int(sides[i])) for i in np.flatnonzero(ended)}
+        return {
+            int(i): core.final_observation(int(i), int(sides[i])) for i in np.flatnonzero(ended)
+        }
 
     def _random_actions(self) -> npt.NDArray[np.int64]:
         """A uniformly random legal action in every game."""
         scores = self._rng.random((self.num_envs, ACTIONS))
         scores[self._venv.action_masks() == 0] = -1.0
-        return scores.argmax(axis=1)
+        actions: npt.NDArray[np.int64] = scores.argmax(axis=1)
+        return actions
 
     def close_extras(self, **kwargs: Any) -> None:
         pass

@@ -27,23 +27,19 @@ picture, uint8 ``(height, width, 3)``) and ``"human"`` (the text board printed).
 from __future__ import annotations
 
 import os
-from typing import Any, Optional, Union
+from typing import Any
 
-import gymnasium
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
-from pettingzoo.utils import AgentSelector, wrappers
+from pettingzoo.utils import wrappers
 
-from bao_zero._core import ACTIONS, OBS_SHAPE, Env
+from bao_zero._core import ACTIONS, OBS_HIGH, OBS_SHAPE, Env
 from bao_zero._render import RENDER_MODES, check_render_mode, render
 
 __all__ = ["env", "raw_env"]
-
-#: Largest value of any observation cell (seeds / 16 for the fullest possible pit).
-OBS_HIGH = 16.0
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -70,8 +66,8 @@ class raw_env(AECEnv, EzPickle):
         variant: str = "kiswahili",
         max_plies: int = 1000,
         opening_random_plies: int = 0,
-        render_mode: Optional[str] = None,
-        rules: Union[None, dict[str, Any], str, os.PathLike] = None,
+        render_mode: str | None = None,
+        rules: dict[str, Any] | str | os.PathLike[str] | None = None,
     ) -> None:
         super().__init__()
         EzPickle.__init__(self, variant, max_plies, opening_random_plies, render_mode, rules)
@@ -92,7 +88,6 @@ class raw_env(AECEnv, EzPickle):
             )
             for a in self.agents
         }
-        self._agent_selector = AgentSelector(self.agents)
         self._start()
 
     def _start(self) -> None:
@@ -102,7 +97,6 @@ class raw_env(AECEnv, EzPickle):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self._agent_selector.reinit(self.agents)
         self.agent_selection = self.agents[self.game.current_player]
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
@@ -114,18 +108,18 @@ class raw_env(AECEnv, EzPickle):
             mask = np.zeros(ACTIONS, dtype=np.int8)
         return {"observation": self.game.observation_for(player), "action_mask": mask}
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
-    def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Starts a new game (``seed`` drives the random opening plies, if any)."""
         self.game.reset(seed)
         self._start()
 
-    def step(self, action: Optional[int]) -> None:
+    def step(self, action: int | None) -> None:
         """Plays ``action`` for the agent to move (``None`` for an agent whose game is over)."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
@@ -151,9 +145,6 @@ class raw_env(AECEnv, EzPickle):
     def render(self) -> Any:
         """The board in the render mode: text (``"ansi"``), a picture (``"rgb_array"``), or
         printed (``"human"``, returns ``None``)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
-            return None
         return render(self.game, self.render_mode)
 
     def close(self) -> None:

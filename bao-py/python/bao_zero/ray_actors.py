@@ -35,7 +35,7 @@ class WorkerInfo:
     alive: bool = True
 
 
-def import_ray():
+def import_ray() -> Any:
     """The `ray` module, without its usage statistics; a one-line error when it is missing."""
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     try:

@@ -12,7 +12,8 @@ from __future__ import annotations
 import collections
 import dataclasses
 import time
-from typing import Any, Callable, Optional
+from collections.abc import Callable
+from typing import Any
 
 from bao_zero.ray_actors import RayTrainError, WorkerInfo, cause
 
@@ -74,15 +75,15 @@ class SelfPlay:
         chunk: int,
         end: int,
         depth: int,
-        after_dispatch: Optional[Callable[[int, list[WorkerInfo]], Any]],
+        after_dispatch: Callable[[int, list[WorkerInfo]], Any] | None,
         log: Callable[[str], None],
     ) -> None:
         self.ray, self.workers, self.depth = ray, workers, depth
         # Games per iteration, games per chunk, the last iteration of this invocation.
         self.games, self.chunk, self.end = games, chunk, end
         self.after_dispatch, self.log = after_dispatch, log
-        self.weights: Optional[tuple[int, Any]] = None  # (version, ObjectRef)
-        self.opened: Optional[int] = None  # the last iteration whose chunks are queued
+        self.weights: tuple[int, Any] | None = None  # (version, ObjectRef)
+        self.opened: int | None = None  # the last iteration whose chunks are queued
         self.pending: collections.deque[Chunk] = collections.deque()
         self.load = [0] * len(workers)  # chunks in flight, by worker
         self.in_flight: dict[Any, tuple[WorkerInfo, Chunk, int]] = {}

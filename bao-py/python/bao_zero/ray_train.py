@@ -25,11 +25,12 @@ installed: docs/RAY.md).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import logging
 import math
 import sys
 import time
-from typing import Any, Optional
+from typing import Any
 
 from bao_zero.ray_actors import (
     RayTrainError,
@@ -42,13 +43,79 @@ from bao_zero.ray_actors import (
 )
 from bao_zero.ray_dispatch import SelfPlay
 
-__all__ = ["RayTrainError", "WorkerInfo", "main", "train"]
+__all__ = ["RayOptions", "RayTrainError", "WorkerInfo", "main", "train"]
 
 #: Object store of a local Ray instance: weights and parts are small.
 LOCAL_OBJECT_STORE = 256 * 2**20
 
 
-def hook_of(hooks: Any, name: str) -> Optional[Any]:
+def _option(
+    default: Any, text: str, *, least: int | None = None, choices: tuple[str, ...] = ()
+) -> Any:
+    """A field of :class:`RayOptions`: its default, its command-line help, its least value (for
+    a number) or its choices (for a word)."""
+    return dataclasses.field(
+        default=default, metadata={"help": text, "least": least, "choices": choices}
+    )
+
+
+@dataclasses.dataclass(frozen=True)
+class RayOptions:
+    """How a run is spread over Ray: :func:`train`'s keywords past the run's own, and the command
+    line's options (``--threads-per-worker`` for ``threads_per_worker``). Checked when made: a
+    ``ValueError`` names the option out of range."""
+
+    workers: int = _option(2, "self-play actors (default 2)", least=1)
+    threads_per_worker: int = _option(1, "threads (and CPUs) per actor (default 1)", least=1)
+    address: str | None = _option(
+        None, "Ray cluster to join ('auto': the running one); default: start a local Ray instance"
+    )
+    mode: str = _option("sync", "default sync", choices=("sync", "async"))
+    max_staleness: int = _option(
+        1,
+        "async: how many versions older than the previous iteration's a game's network may be "
+        "(default 1)",
+        least=0,
+    )
+    chunk: int | None = _option(
+        None, "games per task (default: two tasks per worker per iteration)", least=1
+    )
+    iterations: int | None = _option(
+        None, "stop after this many iterations (the run can be resumed)", least=1
+    )
+    quiet: bool = _option(False, "no progress bars, no per-iteration lines")
+
+    def __post_init__(self) -> None:
+        for field in dataclasses.fields(self):
+            value, least = getattr(self, field.name), field.metadata["least"]
+            choices = field.metadata["choices"]
+            if choices and value not in choices:
+                words = " or ".join(repr(c) for c in choices)
+                raise ValueError(f"{field.name} must be {words}, not {value!r}")
+            if least is not None and value is not None and value < least:
+                raise ValueError(f"{field.name} must be at least {least}, not {value}")
+
+    @staticmethod
+    def add_arguments(parser: argparse.ArgumentParser) -> None:
+        """Adds an option to ``parser`` for each field."""
+        for field in dataclasses.fields(RayOptions):
+            flag, text = "--" + field.name.replace("_", "-"), field.metadata["help"]
+            if field.default is False:
+                parser.add_argument(flag, action="store_true", help=text)
+                continue
+            kind = int if str(field.type).startswith("int") else str
+            choices = field.metadata["choices"] or None
+            parser.add_argument(flag, type=kind, default=field.default, choices=choices, help=text)
+
+    @staticmethod
+    def of(parsed: argparse.Namespace) -> RayOptions:
+        """The options of a parsed command line."""
+        return RayOptions(
+            **{f.name: getattr(parsed, f.name) for f in dataclasses.fields(RayOptions)}
+        )
+
+
+def hook_of(hooks: Any, name: str) -> Any | None:
     """The hook `name` of `hooks` (a dict or an object of callables), if there is one."""
     if hooks is None:
         return None
@@ -60,15 +127,15 @@ def hook_of(hooks: Any, name: str) -> Optional[Any]:
 class _Run:
     """One invocation: the learner, the Ray actors, the loop over iterations."""
 
-    def __init__(self, learner: Any, args: dict[str, Any], hooks: Any) -> None:
+    def __init__(self, learner: Any, options: RayOptions, hooks: Any) -> None:
         self.learner = learner
-        self.a = args
+        self.a = options
         self.hooks = hooks
         self.ray = import_ray()
         self.workers: list[WorkerInfo] = []
         self.evaluator: Any = None
         self.started_ray = False
-        self.asynchronous = args["mode"] == "async"
+        self.asynchronous = options.mode == "async"
 
     def log(self, line: str) -> None:
         print(f"ray_train: {line}", file=sys.stderr, flush=True)
@@ -81,12 +148,12 @@ class _Run:
         logging.getLogger("ray").setLevel(logging.ERROR)  # after `import ray`, which sets it
         # The workers' output stays in their log files; the driver prints its own lines.
         options: dict[str, Any] = {"log_to_driver": False, "configure_logging": False}
-        if a["address"]:
-            ray.init(address=a["address"], **options)
+        if a.address:
+            ray.init(address=a.address, **options)
         else:
             ray.init(
                 address="local",
-                num_cpus=a["workers"] * a["threads_per_worker"],
+                num_cpus=a.workers * a.threads_per_worker,
                 include_dashboard=False,
                 object_store_memory=LOCAL_OBJECT_STORE,
                 **options,
@@ -106,18 +173,19 @@ class _Run:
         """The evaluation of `iteration` on the evaluator actor; self-play goes on meanwhile."""
         ray = self.ray
         if self.evaluator is None:
-            config, threads = self.learner.config_toml, self.a["threads_per_worker"]
+            config, threads = self.learner.config_toml, self.a.threads_per_worker
             self.evaluator = start_evaluator(ray, config, threads)
         task = self.evaluator.evaluate.remote(weights_ref, iteration)
         selfplay.wait(task)
         try:
-            return ray.get(task)
+            evaluation: bytes = ray.get(task)
+            return evaluation
         except ray.exceptions.RayError as e:
             raise RayTrainError(
                 f"the evaluation of iteration {iteration} failed: {cause(e)}"
             ) from None
 
-    def finish(self, j: int, parts: list[bytes], selfplay: SelfPlay, lag: int) -> dict:
+    def finish(self, j: int, parts: list[bytes], selfplay: SelfPlay, lag: int) -> dict[str, Any]:
         """Trains iteration `j` on its games, evaluates it if due, commits it; opens the next
         iterations to self-play (before the evaluation in asynchronous mode, so that the workers
         play on)."""
@@ -128,7 +196,7 @@ class _Run:
         if self.asynchronous:
             self.open(selfplay, j, weights, ref, j + 1 + lag)
         evaluation = self.evaluate(selfplay, j, ref) if learner.eval_due(j) else None
-        metrics = learner.commit(j, evaluation)
+        metrics: dict[str, Any] = learner.commit(j, evaluation)
         if not self.asynchronous:
             self.open(selfplay, j, weights, ref, j + 1)
         hook = hook_of(self.hooks, "on_iteration")
@@ -141,7 +209,7 @@ class _Run:
         a = self.a
         return {
             "run_dir": str(self.learner.run_dir),
-            "mode": a["mode"],
+            "mode": a.mode,
             "first_iteration": start + 1,
             "last_iteration": start,
             "iterations": 0,
@@ -149,7 +217,7 @@ class _Run:
             "mean_staleness": 0.0,
             "max_staleness": 0,
             "replayed_chunks": 0,
-            "workers": a["workers"],
+            "workers": a.workers,
             "worker_nodes": [],
             "metrics": None,
         }
@@ -158,22 +226,20 @@ class _Run:
         from bao_zero._core import Progress
 
         learner, a = self.learner, self.a
-        lag = a["max_staleness"] if self.asynchronous else 0
+        lag = a.max_staleness if self.asynchronous else 0
         start, end = learner.iteration, learner.iterations
-        if a["iterations"] is not None:
-            end = min(end, start + a["iterations"])
+        if a.iterations is not None:
+            end = min(end, start + a.iterations)
         summary = self.summary(start)
         if start >= end:
-            if not a["quiet"]:
+            if not a.quiet:
                 print(f"the run in {learner.run_dir} is complete to iteration {start}")
             return summary
         t0 = time.monotonic()
         self.start_ray()
-        self.workers = start_workers(
-            self.ray, learner.config_toml, a["workers"], a["threads_per_worker"]
-        )
+        self.workers = start_workers(self.ray, learner.config_toml, a.workers, a.threads_per_worker)
         games = learner.games_per_iteration
-        chunk = a["chunk"] or max(1, math.ceil(games / (2 * a["workers"])))
+        chunk = a.chunk or max(1, math.ceil(games / (2 * a.workers)))
         # A second chunk queued on each worker keeps it playing while the driver trains
         # (asynchronous mode); synchronous mode has nothing to play meanwhile.
         depth = 2 if self.asynchronous else 1
@@ -184,7 +250,7 @@ class _Run:
         weights = learner.weights()
         self.open(selfplay, start, weights, self.ray.put(weights), start + 1 + lag)
         for j in range(start + 1, end + 1):
-            bar = Progress(games, f"iteration {j}", a["quiet"])
+            bar = Progress(games, f"iteration {j}", a.quiet)
             parts = selfplay.collect(j, bar.set)
             bar.finish()
             summary.update(
@@ -200,7 +266,7 @@ class _Run:
             seconds=time.monotonic() - t0,
             worker_nodes=[w.node_id for w in self.workers],
         )
-        if not a["quiet"]:
+        if not a.quiet:
             self.print_summary(summary)
         return summary
 
@@ -219,31 +285,27 @@ class _Run:
         for actor in [w.actor for w in self.workers] + ([self.evaluator] if self.evaluator else []):
             try:
                 ray.kill(actor, no_restart=True)
-            except Exception:  # noqa: BLE001 - already gone
+            except Exception:
                 pass
         if self.started_ray:
             ray.shutdown()
 
 
 def train(
-    config: Optional[str] = None,
+    config: str | None = None,
     *,
-    resume: Optional[str] = None,
-    run_dir: Optional[str] = None,
-    seed: Optional[int] = None,
-    workers: int = 2,
-    threads_per_worker: int = 1,
-    address: Optional[str] = None,
-    mode: str = "sync",
-    max_staleness: int = 1,
-    chunk: Optional[int] = None,
-    iterations: Optional[int] = None,
-    quiet: bool = False,
+    resume: str | None = None,
+    run_dir: str | None = None,
+    seed: int | None = None,
     hooks: Any = None,
+    **options: Any,
 ) -> dict[str, Any]:
     """Trains (or resumes) a run with self-play on Ray actors; returns a summary.
 
-    The arguments are the command line's (see ``python -m bao_zero.ray_train --help``). A Ray
+    The arguments are the command line's (see ``python -m bao_zero.ray_train --help``):
+    ``options`` are :class:`RayOptions`' fields (``workers=2``, ``threads_per_worker=1``,
+    ``address=None``, ``mode="sync"``, ``max_staleness=1``, ``chunk=None``, ``iterations=None``,
+    ``quiet=False``); another keyword is a ``TypeError``. A Ray
     instance already initialised in this process is used as it is; otherwise one is started
     (``address=None``: a new local one with ``workers * threads_per_worker`` CPUs; ``"auto"`` or an
     address: join that cluster) and shut down at the end.
@@ -260,33 +322,13 @@ def train(
     ``metrics`` (the last metrics line). Raises :class:`RayTrainError` (one line) when the run
     cannot go on, ``ValueError`` for a bad config or run directory.
     """
-    if mode not in ("sync", "async"):
-        raise ValueError(f"mode must be 'sync' or 'async', not {mode!r}")
-    for name, value, least in (
-        ("workers", workers, 1),
-        ("threads_per_worker", threads_per_worker, 1),
-        ("max_staleness", max_staleness, 0),
-        ("chunk", 1 if chunk is None else chunk, 1),
-        ("iterations", 1 if iterations is None else iterations, 1),
-    ):
-        if value < least:
-            raise ValueError(f"{name} must be at least {least}, not {value}")
+    settings = RayOptions(**options)
     if seed is not None and not 0 <= seed < 2**64:
         raise ValueError(f"seed must be 0 to 2**64 - 1, not {seed}")
     from bao_zero._core import Learner
 
-    learner = Learner(config, resume=resume, run_dir=run_dir, seed=seed, quiet=quiet)
-    args = dict(
-        workers=workers,
-        threads_per_worker=threads_per_worker,
-        address=address,
-        mode=mode,
-        max_staleness=max_staleness,
-        chunk=chunk,
-        iterations=iterations,
-        quiet=quiet,
-    )
-    run = _Run(learner, args, hooks)
+    learner = Learner(config, resume=resume, run_dir=run_dir, seed=seed, quiet=settings.quiet)
+    run = _Run(learner, settings, hooks)
     try:
         return run.run()
     finally:
@@ -302,48 +344,15 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--resume", metavar="RUN_DIR", help="resume the run in this directory")
     p.add_argument("--run-dir", help="override the config's run directory")
     p.add_argument("--seed", type=int, help="override the config's seed")
-    p.add_argument("--workers", type=int, default=2, help="self-play actors (default 2)")
-    p.add_argument(
-        "--threads-per-worker", type=int, default=1, help="threads (and CPUs) per actor (default 1)"
-    )
-    p.add_argument(
-        "--address",
-        help="Ray cluster to join ('auto': the running one); default: start a local Ray instance",
-    )
-    p.add_argument("--mode", choices=("sync", "async"), default="sync", help="default sync")
-    p.add_argument(
-        "--max-staleness",
-        type=int,
-        default=1,
-        help="async: how many versions older than the previous iteration's a game's network may be (default 1)",
-    )
-    p.add_argument(
-        "--chunk", type=int, help="games per task (default: two tasks per worker per iteration)"
-    )
-    p.add_argument(
-        "--iterations", type=int, help="stop after this many iterations (the run can be resumed)"
-    )
-    p.add_argument("--quiet", action="store_true", help="no progress bars, no per-iteration lines")
+    RayOptions.add_arguments(p)
     return p
 
 
-def main(argv: Optional[list[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     a = _parser().parse_args(argv)
     try:
-        train(
-            a.config,
-            resume=a.resume,
-            run_dir=a.run_dir,
-            seed=a.seed,
-            workers=a.workers,
-            threads_per_worker=a.threads_per_worker,
-            address=a.address,
-            mode=a.mode,
-            max_staleness=a.max_staleness,
-            chunk=a.chunk,
-            iterations=a.iterations,
-            quiet=a.quiet,
-        )
+        options = dataclasses.asdict(RayOptions.of(a))
+        train(a.config, resume=a.resume, run_dir=a.run_dir, seed=a.seed, **options)
     except (RayTrainError, ValueError, OverflowError, OSError) as e:
         print(f"error: {one_line(str(e), 1000)}", file=sys.stderr)
         return 1

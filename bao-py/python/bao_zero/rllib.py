@@ -34,12 +34,17 @@ import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo.utils.wrappers import BaseWrapper
 
-from bao_zero._core import ACTIONS, OBS_LEN
-from bao_zero.gym_env import ENV_ID
-from bao_zero.pettingzoo import OBS_HIGH, env
+from bao_zero._core import ACTIONS, OBS_HIGH, OBS_LEN
+from bao_zero.gym_env import ENV_ID, BaoEnv
+from bao_zero.pettingzoo import env
 
-__all__ = ["OBSERVATION_SPACE", "RLlibObservation", "RLlibObservations", "multi_agent_env",
-           "single_agent_env"]
+__all__ = [
+    "OBSERVATION_SPACE",
+    "RLlibObservation",
+    "RLlibObservations",
+    "multi_agent_env",
+    "single_agent_env",
+]
 
 #: The observation the action-masking RLModule reads: the board flattened, 1.0 for legal actions.
 OBSERVATION_SPACE = spaces.Dict(
@@ -58,7 +63,7 @@ def _masked(board: npt.NDArray[np.float32], mask: npt.NDArray[Any]) -> dict[str,
 class RLlibObservations(BaseWrapper):
     """A PettingZoo AEC env of bao_zero whose observations are :data:`OBSERVATION_SPACE`'s."""
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return OBSERVATION_SPACE
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[np.float32]]:
@@ -75,7 +80,8 @@ class RLlibObservation(gymnasium.ObservationWrapper):
         self.observation_space = OBSERVATION_SPACE
 
     def observation(self, observation: npt.NDArray[np.float32]) -> dict[str, Any]:
-        return _masked(observation, self.env.unwrapped.action_masks())
+        game: BaoEnv = self.env.unwrapped  # type: ignore[assignment]
+        return _masked(observation, game.action_masks())
 
 
 def multi_agent_env(**kwargs: Any) -> Any:
@@ -84,7 +90,7 @@ def multi_agent_env(**kwargs: Any) -> Any:
     layout; the ``env_config`` dict of ``PPOConfig().environment`` passes them."""
     from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 
-    return PettingZooEnv(RLlibObservations(env(**kwargs)))
+    return PettingZooEnv(RLlibObservations(env(**kwargs)))  # type: ignore[no-untyped-call]
 
 
 def single_agent_env(**kwargs: Any) -> RLlibObservation:

@@ -13,7 +13,8 @@ in each info's ``"terminal_observation"``, as SB3 expects.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Optional, Sequence, Union
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -33,8 +34,8 @@ class Sb3VecEnv(_SB3VecEnv):
         super().__init__(
             self.venv.num_envs, self.venv.single_observation_space, self.venv.single_action_space
         )
-        self._actions: Optional[npt.NDArray[np.int64]] = None
-        self._seed: Optional[int] = None
+        self._actions: npt.NDArray[np.int64] | None = None
+        self._seed: int | None = None
 
     def reset(self) -> npt.NDArray[np.float32]:
         observations, _ = self.venv.reset(seed=self._seed)
@@ -44,7 +45,9 @@ class Sb3VecEnv(_SB3VecEnv):
     def step_async(self, actions: npt.NDArray[Any]) -> None:
         self._actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
 
-    def step_wait(self) -> tuple[Any, npt.NDArray[np.float32], npt.NDArray[np.bool_], list]:
+    def step_wait(
+        self,
+    ) -> tuple[Any, npt.NDArray[np.float32], npt.NDArray[np.bool_], list[dict[str, Any]]]:
         if self._actions is None:
             raise RuntimeError("step_wait() without step_async()")
         observations, rewards, terminated, truncated, infos = self.venv.step(self._actions)
@@ -60,15 +63,16 @@ class Sb3VecEnv(_SB3VecEnv):
     def close(self) -> None:
         self.venv.close()
 
-    def seed(self, seed: Optional[int] = None) -> Sequence[Union[None, int]]:
+    def seed(self, seed: int | None = None) -> Sequence[int | None]:
         self._seed = seed
         return [seed] * self.num_envs
 
     def action_masks(self) -> npt.NDArray[np.int8]:
         """The legal actions of every game, int8 ``(num_envs, 64)``."""
-        return self.venv.action_masks().copy()
+        masks: npt.NDArray[np.int8] = self.venv.action_masks().copy()
+        return masks
 
-    def _indices(self, indices: Union[None, int, Iterable[int]]) -> list[int]:
+    def _indices(self, indices: int | Iterable[int] | None) -> list[int]:
         if indices is None:
             return list(range(self.num_envs))
         if isinstance(indices, int):
@@ -96,5 +100,5 @@ class Sb3VecEnv(_SB3VecEnv):
     def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
         return [False] * len(self._indices(indices))
 
-    def get_images(self) -> Sequence[Optional[np.ndarray]]:
+    def get_images(self) -> Sequence[np.ndarray | None]:
         return [None] * self.num_envs

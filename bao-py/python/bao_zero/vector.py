@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import os
-from typing import Optional, Tuple, Union
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from bao_zero._core import VecEnvCore, Env
+from bao_zero._core import Env, VecEnvCore
 
 
 class _MaskMethod:
@@ -73,14 +73,12 @@ class VecEnv:
         n: int,
         variant: str = "kiswahili",
         seed: int = 0,
-        threads: Optional[int] = None,
+        threads: int | None = None,
         max_plies: int = 1000,
         opening_random_plies: int = 0,
-        rules: Union[None, dict, str, os.PathLike] = None,
+        rules: dict[str, Any] | str | os.PathLike[str] | None = None,
     ) -> None:
-        self._core = VecEnvCore(
-            n, variant, seed, threads, max_plies, opening_random_plies, rules
-        )
+        self._core = VecEnvCore(n, variant, seed, threads, max_plies, opening_random_plies, rules)
         self.observations: npt.NDArray[np.float32] = self._core.observations_view()
         # The Rust masks are bools, whose bytes are 0 and 1: viewed as int8 without a copy.
         self.action_masks = _MaskMethod(self._core.action_masks_view().view(np.int8))
@@ -91,14 +89,14 @@ class VecEnv:
         self.players: npt.NDArray[np.uint8] = self._core.players_view()
         self.episodes: npt.NDArray[np.uint64] = self._core.episodes_view()
 
-    def reset(self, seed: Optional[int] = None) -> npt.NDArray[np.float32]:
+    def reset(self, seed: int | None = None) -> npt.NDArray[np.float32]:
         """Restarts every game (with base seed ``seed``, or the current one); the observations."""
         self._core.reset(self._core.seed if seed is None else seed)
         return self.observations
 
     def step(
-        self, actions: npt.ArrayLike, active: Optional[npt.ArrayLike] = None
-    ) -> Tuple[
+        self, actions: npt.ArrayLike, active: npt.ArrayLike | None = None
+    ) -> tuple[
         npt.NDArray[np.float32],
         npt.NDArray[np.float32],
         npt.NDArray[np.bool_],
@@ -116,7 +114,7 @@ class VecEnv:
         self._core.step(actions, active)
         return self.observations, self.rewards, self.terminated, self.truncated
 
-    def finals(self) -> list[tuple[int, str, Optional[int], str]]:
+    def finals(self) -> list[tuple[int, str, int | None, str]]:
         """The episodes the last step ended: ``(index, end, winner, final position text)``."""
         return self._core.finals()
 
