@@ -10,11 +10,12 @@ use super::variant::{UnknownVariant, Variant};
 use std::fmt;
 use std::str::FromStr;
 
-/// A game: a rule set that passed [`Rules::validate`], and the preset it is written from. Two
-/// games are equal when their rules are, whatever preset their text starts from.
+/// A game: a rule set that passed [`Rules::validate`], and the preset it is written from (the
+/// one its text named, else the one it differs least from, found when it is written). Two games
+/// are equal when their rules are, whatever preset their text starts from.
 #[derive(Clone, Debug)]
 pub struct Game {
-    base: Variant,
+    base: Option<Variant>,
     rules: Rules,
 }
 
@@ -36,11 +37,18 @@ impl Game {
     /// The game of `rules`, checked once here; written from the preset it differs least from.
     pub fn new(rules: Rules) -> Result<Game, GameError> {
         rules.validate()?;
-        let base = Variant::ALL
-            .into_iter()
-            .min_by_key(|v| differences(&table(&v.rules()), &table(&rules)).len())
-            .unwrap_or_default();
-        Ok(Game { base, rules })
+        Ok(Game { base: None, rules })
+    }
+
+    /// The preset the game's text starts from.
+    fn base(&self) -> Variant {
+        self.base.unwrap_or_else(|| {
+            let own = table(&self.rules);
+            Variant::ALL
+                .into_iter()
+                .min_by_key(|v| differences(&table(&v.rules()), &own).len())
+                .unwrap_or_default()
+        })
     }
 
     /// The text of the game that `rules` make (a preset's name where they are one), or `custom`
@@ -68,7 +76,7 @@ impl Game {
 impl From<Variant> for Game {
     fn from(variant: Variant) -> Game {
         Game {
-            base: variant,
+            base: Some(variant),
             rules: variant.rules(),
         }
     }
@@ -90,8 +98,9 @@ impl Eq for Game {}
 
 impl fmt::Display for Game {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.base.name())?;
-        for (key, value) in differences(&table(&self.base.rules()), &table(&self.rules)) {
+        let base = self.base();
+        f.write_str(base.name())?;
+        for (key, value) in differences(&table(&base.rules()), &table(&self.rules)) {
             match value {
                 Some(v) => write!(f, "+{key}={}", Written(&v, true))?,
                 None => write!(f, "+{key}=none")?,
@@ -118,7 +127,10 @@ impl FromStr for Game {
             .try_into()
             .map_err(|e: toml::de::Error| options_error(&e))?;
         rules.validate()?;
-        Ok(Game { base, rules })
+        Ok(Game {
+            base: Some(base),
+            rules,
+        })
     }
 }
 
