@@ -15,7 +15,7 @@
 
 use super::LoadedPlayer;
 use crate::mcts::{
-    Evaluator, MAX_BATCH_OPTION, MAX_C_PUCT, MAX_SIMS, MctsPlayer, PlaySettings, UniformEvaluator,
+    MAX_BATCH_OPTION, MAX_C_PUCT, MAX_SIMS, MctsPlayer, PlaySettings, UniformEvaluator,
 };
 use crate::rules::Rules;
 use crate::search::Player;
