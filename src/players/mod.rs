@@ -5,8 +5,11 @@
 //! The classical kinds (`random`, `greedy`, `ab`, `engine`, `solver`) live in `search` and need
 //! no network. With the `ml` feature this room adds the network kinds: `player:FILE` and
 //! `mcts:...` (network.rs), both played by a [`LoadedPlayer`] (loaded.rs), which reads player
-//! files through `player_file` and a training run's network through `export::from_run`.
+//! files through `player_file` and a training run's network through `export::from_run`, shared
+//! through a bounded cache that notices files changed on disk (cache.rs).
 
+#[cfg(feature = "ml")]
+mod cache;
 #[cfg(feature = "ml")]
 mod loaded;
 #[cfg(feature = "ml")]

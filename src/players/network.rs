@@ -15,16 +15,14 @@
 
 use super::LoadedPlayer;
 use crate::mcts::{
-    Evaluator, MAX_BATCH_OPTION, MAX_C_PUCT, MAX_SIMS, MctsPlayer, PlaySettings, UniformEvaluator,
+    MAX_BATCH_OPTION, MAX_C_PUCT, MAX_SIMS, MctsPlayer, PlaySettings, UniformEvaluator,
 };
-use crate::player_file::{Bundle, Header};
 use crate::rules::Rules;
 use crate::search::Player;
 use crate::search::spec::{PlayerRegistry, PlayerSpec};
-use anyhow::{Context, bail};
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use anyhow::bail;
+use std::path::PathBuf;
+use std::sync::Arc;
 
 /// Simulations per move of an `mcts:` spec without a player file.
 const DEFAULT_SIMS: u32 = 200;
@@ -35,47 +33,12 @@ pub(super) fn register_network_players(players: &mut PlayerRegistry) {
     players.register("player", |_, spec, rules, seed| build(spec, rules, seed));
 }
 
-/// Networks already loaded, by source: an arena builds a player per game, and all of them
-/// share one network.
-type Loaded = (Header, Arc<dyn Evaluator>);
-/// A network's source: a file, or a run directory and an iteration.
-type Source = (PathBuf, Option<u32>);
-static CACHE: Mutex<Option<HashMap<Source, Loaded>>> = Mutex::new(None);
-
-fn load_cached(path: &Path, iteration: Option<u32>) -> anyhow::Result<Loaded> {
-    let key = (path.to_path_buf(), iteration);
-    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-    let cache = cache.get_or_insert_with(HashMap::new);
-    if let Some(hit) = cache.get(&key) {
-        return Ok(hit.clone());
-    }
-    let bundle = if path.is_dir() {
-        crate::export::from_run(path, iteration, None)?
-    } else {
-        if iteration.is_some() {
-            bail!(
-                "iteration= applies to a run directory, and {} is a file",
-                path.display()
-            );
-        }
-        Bundle::read(path)?
-    };
-    let eval: Arc<dyn Evaluator> = Arc::new(
-        bundle
-            .evaluator()
-            .with_context(|| format!("the network in {} does not load", path.display()))?,
-    );
-    let loaded = (bundle.header, eval);
-    cache.insert(key, loaded.clone());
-    Ok(loaded)
-}
-
 /// A network player: a file's or a run's plays its own game, `mcts:` without a checkpoint (uniform
 /// priors) the game `rules`.
 fn build(spec: &PlayerSpec, rules: &Rules, seed: u64) -> anyhow::Result<Box<dyn Player>> {
     let mut player: Box<dyn Player> = match spec {
         PlayerSpec::File(path) => {
-            let (header, eval) = load_cached(path, None)?;
+            let (header, eval) = super::cache::load(path, None)?;
             Box::new(LoadedPlayer::new(header, eval, spec.to_string()))
         }
         PlayerSpec::Mcts(options) => build_mcts(spec, options, rules)?,
@@ -193,7 +156,7 @@ fn build_mcts(spec: &PlayerSpec, options: &str, rules: &Rules) -> anyhow::Result
     let name = spec.to_string();
     Ok(match checkpoint {
         Some(path) => {
-            let (mut header, eval) = load_cached(&path, iteration)?;
+            let (mut header, eval) = super::cache::load(&path, iteration)?;
             if let Some(s) = sims {
                 header.sims = s;
             }

@@ -14,6 +14,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::time::Duration;
+use tokio::sync::oneshot;
 
 type ApiResult = Result<Json<Value>, ApiError>;
 
@@ -56,14 +57,16 @@ type Thought = (Bot, anyhow::Result<Choice>, Vec<Candidate>);
 
 /// `bot`'s move in `pos` within `limits`, searched on the bot's thread while the request
 /// waits without holding a thread of the server; `held` (an analysis permit) is let go when the
-/// search ends, even if the client hangs up first.
+/// search ends, even if the client hangs up first. Once `hung_up` resolves (its sender dropped
+/// with a cancelled request), the search is asked to end early: nobody waits for it.
 async fn think<H: Send + 'static>(
     mut bot: Bot,
     pos: &Position,
     limits: Limits,
     held: H,
+    hung_up: Option<oneshot::Receiver<()>>,
 ) -> Thought {
-    let (done, finished) = tokio::sync::oneshot::channel();
+    let (done, mut finished) = oneshot::channel();
     let started = bot.start(pos, limits, move || {
         drop(held);
         let _ = done.send(());
@@ -71,13 +74,69 @@ async fn think<H: Send + 'static>(
     if let Err(e) = started {
         return (bot, Err(e), Vec::new());
     }
-    let _ = finished.await;
+    let hung_up = async {
+        match hung_up {
+            Some(signal) => {
+                let _ = signal.await;
+            }
+            None => std::future::pending().await,
+        }
+    };
+    tokio::select! {
+        _ = &mut finished => {}
+        _ = hung_up => {
+            bot.stop();
+            let _ = finished.await;
+        }
+    }
     // The search has sent its signal and is handing its answer back: this wait is short.
     let choice = bot
         .wait()
         .unwrap_or_else(|| Err(anyhow::anyhow!("no search was started")));
     let candidates = bot.player().map(|p| p.candidates()).unwrap_or_default();
     (bot, choice, candidates)
+}
+
+/// Runs `work` (a search and what follows it) as a task of its own and answers with its
+/// answer. A request is cancelled when its client hangs up; the task is not, so what the work
+/// took from the app (the thinking mark, a seat's player, the analyst) always comes back.
+async fn outliving<F>(work: F) -> ApiResult
+where
+    F: Future<Output = ApiResult> + Send + 'static,
+{
+    tokio::spawn(work).await.unwrap_or_else(|e| {
+        Err(ApiError(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("the player's task failed: {e}"),
+        ))
+    })
+}
+
+/// The table's "a player is thinking" mark: set by [`ThinkingMark::set`], taken off by
+/// [`ThinkingMark::clear`] or, on any other way out (an error, a panic, a dropped task), when
+/// the mark is dropped. Dropping it takes the table's lock: never drop it while holding that.
+struct ThinkingMark(Option<Arc<App>>);
+
+impl ThinkingMark {
+    /// Marks `t` (the table of `app`, locked by the caller) as thinking.
+    fn set(app: &Arc<App>, t: &mut Table) -> ThinkingMark {
+        t.thinking = true;
+        ThinkingMark(Some(app.clone()))
+    }
+
+    /// Takes the mark off `t` (the table, locked by the caller).
+    fn clear(mut self, t: &mut Table) {
+        t.thinking = false;
+        self.0 = None;
+    }
+}
+
+impl Drop for ThinkingMark {
+    fn drop(&mut self) {
+        if let Some(app) = self.0.take() {
+            app.table().thinking = false;
+        }
+    }
 }
 
 /// `GET /api/state`.
@@ -137,9 +196,11 @@ pub(super) async fn play_move(State(app): State<Arc<App>>, Body(req): Body<MoveR
     Ok(app.view(&t))
 }
 
-/// `POST /api/reply`: the player on move thinks (outside the lock) and plays.
+/// `POST /api/reply`: the player on move thinks (outside the lock) and plays. The search and
+/// the move outlive the request: a client that hangs up (a page reloaded) finds the move played
+/// and the table free again.
 pub(super) async fn reply(State(app): State<Arc<App>>) -> ApiResult {
-    let (player, pos, limits, side) = {
+    let (player, pos, limits, side, mark) = {
         let mut t = idle_table!(app);
         let pos = t.current();
         if pos.outcome(&t.rules).is_some() {
@@ -154,20 +215,24 @@ pub(super) async fn reply(State(app): State<Arc<App>>) -> ApiResult {
             Some(p) => p,
             None => Bot::new(app.build(&seat, &t.rules)?),
         };
-        t.thinking = true;
         let limits = Limits::time(Duration::from_millis(t.time_ms));
-        (player, pos, limits, side)
+        // The mark is made last: nothing after it returns early while the lock is held.
+        let mark = ThinkingMark::set(&app, &mut t);
+        (player, pos, limits, side, mark)
     };
-    let (player, choice, _) = think(player, &pos, limits, ()).await;
-    let mut t = app.table();
-    t.thinking = false;
-    t.players[side.index()] = Some(player);
-    let choice = choice.map_err(Refusal::from)?;
-    if t.current() != pos {
-        return Err(Refusal("the game changed while the player thought".into()).into());
-    }
-    t.play(choice.mv)?;
-    Ok(app.view(&t))
+    outliving(async move {
+        let (player, choice, _) = think(player, &pos, limits, (), None).await;
+        let mut t = app.table();
+        mark.clear(&mut t);
+        t.players[side.index()] = Some(player);
+        let choice = choice.map_err(Refusal::from)?;
+        if t.current() != pos {
+            return Err(Refusal("the game changed while the player thought".into()).into());
+        }
+        t.play(choice.mv)?;
+        Ok(app.view(&t))
+    })
+    .await
 }
 
 /// `POST /api/undo`.
@@ -190,11 +255,16 @@ pub(super) async fn goto(State(app): State<Arc<App>>, Body(req): Body<Goto>) -> 
     Ok(app.view(&t))
 }
 
-/// Replaces the game by the one in `text`, keeping the seats (paused: the page looks at the
-/// start and steps through).
-fn load_text(app: &App, t: &mut Table, text: &str, variant: &str) -> Result<(), Refusal> {
+/// Replaces the game by the one in `text`, played by `seats` (paused: the page looks at the
+/// start and steps through). A game that cannot be loaded leaves `t` as it was.
+fn load_text(
+    app: &App,
+    t: &mut Table,
+    text: &str,
+    variant: &str,
+    seats: [String; 2],
+) -> Result<(), Refusal> {
     let (name, rules, start, moves) = super::load::read_game(text, variant)?;
-    let seats = t.seats.clone();
     let players = seat_players(app, &seats, &rules)
         .map_err(|Refusal(e)| Refusal(format!("{e}; start a new game with other players first")))?;
     let mut fresh = Table::new(&name, rules, Some(start));
@@ -221,7 +291,8 @@ pub(super) struct Load {
 pub(super) async fn load(State(app): State<Arc<App>>, Body(req): Body<Load>) -> ApiResult {
     let mut t = idle_table!(app);
     let variant = req.variant.unwrap_or_else(|| t.variant.clone());
-    load_text(&app, &mut t, &req.text, &variant)?;
+    let seats = t.seats.clone();
+    load_text(&app, &mut t, &req.text, &variant, seats)?;
     Ok(app.view(&t))
 }
 
@@ -251,8 +322,8 @@ pub(super) async fn run_load(State(app): State<Arc<App>>, Body(req): Body<RunLoa
         .record(&req.file, req.game)
         .ok_or_else(|| Refusal(format!("no game {} in {}", req.game, req.file)))?;
     let mut t = idle_table!(app);
-    t.seats = [HUMAN.to_string(), HUMAN.to_string()];
-    load_text(&app, &mut t, &text, &run.variant)?;
+    let seats = [HUMAN.to_string(), HUMAN.to_string()];
+    load_text(&app, &mut t, &text, &run.variant, seats)?;
     t.cursor = 0;
     Ok(app.view(&t))
 }
@@ -287,7 +358,12 @@ pub(super) async fn analyse(State(app): State<Arc<App>>, Body(req): Body<Analyse
         ));
     };
     let taken = app.analyst.lock().unwrap_or_else(|e| e.into_inner()).take();
-    let fits = |bot: &Bot| bot.player().is_ok_and(|p| *p.rules() == rules);
+    // A network is built again for each analysis (from the cache, unless its file changed): a
+    // kept one would go on playing a file replaced since, or a run's first iteration.
+    let fits = |bot: &Bot| {
+        bot.player()
+            .is_ok_and(|p| *p.rules() == rules && !p.is_bound())
+    };
     let (name, player) = match taken {
         Some((name, bot)) if fits(&bot) => (name, bot),
         _ => match app.build(&app.player, &rules) {
@@ -297,11 +373,27 @@ pub(super) async fn analyse(State(app): State<Arc<App>>, Body(req): Body<Analyse
         },
     };
     let limits = Limits::time(Duration::from_millis(time_ms));
-    let (player, choice, mut candidates) = think(player, &pos, limits, permit).await;
-    *app.analyst.lock().unwrap_or_else(|e| e.into_inner()) = Some((name.clone(), player));
-    let choice = choice.map_err(Refusal::from)?;
+    // Dropped with this request: an analysis whose client hung up stops early.
+    let (_waiting, hung_up) = oneshot::channel::<()>();
+    outliving(async move {
+        let (player, choice, candidates) = think(player, &pos, limits, permit, Some(hung_up)).await;
+        *app.analyst.lock().unwrap_or_else(|e| e.into_inner()) = Some((name.clone(), player));
+        let choice = choice.map_err(Refusal::from)?;
+        Ok(analysis(&name, &rules, &pos, &choice, candidates))
+    })
+    .await
+}
+
+/// An analysis's answer: the player's top moves (its choice alone for a player without root
+/// statistics, such as alpha-beta) with their share, value and line.
+fn analysis(
+    name: &str,
+    rules: &Rules,
+    pos: &Position,
+    choice: &Choice,
+    mut candidates: Vec<Candidate>,
+) -> Json<Value> {
     if candidates.is_empty() {
-        // A player without root statistics (alpha-beta): its choice and line.
         candidates.push(Candidate {
             mv: choice.mv,
             visits: choice.nodes.min(u64::from(u32::MAX)) as u32,
@@ -319,15 +411,15 @@ pub(super) async fn analyse(State(app): State<Arc<App>>, Body(req): Body<Analyse
                 "visits": c.visits,
                 "share": c.share,
                 "value": c.value,
-                "pv": crate::notation::line_text(&rules, &pos, &c.pv),
+                "pv": crate::notation::line_text(rules, pos, &c.pv),
             })
         })
         .collect();
-    Ok(Json(json!({
+    Json(json!({
         "player": name,
         "position": pos.to_string(),
         "nodes": choice.nodes,
         "value": choice.eval,
         "candidates": lines,
-    })))
+    }))
 }

@@ -135,8 +135,12 @@ impl App {
         v["default_player"] = json!(self.player);
         v["variants"] = json!(Variant::ALL.map(|v| v.name()));
         if let Some(run) = &self.run {
-            v["run"] =
-                json!({ "net": run.net, "opponents": run.opponents, "variant": run.variant });
+            v["run"] = json!({
+                "net": run.net,
+                "opponents": run.opponents,
+                "variant": run.variant,
+                "iteration": run.iteration(),
+            });
         }
         Json(v)
     }

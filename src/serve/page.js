@@ -52,6 +52,8 @@ function render(s) {
   if (s.thinking) say('the player is thinking…');
   else if (s.message) say(s.message);
   $('pause').textContent = paused ? 'Resume' : 'Pause';
+  // The run trains on: its network plays its last iteration at each new game.
+  if (s.run) $('run-iteration').textContent = s.run.iteration ?? '?';
   fillForm(s);
 }
 

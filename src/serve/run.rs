@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 /// A run's players and where its games are.
 #[derive(Clone, Debug)]
 pub struct RunInfo {
-    /// The network at the run's last iteration, at its evaluation simulations (a spec).
+    /// The network at the run's last iteration (read again at each game), at its evaluation
+    /// simulations (a spec).
     pub net: String,
     /// The opponents of its evaluations (specs).
     pub opponents: Vec<String>,
@@ -17,6 +18,8 @@ pub struct RunInfo {
     pub variant: String,
     /// The folder of its recorded games.
     pub games: PathBuf,
+    /// The run's folder.
+    pub dir: PathBuf,
 }
 
 /// One recorded game, as listed for the page.
@@ -51,7 +54,14 @@ impl RunInfo {
             opponents: config.eval.opponents.clone(),
             variant: meta.variant,
             games: run.games(),
+            dir: dir.to_path_buf(),
         })
+    }
+
+    /// The run's last iteration now (it trains on while the server runs; `net` plays this one);
+    /// `None` while its `meta.json` cannot be read.
+    pub fn iteration(&self) -> Option<u32> {
+        RunDir::new(&self.dir).read_meta().ok().map(|m| m.iteration)
     }
 
     /// The recorded games, newest iteration first (none if the run has not evaluated yet).
@@ -130,6 +140,7 @@ mod tests {
             opponents: Vec::new(),
             variant: "hus".into(),
             games: std::env::temp_dir(),
+            dir: std::env::temp_dir(),
         };
         assert_eq!(info.record("../meta.json", 0), None);
         assert_eq!(info.record("eval-.kiba", 0), None);

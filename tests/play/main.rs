@@ -23,5 +23,6 @@ mod one_game;
 mod protocol_inputs;
 mod search;
 mod serve_guard;
+mod serve_state;
 mod solver;
 mod solver_cache;

@@ -24,7 +24,7 @@ impl Server {
     }
 
     /// A request naming the server by its own address.
-    fn own(&self, method: &str, path: &str, extra: &str, body: &str) -> (u16, String) {
+    pub(crate) fn own(&self, method: &str, path: &str, extra: &str, body: &str) -> (u16, String) {
         self.raw(
             method,
             path,
