@@ -285,7 +285,12 @@ pub fn elo_text(score: f64, elo: f64, elo_low: f64, elo_high: f64) -> String {
     } else if score <= 0.0 {
         format!("< {}", signed(elo_high))
     } else {
-        format!("{} [{}, {}]", signed(elo), signed(elo_low), signed(elo_high))
+        format!(
+            "{} [{}, {}]",
+            signed(elo),
+            signed(elo_low),
+            signed(elo_high)
+        )
     }
 }
 

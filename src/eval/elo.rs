@@ -202,19 +202,31 @@ mod tests {
     fn the_elo_interval_is_the_score_interval_converted() {
         // One win of one: score [20.65%, 100%], Elo [-234, unbounded].
         let one = ScoreEstimate::from_wdl(1, 0, 0);
-        assert!((one.score_low - 0.206_549).abs() < 1e-5, "{}", one.score_low);
+        assert!(
+            (one.score_low - 0.206_549).abs() < 1e-5,
+            "{}",
+            one.score_low
+        );
         assert!((one.elo_low - -233.80).abs() < 0.01, "{}", one.elo_low);
         assert_eq!(one.elo_high, f64::INFINITY);
         assert_eq!(one.elo_text(), "> -234");
         // One win, one loss: score [9.45%, 90.55%], Elo [-393, +393].
         let split = ScoreEstimate::from_wdl(1, 0, 1);
-        assert!((split.score_high - 0.905_46).abs() < 1e-4, "{}", split.score_high);
+        assert!(
+            (split.score_high - 0.905_46).abs() < 1e-4,
+            "{}",
+            split.score_high
+        );
         assert!((split.elo_high - 392.52).abs() < 0.01, "{}", split.elo_high);
         assert!((split.elo_low + split.elo_high).abs() < 1e-9);
         assert_eq!(split.elo_text(), "+0 [-393, +393]");
         // One win of four: score [4.56%, 69.94%], Elo [-528, +147].
         let four = ScoreEstimate::from_wdl(1, 0, 3);
-        assert!((four.score_low - 0.045_59).abs() < 1e-4, "{}", four.score_low);
+        assert!(
+            (four.score_low - 0.045_59).abs() < 1e-4,
+            "{}",
+            four.score_low
+        );
         assert!((four.elo_low - -528.36).abs() < 0.01, "{}", four.elo_low);
         assert!((four.elo_high - 146.66).abs() < 0.01, "{}", four.elo_high);
         assert_eq!(four.elo_text(), "-191 [-528, +147]");

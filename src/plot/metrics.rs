@@ -78,20 +78,18 @@ impl RunMetrics {
             let Some(it) = v.get("iteration").and_then(Value::as_f64) else {
                 continue;
             };
-            let mut at = Place { line: index + 1, skipped: &mut m.skipped };
+            let mut at = Place {
+                line: index + 1,
+                skipped: &mut m.skipped,
+            };
             let Some(it) = at.shown("iteration", Some(it)) else {
                 continue;
             };
-            let mut figures = BTreeMap::new();
-            for key in FIGURES {
-                let value = v.get(key).and_then(Value::as_f64);
-                let mut at = Place { line: index + 1, skipped: &mut m.skipped };
-                if let Some(x) = at.shown(key, value) {
-                    figures.insert(key, x);
-                }
-            }
-            let num = |key: &str| figures.get(key).copied();
-            let steps_taken = num("policy_loss").is_some_and(|p| p > 0.0);
+            let mut num = |key: &str| at.shown(key, v.get(key).and_then(Value::as_f64));
+            let steps_taken = v
+                .get("policy_loss")
+                .and_then(Value::as_f64)
+                .is_some_and(|p| p > 0.0);
             if steps_taken {
                 for (series, key) in [
                     (&mut m.loss, "loss"),
@@ -104,12 +102,15 @@ impl RunMetrics {
                     }
                 }
             }
-            let totals = num("games").zip(num("positions"));
+            // Cumulative counts are not drawn (a long run passes a billion positions); the
+            // length drawn from them is checked.
+            let count = |key: &str| v.get(key).and_then(Value::as_f64).filter(|x| x.is_finite());
+            let totals = count("games").zip(count("positions"));
             let length = num("selfplay_plies_per_game").or_else(|| {
                 let ((g, p), (g0, p0)) = (totals?, previous.unwrap_or((0.0, 0.0)));
                 (g > g0).then(|| (p - p0) / (g - g0))
             });
-            if let Some(x) = length {
+            if let Some(x) = at.shown("plies per game", length) {
                 m.plies_per_game.push((it, x));
             }
             previous = totals.or(previous);
@@ -126,7 +127,10 @@ impl RunMetrics {
             .into_iter()
             .flatten()
         {
-            let mut at = Place { line, skipped: &mut self.skipped };
+            let mut at = Place {
+                line,
+                skipped: &mut self.skipped,
+            };
             let field = |k: &str| e.get(k).and_then(Value::as_f64);
             let (Some(opp), Some(score), Some(elo)) = (
                 e.get("opponent").and_then(Value::as_str),
@@ -143,26 +147,18 @@ impl RunMetrics {
                 low,
                 high,
             });
-            self.score.entry(opp.to_string()).or_default().push(Interval {
-                iteration: it,
-                value: score,
-                low: score_of_elo(low).min(score),
-                high: score_of_elo(high).max(score),
-            });
+            self.score
+                .entry(opp.to_string())
+                .or_default()
+                .push(Interval {
+                    iteration: it,
+                    value: score,
+                    low: score_of_elo(low).min(score),
+                    high: score_of_elo(high).max(score),
+                });
         }
     }
 }
-
-/// The per-iteration figures the charts draw.
-const FIGURES: [&str; 7] = [
-    "loss",
-    "policy_loss",
-    "value_loss",
-    "policy_entropy",
-    "games",
-    "positions",
-    "selfplay_plies_per_game",
-];
 
 /// A line of `metrics.jsonl` being read, and where it notes what the charts leave out.
 struct Place<'a> {
@@ -177,7 +173,10 @@ impl Place<'_> {
         if x.is_finite() && x.abs() <= MAX_SHOWN {
             return Some(x);
         }
-        self.skipped.push(format!("line {}: {key} {x:e} is too large to chart; left out", self.line));
+        self.skipped.push(format!(
+            "line {}: {key} {x:e} is too large to chart; left out",
+            self.line
+        ));
         None
     }
 
@@ -191,7 +190,10 @@ impl Place<'_> {
             Some(v) => match v.as_f64() {
                 Some(x) if x.is_finite() && x.abs() <= MAX_SHOWN => x,
                 _ => {
-                    self.skipped.push(format!("line {}: {key} {v} is too large to chart; drawn as unbounded", self.line));
+                    self.skipped.push(format!(
+                        "line {}: {key} {v} is too large to chart; drawn as unbounded",
+                        self.line
+                    ));
                     unbounded
                 }
             },

@@ -127,7 +127,11 @@ fn huge_values_are_left_out_not_looped_on() {
     assert_eq!((elo[0].low, elo[0].high), (-234.0, f64::INFINITY));
     assert_eq!((elo[1].low, elo[1].high), (50.0, f64::INFINITY));
     assert_eq!(m.skipped.len(), 2, "{:?}", m.skipped);
-    assert!(m.skipped[0].starts_with("line 2: loss 1e300"), "{:?}", m.skipped);
+    assert!(
+        m.skipped[0].starts_with("line 2: loss 1e300"),
+        "{:?}",
+        m.skipped
+    );
     assert!(m.skipped[1].contains("elo_high"), "{:?}", m.skipped);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -113,7 +113,11 @@ impl Rules {
             return Err(RulesError::MaxSown);
         }
         if self.max_sown > MAX_BOUND {
-            return Err(RulesError::BoundTooLarge("max_sown", self.max_sown, MAX_BOUND));
+            return Err(RulesError::BoundTooLarge(
+                "max_sown",
+                self.max_sown,
+                MAX_BOUND,
+            ));
         }
         if let Some(laps) = self.lap_limit.filter(|&l| l > MAX_BOUND / 16) {
             return Err(RulesError::BoundTooLarge("lap_limit", laps, MAX_BOUND / 16));
@@ -144,7 +148,9 @@ pub enum RulesError {
     #[error("max_sown and lap_limit must be at least 1")]
     MaxSown,
     /// `max_sown` or `lap_limit` above [`MAX_BOUND`] seeds: a move could cost seconds.
-    #[error("{0} = {1} is above {2}: a move may sow at most 1,000,000 seeds (max_sown, or 16 lap_limit)")]
+    #[error(
+        "{0} = {1} is above {2}: a move may sow at most 1,000,000 seeds (max_sown, or 16 lap_limit)"
+    )]
     BoundTooLarge(&'static str, u32, u32),
     /// The game is over before the first move (say every start move sows more than the bound).
     #[error("the game is over before the first move ({0}): these rules leave nothing to play")]

@@ -30,14 +30,20 @@ fn the_bound_on_never_ending_moves_is_bounded() {
             Err(RulesError::BoundTooLarge("max_sown", n as u32, MAX_BOUND))
         );
         let text = refusal(&r);
-        assert!(text.starts_with(&format!("max_sown = {n} is above 1000000")), "{text}");
+        assert!(
+            text.starts_with(&format!("max_sown = {n} is above 1000000")),
+            "{text}"
+        );
         assert!(!text.contains('\n'), "{text}");
     }
     let laps = rules_with(Variant::Kiswahili, "lap_limit = 62500");
     assert_eq!(laps.validate(), Ok(()));
     assert_eq!(laps.never_ending_bound(), 1_000_000);
     let text = refusal(&rules_with(Variant::Kiswahili, "lap_limit = 62501"));
-    assert!(text.starts_with("lap_limit = 62501 is above 62500"), "{text}");
+    assert!(
+        text.starts_with("lap_limit = 62501 is above 62500"),
+        "{text}"
+    );
 }
 
 /// Kujifunza with `max_sown` 1 to 3: every first move sows more, so South has no move and the
