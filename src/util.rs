@@ -278,12 +278,45 @@ pub fn median(values: &[f64]) -> f64 {
 /// and its interval. The one formatting that matches, gauntlets, training logs and player files
 /// share.
 pub fn elo_text(score: f64, elo: f64, elo_low: f64, elo_high: f64) -> String {
+    // Rounded first, so that a value just below zero reads `+0`, not `-0`.
+    let signed = |x: f64| format!("{:+.0}", x.round() + 0.0);
     if score >= 1.0 {
-        format!("> {elo_low:+.0}")
+        format!("> {}", signed(elo_low))
     } else if score <= 0.0 {
-        format!("< {elo_high:+.0}")
+        format!("< {}", signed(elo_high))
     } else {
-        format!("{elo:+.0} [{elo_low:+.0}, {elo_high:+.0}]")
+        format!(
+            "{} [{}, {}]",
+            signed(elo),
+            signed(elo_low),
+            signed(elo_high)
+        )
+    }
+}
+
+/// Serde for the ends of an Elo interval, where an end at a score of 0% or 100% is unbounded
+/// (an infinite f64): JSON writes such an end as `null`, and reads `null` back as unbounded
+/// (minus infinity for a lower end, infinity for an upper one).
+pub mod unbounded_elo {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    /// Writes a finite end as a number, an unbounded one as `null`.
+    pub fn serialize<S: Serializer>(end: &f64, s: S) -> Result<S::Ok, S::Error> {
+        if end.is_finite() {
+            s.serialize_f64(*end)
+        } else {
+            s.serialize_none()
+        }
+    }
+
+    /// Reads a lower end: `null` is minus infinity.
+    pub fn low<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NEG_INFINITY))
+    }
+
+    /// Reads an upper end: `null` is infinity.
+    pub fn high<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::INFINITY))
     }
 }
 

@@ -241,5 +241,10 @@ pub(crate) fn evaluate<'py>(
         map.insert("elo_text".into(), e.elo_text().into());
         map.insert("summary".into(), result.summary().into());
     }
-    json_to_py(py, &value)
+    let dict = json_to_py(py, &value)?;
+    // An unbounded end of the Elo interval (a score of 0% or 100%) is an infinite float; JSON
+    // could only say null.
+    dict.set_item("elo_low", e.elo_low)?;
+    dict.set_item("elo_high", e.elo_high)?;
+    Ok(dict)
 }

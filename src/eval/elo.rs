@@ -34,11 +34,14 @@ pub struct ScoreEstimate {
     /// Upper end of the 95% interval of the score.
     pub score_high: f64,
     /// The Elo difference of the score. A score of 0 or 1 is counted as if half a game had gone
-    /// the other way, so the estimate stays finite.
+    /// the other way, so the point estimate stays finite.
     pub elo: f64,
-    /// Elo of the lower end of the score interval (same clamping).
+    /// Elo of the lower end of the score interval: minus infinity (unbounded) where that end
+    /// is 0%. JSON writes an unbounded end as `null`.
+    #[serde(serialize_with = "crate::util::unbounded_elo::serialize")]
     pub elo_low: f64,
-    /// Elo of the upper end of the score interval (same clamping).
+    /// Elo of the upper end of the score interval: infinity (unbounded) where that end is 100%.
+    #[serde(serialize_with = "crate::util::unbounded_elo::serialize")]
     pub elo_high: f64,
 }
 
@@ -83,7 +86,8 @@ impl ScoreEstimate {
         };
         let (lo, hi) = wilson(mean, n_eff);
         // Half a game the other way keeps the point estimate finite at 0 and 1 (for logs and
-        // JSON); `elo_text` shows a bound there instead.
+        // charts); `elo_text` shows a bound there instead. The interval is the score interval
+        // converted as it is: clamping its ends would claim a precision the games do not give.
         let clamp = |s: f64| s.clamp(0.5 / games, 1.0 - 0.5 / games);
         ScoreEstimate {
             samples: n,
@@ -91,8 +95,8 @@ impl ScoreEstimate {
             score_low: lo,
             score_high: hi,
             elo: elo_from_score(clamp(mean)),
-            elo_low: elo_from_score(clamp(lo)),
-            elo_high: elo_from_score(clamp(hi)),
+            elo_low: elo_from_score(lo),
+            elo_high: elo_from_score(hi),
         }
     }
 
@@ -163,14 +167,19 @@ mod tests {
         assert!((e.score_low - 0.8389).abs() < 1e-3, "{}", e.score_low);
         assert_eq!(e.score_high, 1.0);
         assert!(e.elo.is_finite() && e.elo_low.is_finite());
+        assert_eq!(e.elo_high, f64::INFINITY);
         assert_eq!(
             e.elo_text(),
             format!("> {:+.0}", elo_from_score(e.score_low))
         );
-        // Finite everywhere, so that JSON (meta.json, --json) can hold it.
+        // The point estimate stays finite; the unbounded end is `null` in JSON.
         let lost = ScoreEstimate::from_wdl(0, 0, 20);
-        assert!(lost.elo_low.is_finite() && lost.elo.is_finite());
+        assert!(lost.elo.is_finite() && lost.elo_high.is_finite());
+        assert_eq!(lost.elo_low, f64::NEG_INFINITY);
         assert!(lost.elo_text().starts_with("< -"), "{}", lost.elo_text());
+        let json = serde_json::to_value(lost).unwrap();
+        assert!(json["elo_low"].is_null(), "{json}");
+        assert!(json["elo_high"].as_f64().unwrap() < -286.0, "{json}");
     }
 
     #[test]
@@ -184,6 +193,47 @@ mod tests {
         // One win of one proves little.
         let one = ScoreEstimate::from_wdl(1, 0, 0);
         assert!(one.score_low < 0.25, "{}", one.score_low);
+    }
+
+    /// The Elo interval is the score interval converted, checked against values computed by
+    /// hand: Wilson's interval `(p + z²/2n ± z sqrt(p(1-p)/n + z²/4n²)) / (1 + z²/n)`, then
+    /// `-400 log10(1/s - 1)`.
+    #[test]
+    fn the_elo_interval_is_the_score_interval_converted() {
+        // One win of one: score [20.65%, 100%], Elo [-234, unbounded].
+        let one = ScoreEstimate::from_wdl(1, 0, 0);
+        assert!(
+            (one.score_low - 0.206_549).abs() < 1e-5,
+            "{}",
+            one.score_low
+        );
+        assert!((one.elo_low - -233.80).abs() < 0.01, "{}", one.elo_low);
+        assert_eq!(one.elo_high, f64::INFINITY);
+        assert_eq!(one.elo_text(), "> -234");
+        // One win, one loss: score [9.45%, 90.55%], Elo [-393, +393].
+        let split = ScoreEstimate::from_wdl(1, 0, 1);
+        assert!(
+            (split.score_high - 0.905_46).abs() < 1e-4,
+            "{}",
+            split.score_high
+        );
+        assert!((split.elo_high - 392.52).abs() < 0.01, "{}", split.elo_high);
+        assert!((split.elo_low + split.elo_high).abs() < 1e-9);
+        assert_eq!(split.elo_text(), "+0 [-393, +393]");
+        // One win of four: score [4.56%, 69.94%], Elo [-528, +147].
+        let four = ScoreEstimate::from_wdl(1, 0, 3);
+        assert!(
+            (four.score_low - 0.045_59).abs() < 1e-4,
+            "{}",
+            four.score_low
+        );
+        assert!((four.elo_low - -528.36).abs() < 0.01, "{}", four.elo_low);
+        assert!((four.elo_high - 146.66).abs() < 0.01, "{}", four.elo_high);
+        assert_eq!(four.elo_text(), "-191 [-528, +147]");
+        for e in [one, split, four] {
+            assert_eq!(e.elo_low, elo_from_score(e.score_low));
+            assert_eq!(e.elo_high, elo_from_score(e.score_high));
+        }
     }
 
     #[test]

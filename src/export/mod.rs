@@ -28,7 +28,7 @@ pub fn from_run_averaged(
 ) -> anyhow::Result<Bundle> {
     let dir = RunDir::new(run_dir);
     let meta = dir.read_meta()?;
-    let config = dir.read_config()?;
+    let config = dir.read_config_of(&meta)?;
     let it = iteration.unwrap_or(meta.iteration);
     if it == 0 || it > meta.iteration {
         bail!(

@@ -62,7 +62,8 @@ impl Header {
         self.variant
             .parse::<crate::rules::Variant>()
             .map_err(|e| anyhow::anyhow!("the header's variant: {e}"))?;
-        self.rules
+        // The rules as a loader reads them (a file of the former safety bound is still read).
+        rules_as_loaded(&self.rules)
             .validate()
             .map_err(|e| anyhow::anyhow!("the header's rules are inconsistent: {e}"))?;
         self.net.validate()?;
@@ -98,7 +99,7 @@ fn migrate_old_bound(rules: &mut Rules) {
     if rules.max_sown != OLD_SAFETY_BOUND {
         return;
     }
-    rules.max_sown = crate::rules::variant::MAX_SOWN;
+    *rules = rules_as_loaded(rules);
     static SAID: std::sync::Once = std::sync::Once::new();
     SAID.call_once(|| {
         eprintln!(
@@ -107,6 +108,15 @@ fn migrate_old_bound(rules: &mut Rules) {
             rules.max_sown
         )
     });
+}
+
+/// The rules a file that says `rules` plays: the former safety bound read as N = 100,000.
+fn rules_as_loaded(rules: &Rules) -> Rules {
+    let mut loaded = rules.clone();
+    if loaded.max_sown == OLD_SAFETY_BOUND {
+        loaded.max_sown = crate::rules::variant::MAX_SOWN;
+    }
+    loaded
 }
 
 /// A player file in memory.

@@ -40,9 +40,18 @@ pub struct EvalEntry {
     pub games: usize,
     /// Score of the trained player (wins + draws/2) / games.
     pub score: f64,
-    /// Elo difference and its 95% interval.
+    /// Elo difference and its 95% interval, an end unbounded (infinite, `null` in JSON) where
+    /// the score interval reaches 0% or 100%.
     pub elo: f64,
+    #[serde(
+        serialize_with = "crate::util::unbounded_elo::serialize",
+        deserialize_with = "crate::util::unbounded_elo::low"
+    )]
     pub elo_low: f64,
+    #[serde(
+        serialize_with = "crate::util::unbounded_elo::serialize",
+        deserialize_with = "crate::util::unbounded_elo::high"
+    )]
     pub elo_high: f64,
 }
 
@@ -50,5 +59,37 @@ impl EvalEntry {
     /// The Elo estimate as text, a bound at a score of 0 or 1 (see [`crate::util::elo_text`]).
     pub fn elo_text(&self) -> String {
         crate::util::elo_text(self.score, self.elo, self.elo_low, self.elo_high)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An unbounded end of an Elo interval (a score of 100%) is `null` in meta.json and reads
+    /// back as unbounded.
+    #[test]
+    fn an_unbounded_elo_end_round_trips_through_json() {
+        let won = EvalEntry {
+            iteration: 3,
+            opponent: "random".into(),
+            games: 1,
+            score: 1.0,
+            elo: 0.0,
+            elo_low: -233.8,
+            elo_high: f64::INFINITY,
+        };
+        let text = serde_json::to_string(&won).unwrap();
+        assert!(text.contains(r#""elo_high":null"#), "{text}");
+        assert_eq!(serde_json::from_str::<EvalEntry>(&text).unwrap(), won);
+        assert_eq!(won.elo_text(), "> -234");
+        let lost = EvalEntry {
+            score: 0.0,
+            elo_low: f64::NEG_INFINITY,
+            elo_high: 233.8,
+            ..won
+        };
+        let text = serde_json::to_string(&lost).unwrap();
+        assert_eq!(serde_json::from_str::<EvalEntry>(&text).unwrap(), lost);
     }
 }

@@ -47,6 +47,22 @@ pub struct Chart {
     pub series: Vec<Series>,
 }
 
+/// The range `lo..hi` widened by `frac` of its span on each side, and by at least a millionth of
+/// its magnitude, so that the axis has a width its tick arithmetic can step through (values are
+/// at most [`super::metrics::MAX_SHOWN`]); `0..1` around nothing finite.
+fn pad(lo: f64, hi: f64, frac: f64) -> std::ops::Range<f64> {
+    if lo > hi {
+        return 0.0..1.0;
+    }
+    let least = (lo.abs().max(hi.abs()) * 1e-6).max(1e-6);
+    let d = if hi > lo {
+        ((hi - lo) * frac).max(least)
+    } else {
+        least.max(1.0)
+    };
+    (lo - d)..(hi + d)
+}
+
 /// Registers the embedded font once (plotters' `ab_glyph` text needs a registered font).
 fn register_font() {
     static ONCE: Once = Once::new();
@@ -63,7 +79,8 @@ impl Chart {
         self.series.iter().all(|s| s.points.is_empty())
     }
 
-    /// The ranges of the axes, padded so no point sits on the frame.
+    /// The ranges of the axes, padded so no point sits on the frame. Only finite values count:
+    /// an unbounded interval end is drawn to the frame.
     fn ranges(&self) -> (std::ops::Range<f64>, std::ops::Range<f64>) {
         let xs = self
             .series
@@ -76,16 +93,13 @@ impl Chart {
                 .chain(s.intervals.iter().flat_map(|i| [i.1, i.2]))
         });
         let span = |it: &mut dyn Iterator<Item = f64>| {
-            it.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| {
-                (lo.min(x), hi.max(x))
-            })
+            it.filter(|x| x.is_finite())
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| {
+                    (lo.min(x), hi.max(x))
+                })
         };
         let (x0, x1) = span(&mut xs.into_iter());
         let (y0, y1) = span(&mut ys.into_iter());
-        let pad = |lo: f64, hi: f64, frac: f64| {
-            let d = if hi > lo { (hi - lo) * frac } else { 1.0 };
-            (lo - d)..(hi + d)
-        };
         (pad(x0, x1, 0.02), pad(y0, y1, 0.06))
     }
 
@@ -96,6 +110,7 @@ impl Chart {
         root.fill(&WHITE).map_err(err)?;
         let (xr, yr) = self.ranges();
         let y_span = yr.end - yr.start;
+        let y_range = yr.clone();
         let mut chart = ChartBuilder::on(root)
             .caption(&self.title, (FONT, 26))
             .margin(16)
@@ -131,8 +146,11 @@ impl Chart {
                         .find(|p| p.0 == x)
                         .map_or((lo + hi) / 2.0, |p| p.1)
                 };
+                // An unbounded end reaches the frame.
+                let frame = |y: f64| y.clamp(y_range.start, y_range.end);
                 chart
                     .draw_series(s.intervals.iter().map(|&(x, lo, hi)| {
+                        let (lo, hi) = (frame(lo), frame(hi));
                         let mid = estimate(x, lo, hi);
                         ErrorBar::new_vertical(x, lo, mid, hi, colour.mix(0.5).stroke_width(1), 8)
                     }))

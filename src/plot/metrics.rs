@@ -37,9 +37,17 @@ pub struct RunMetrics {
     pub plies_per_game: Vec<(f64, f64)>,
     /// Evaluation score (0..1) against each opponent, with its interval.
     pub score: BTreeMap<String, Vec<Interval>>,
-    /// Evaluation Elo difference against each opponent, with its interval.
+    /// Evaluation Elo difference against each opponent, with its interval; an end at a score
+    /// of 0% or 100% is infinite (unbounded).
     pub elo: BTreeMap<String, Vec<Interval>>,
+    /// What the charts leave out, as text naming the line (a value too large to draw, from a
+    /// damaged or edited line).
+    pub skipped: Vec<String>,
 }
+
+/// The largest magnitude a chart shows: no loss, game length or Elo of a run comes near it, so a
+/// figure beyond it is damaged, and axis arithmetic on it would overflow.
+pub const MAX_SHOWN: f64 = 1e9;
 
 /// The score a player with this Elo advantage expects (the inverse of the logistic Elo).
 pub fn score_of_elo(elo: f64) -> f64 {
@@ -63,15 +71,25 @@ impl RunMetrics {
         // Cumulative games and positions of the previous line, for the game length of runs
         // that do not write it.
         let mut previous: Option<(f64, f64)> = None;
-        for line in text.lines() {
+        for (index, line) in text.lines().enumerate() {
             let Ok(v) = serde_json::from_str::<Value>(line) else {
                 continue;
             };
             let Some(it) = v.get("iteration").and_then(Value::as_f64) else {
                 continue;
             };
-            let num = |key: &str| v.get(key).and_then(Value::as_f64).filter(|x| x.is_finite());
-            let steps_taken = num("policy_loss").is_some_and(|p| p > 0.0);
+            let mut at = Place {
+                line: index + 1,
+                skipped: &mut m.skipped,
+            };
+            let Some(it) = at.shown("iteration", Some(it)) else {
+                continue;
+            };
+            let mut num = |key: &str| at.shown(key, v.get(key).and_then(Value::as_f64));
+            let steps_taken = v
+                .get("policy_loss")
+                .and_then(Value::as_f64)
+                .is_some_and(|p| p > 0.0);
             if steps_taken {
                 for (series, key) in [
                     (&mut m.loss, "loss"),
@@ -84,46 +102,102 @@ impl RunMetrics {
                     }
                 }
             }
-            let totals = num("games").zip(num("positions"));
+            // Cumulative counts are not drawn (a long run passes a billion positions); the
+            // length drawn from them is checked.
+            let count = |key: &str| v.get(key).and_then(Value::as_f64).filter(|x| x.is_finite());
+            let totals = count("games").zip(count("positions"));
             let length = num("selfplay_plies_per_game").or_else(|| {
                 let ((g, p), (g0, p0)) = (totals?, previous.unwrap_or((0.0, 0.0)));
                 (g > g0).then(|| (p - p0) / (g - g0))
             });
-            if let Some(x) = length {
+            if let Some(x) = at.shown("plies per game", length) {
                 m.plies_per_game.push((it, x));
             }
             previous = totals.or(previous);
-            for e in v
-                .get("eval")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-            {
-                let field = |k: &str| e.get(k).and_then(Value::as_f64);
-                let (Some(opp), Some(score), Some(elo)) = (
-                    e.get("opponent").and_then(Value::as_str),
-                    field("score"),
-                    field("elo"),
-                ) else {
-                    continue;
-                };
-                let low = field("elo_low").unwrap_or(elo);
-                let high = field("elo_high").unwrap_or(elo);
-                m.elo.entry(opp.to_string()).or_default().push(Interval {
-                    iteration: it,
-                    value: elo,
-                    low,
-                    high,
-                });
-                m.score.entry(opp.to_string()).or_default().push(Interval {
+            m.read_evaluations(&v, it, index + 1);
+        }
+        m
+    }
+
+    /// Reads the evaluations of one line (`v`, iteration `it`, line number `line`).
+    fn read_evaluations(&mut self, v: &Value, it: f64, line: usize) {
+        for e in v
+            .get("eval")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let mut at = Place {
+                line,
+                skipped: &mut self.skipped,
+            };
+            let field = |k: &str| e.get(k).and_then(Value::as_f64);
+            let (Some(opp), Some(score), Some(elo)) = (
+                e.get("opponent").and_then(Value::as_str),
+                at.shown("score", field("score")),
+                at.shown("elo", field("elo")),
+            ) else {
+                continue;
+            };
+            let low = at.interval_end("elo_low", e.get("elo_low"), elo, f64::NEG_INFINITY);
+            let high = at.interval_end("elo_high", e.get("elo_high"), elo, f64::INFINITY);
+            self.elo.entry(opp.to_string()).or_default().push(Interval {
+                iteration: it,
+                value: elo,
+                low,
+                high,
+            });
+            self.score
+                .entry(opp.to_string())
+                .or_default()
+                .push(Interval {
                     iteration: it,
                     value: score,
                     low: score_of_elo(low).min(score),
                     high: score_of_elo(high).max(score),
                 });
-            }
         }
-        m
+    }
+}
+
+/// A line of `metrics.jsonl` being read, and where it notes what the charts leave out.
+struct Place<'a> {
+    line: usize,
+    skipped: &'a mut Vec<String>,
+}
+
+impl Place<'_> {
+    /// The value of `key`, if there is one and a chart can show it; one it cannot is noted.
+    fn shown(&mut self, key: &str, value: Option<f64>) -> Option<f64> {
+        let x = value?;
+        if x.is_finite() && x.abs() <= MAX_SHOWN {
+            return Some(x);
+        }
+        self.skipped.push(format!(
+            "line {}: {key} {x:e} is too large to chart; left out",
+            self.line
+        ));
+        None
+    }
+
+    /// An end of an Elo interval: missing (an older run) is the estimate `elo`, `null` is
+    /// `unbounded` (a score of 0% or 100%), and a value a chart cannot show is unbounded too,
+    /// drawn to the chart's edge, and noted.
+    fn interval_end(&mut self, key: &str, value: Option<&Value>, elo: f64, unbounded: f64) -> f64 {
+        match value {
+            None => elo,
+            Some(Value::Null) => unbounded,
+            Some(v) => match v.as_f64() {
+                Some(x) if x.is_finite() && x.abs() <= MAX_SHOWN => x,
+                _ => {
+                    self.skipped.push(format!(
+                        "line {}: {key} {v} is too large to chart; drawn as unbounded",
+                        self.line
+                    ));
+                    unbounded
+                }
+            },
+        }
     }
 }
 

@@ -78,9 +78,14 @@ pub fn charts(m: &RunMetrics, run_name: &str) -> Vec<Chart> {
 }
 
 /// Draws the charts of the run in `run_dir` into `run_dir/plots/` (PNG and SVG each) and returns
-/// the files written. Fails if the run has no `metrics.jsonl` or nothing in it to draw.
+/// the files written. Fails if the run has no `metrics.jsonl` or nothing in it to draw. Values a
+/// chart cannot show (see [`metrics::MAX_SHOWN`]) are left out, each with a warning on stderr.
 pub fn write_charts(run_dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-    let metrics = RunMetrics::read(&run_dir.join("metrics.jsonl"))?;
+    let path = run_dir.join("metrics.jsonl");
+    let metrics = RunMetrics::read(&path)?;
+    for note in &metrics.skipped {
+        eprintln!("warning: {} {note}", path.display());
+    }
     let name = run_dir
         .canonicalize()
         .unwrap_or_else(|_| run_dir.to_path_buf())
@@ -91,7 +96,7 @@ pub fn write_charts(run_dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
     anyhow::ensure!(
         !charts.is_empty(),
         "{} has no iterations to chart yet",
-        run_dir.join("metrics.jsonl").display()
+        path.display()
     );
     let dir = plots_dir(run_dir);
     let mut files = Vec::new();

@@ -87,15 +87,7 @@ impl Learner {
         dir.read_meta()?;
         let lock = dir.lock()?;
         let meta = dir.read_meta()?;
-        let config = opts.on_device(dir.read_config()?);
-        if meta.variant != config.variant {
-            bail!(
-                "{}: meta.json says variant {}, config.toml says {}",
-                path.display(),
-                meta.variant,
-                config.variant
-            );
-        }
+        let config = opts.on_device(dir.read_config_of(&meta)?);
         let trainer = if meta.iteration == 0 {
             fresh_trainer(&config)?
         } else {

@@ -84,7 +84,7 @@ pub fn extend(path: &Path, total: u32) -> anyhow::Result<()> {
     // The config may change only while no process runs the run.
     let _lock = dir.lock()?;
     let meta = dir.read_meta()?;
-    let mut config = dir.read_config()?;
+    let mut config = dir.read_config_of(&meta)?;
     if total <= meta.iteration {
         bail!(
             "{} is already at iteration {}; --extend-to must be above it",

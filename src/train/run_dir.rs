@@ -302,6 +302,22 @@ impl RunDir {
         TrainConfig::from_toml(&text).with_context(|| format!("bad config {}", path.display()))
     }
 
+    /// The run's config as [`RunDir::read_config`] reads it, checked against the run's `meta.json`
+    /// (`meta`): a config edited to another variant no longer describes the networks the run
+    /// holds. Whatever uses a run's networks (resume, export) reads its config through this.
+    pub fn read_config_of(&self, meta: &Meta) -> anyhow::Result<TrainConfig> {
+        let config = self.read_config()?;
+        if meta.variant != config.variant {
+            bail!(
+                "{}: meta.json says variant {}, config.toml says {}",
+                self.path.display(),
+                meta.variant,
+                config.variant
+            );
+        }
+        Ok(config)
+    }
+
     /// Writes the run's `config.toml` atomically: `text`, below a line with its checksum.
     pub fn write_config(&self, text: &str) -> anyhow::Result<()> {
         let sum = fnv1a(text.as_bytes());

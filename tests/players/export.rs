@@ -14,12 +14,12 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-fn tmp(name: &str) -> PathBuf {
+pub(crate) fn tmp(name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("bao-export-{}-{name}", std::process::id()))
 }
 
 /// A player file from the smoke run, made once for all tests of this file.
-fn player_file() -> &'static Path {
+pub(crate) fn player_file() -> &'static Path {
     static FILE: OnceLock<PathBuf> = OnceLock::new();
     FILE.get_or_init(|| {
         let run = tmp("run");

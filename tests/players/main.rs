@@ -13,5 +13,6 @@ mod small_solver;
 mod default_player;
 mod device;
 mod export;
+mod export_checks;
 mod onnx;
 mod shipped_players;

@@ -96,3 +96,42 @@ fn a_run_without_metrics_is_an_error() {
     assert!(err.to_string().contains("no iterations"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A damaged line (a finite but huge Elo end and loss) neither hangs the charts (the axis
+/// padding overflowed to infinity) nor stops them: the value is left out or drawn as unbounded.
+#[test]
+fn huge_values_are_left_out_not_looped_on() {
+    let dir = std::env::temp_dir().join(format!("bao-plot-huge-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = concat!(
+        r#"{"iteration":1,"games":10,"positions":500,"loss":3.0,"policy_loss":2.5,"value_loss":0.5,"policy_entropy":2.0,"eval":[{"iteration":1,"opponent":"random","games":1,"score":1.0,"elo":0.0,"elo_low":-234.0,"elo_high":null}]}"#,
+        "\n",
+        r#"{"iteration":2,"games":20,"positions":1100,"loss":1e300,"policy_loss":1.6,"value_loss":0.4,"policy_entropy":1.5,"eval":[{"iteration":2,"opponent":"random","games":10,"score":0.75,"elo":190.8,"elo_low":50.0,"elo_high":1.7e308}]}"#,
+        "\n"
+    );
+    std::fs::write(dir.join("metrics.jsonl"), text).unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let run = dir.clone();
+    std::thread::spawn(move || {
+        let _ = tx.send(write_charts(&run).map_err(|e| e.to_string()));
+    });
+    let files = rx
+        .recv_timeout(std::time::Duration::from_secs(30))
+        .expect("the charts were not drawn within 30 s")
+        .unwrap();
+    assert_eq!(files.len(), 10, "{files:?}");
+    let m = bao_zero::plot::RunMetrics::read(&dir.join("metrics.jsonl")).unwrap();
+    assert_eq!(m.loss, vec![(1.0, 3.0)]);
+    let elo = &m.elo["random"];
+    assert_eq!((elo[0].low, elo[0].high), (-234.0, f64::INFINITY));
+    assert_eq!((elo[1].low, elo[1].high), (50.0, f64::INFINITY));
+    assert_eq!(m.skipped.len(), 2, "{:?}", m.skipped);
+    assert!(
+        m.skipped[0].starts_with("line 2: loss 1e300"),
+        "{:?}",
+        m.skipped
+    );
+    assert!(m.skipped[1].contains("elo_high"), "{:?}", m.skipped);
+    let _ = std::fs::remove_dir_all(&dir);
+}

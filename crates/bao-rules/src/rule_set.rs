@@ -58,6 +58,11 @@ pub struct Rules {
     pub opening: Opening,
 }
 
+/// The most seeds a rule set lets a move sow before it is never-ending (`max_sown`, or 16
+/// `lap_limit`): ten times the presets' 100,000, where generating a position's moves still takes
+/// milliseconds and a search can be stopped between them.
+pub const MAX_BOUND: u32 = 1_000_000;
+
 impl Rules {
     /// Total seeds on the board and in the stores at the start.
     pub fn total_seeds(&self) -> u32 {
@@ -94,7 +99,8 @@ impl Rules {
         }
     }
 
-    /// Checks that the options fit together; says what is wrong.
+    /// Checks that the options fit together and give a game to play (the start is not over
+    /// already); says what is wrong.
     pub fn validate(&self) -> Result<(), RulesError> {
         let total = self.total_seeds();
         if total == 0 || total > 250 {
@@ -106,10 +112,24 @@ impl Rules {
         if self.max_sown == 0 || self.lap_limit == Some(0) {
             return Err(RulesError::MaxSown);
         }
+        if self.max_sown > MAX_BOUND {
+            return Err(RulesError::BoundTooLarge(
+                "max_sown",
+                self.max_sown,
+                MAX_BOUND,
+            ));
+        }
+        if let Some(laps) = self.lap_limit.filter(|&l| l > MAX_BOUND / 16) {
+            return Err(RulesError::BoundTooLarge("lap_limit", laps, MAX_BOUND / 16));
+        }
         if self.opening == Opening::MalawiAdvanced
             && (self.setup.store == 0 || self.house != House::Kuu)
         {
             return Err(RulesError::MalawiOpening);
+        }
+        // Last: it plays the start, which the checks above keep cheap.
+        if let Some(outcome) = super::position::Position::start(self).outcome(self) {
+            return Err(RulesError::OverAtStart(outcome));
         }
         Ok(())
     }
@@ -127,6 +147,14 @@ pub enum RulesError {
     /// `max_sown` or `lap_limit` is zero.
     #[error("max_sown and lap_limit must be at least 1")]
     MaxSown,
+    /// `max_sown` or `lap_limit` above [`MAX_BOUND`] seeds: a move could cost seconds.
+    #[error(
+        "{0} = {1} is above {2}: a move may sow at most 1,000,000 seeds (max_sown, or 16 lap_limit)"
+    )]
+    BoundTooLarge(&'static str, u32, u32),
+    /// The game is over before the first move (say every start move sows more than the bound).
+    #[error("the game is over before the first move ({0}): these rules leave nothing to play")]
+    OverAtStart(super::position::Outcome),
     /// The Malawi advanced opening without a kuu or a store.
     #[error("opening: the Malawi advanced opening needs a kuu and seeds in store")]
     MalawiOpening,

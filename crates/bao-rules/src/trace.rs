@@ -66,10 +66,18 @@ impl Observer for () {
     fn event(&mut self, _: Event) {}
 }
 
+/// The most steps a trace ([`Vec<Event>`]) keeps before the end of its move: a move may relay
+/// for up to [`crate::rule_set::MAX_BOUND`] seeds, and a display has no use for more.
+pub const MAX_TRACE_EVENTS: usize = 10_000;
+
+/// A trace: the move's first [`MAX_TRACE_EVENTS`] steps, and always how it ended (its
+/// [`Event::Stop`] and [`Event::Block`]), so its memory stays bounded whatever the move.
 impl Observer for Vec<Event> {
     const ENABLED: bool = true;
     fn event(&mut self, e: Event) {
-        self.push(e);
+        if self.len() < MAX_TRACE_EVENTS || matches!(e, Event::Stop { .. } | Event::Block { .. }) {
+            self.push(e);
+        }
     }
 }
 

@@ -409,3 +409,25 @@ fn option_lap_limit_counts_the_seeds_of_the_last_sowing() {
     let p = pos_for(&r, TAKASIA_EXAMPLE);
     assert_eq!(legal(&r, &p), s(&["a5>", "a8<", "a8>"]));
 }
+
+/// What a trace may hold is bounded: Malawi's A8< at N = 1,000,000 (the largest N a rule set may
+/// have) relays through a million seeds, and its trace keeps the first steps and how it ended.
+#[test]
+fn a_trace_keeps_its_first_steps_and_its_end() {
+    let r = rules_with(Variant::MalawiAdvanced, "max_sown = 1000000");
+    assert_eq!(r.validate(), Ok(()));
+    let moves: Vec<&str> = LONG_LOOP_GAME.split_whitespace().collect();
+    let p = play_all(&r, &start(Variant::MalawiAdvanced), &moves);
+    let events = trace(&r, &p, "A8<");
+    assert!(
+        events.len() <= bao_rules::trace::MAX_TRACE_EVENTS + 2,
+        "{} events",
+        events.len()
+    );
+    assert_eq!(
+        events.last(),
+        Some(&bao_rules::Event::Stop {
+            reason: StopReason::NeverEnding
+        })
+    );
+}
