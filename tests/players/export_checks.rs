@@ -50,7 +50,10 @@ fn export_refuses_a_run_whose_config_names_another_variant() {
         quiet: true,
         ..Default::default()
     };
-    let err = format!("{:#}", bao_zero::train::resume(&run, &opts).unwrap_err());
+    let err = format!(
+        "{:#}",
+        bao_zero::train::train_run(&bao_zero::train::RunSource::resume(&run), &opts).unwrap_err()
+    );
     assert!(err.contains(expected), "{err}");
     std::fs::remove_dir_all(&run).ok();
 }
