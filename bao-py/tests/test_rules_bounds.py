@@ -4,7 +4,8 @@ whose game is over before its first move (Kujifunza with ``max_sown`` 1 to 3).""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
