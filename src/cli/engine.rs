@@ -45,7 +45,7 @@ pub const DEFAULT_PLAYER: &str = "default";
 
 const ENGINE_COMMANDS: &str = "variant NAME, option NAME VALUE, player SPEC|default, threads N, \
 position startpos|text POSITION [moves M...], legal, show, \
-go [nodes N] [depth N] [movetime MS] [time MS [inc MS]], stop, quit";
+go [nodes N] [depth N] [movetime MS] [time MS [inc MS]], stop, isready, quit";
 
 impl Engine {
     /// An engine at the Bao la Kiswahili start, searching with the player `spec` names.
@@ -151,6 +151,9 @@ impl Engine {
             ),
             "threads" => self.threads_cmd(rest)?,
             "go" => self.go_cmd(rest)?,
+            // Every command before it is answered: a client reads up to here.
+            "isready" => "readyok".into(),
+            // [`engine_loop`] ignores a `stop` that comes after its search's reply.
             "stop" => bail!("no search is running"),
             other => bail!(
                 "unknown command `{}`; commands: {ENGINE_COMMANDS}",
@@ -338,13 +341,22 @@ pub fn go_limits(words: &[&str]) -> anyhow::Result<Limits> {
     let usage = "usage: go [nodes N] [depth N] [movetime MS] [time MS [inc MS]]";
     for pair in words.chunks(2) {
         let [key, value] = pair else { bail!("{usage}") };
-        let n: u64 = crate::search::spec::parse_count(value).with_context(|| {
-            format!(
-                "`{}` takes a positive number (such as 400, 100k or 2m), not `{}`",
+        // An increment may be nothing (sudden death); every other limit is a positive count.
+        let zero_ok = *key == "inc";
+        let n: u64 = match crate::search::spec::parse_count(value) {
+            Some(n) => n,
+            None if zero_ok && value.parse::<u64>() == Ok(0) => 0,
+            None => bail!(
+                "`{}` takes {} number (such as 400, 100k or 2m), not `{}`",
                 excerpt(key, 20),
+                if zero_ok {
+                    "0 or a positive"
+                } else {
+                    "a positive"
+                },
                 excerpt(value, 40)
-            )
-        })?;
+            ),
+        };
         if *key != "nodes" && *key != "sims" && *key != "depth" && n > MAX_MS {
             bail!("`{key}` takes at most {MAX_MS} ms (a week), not {n}");
         }
@@ -455,7 +467,8 @@ fn error_line(e: &anyhow::Error) -> String {
 /// Runs `bao engine` until `quit` or the end of input: one reply line (or block, for `show`)
 /// per command; errors are replies starting with `error`, and the engine goes on. `go` searches
 /// on a thread while input is read, and commands take effect in the order given: a `stop` ends
-/// the search of the `go` before it (whose reply is then the best move so far), other commands
+/// the search of the `go` before it (whose reply is then the best move so far; a `stop` after
+/// that reply gets no line, so that every `go` has one line whenever its `stop` arrives), other commands
 /// wait for the reply and follow in order (`quit` too: the search runs to its limits), and the
 /// end of input stops the search where the player can stop, still giving its reply.
 pub fn run_engine(args: EngineArgs, players: &PlayerRegistry) -> anyhow::Result<()> {
@@ -548,6 +561,11 @@ pub fn engine_loop(
                         Ok(()) => continue,
                         Err(e) => Err(e),
                     }
+                } else if words.first() == Some(&"stop") {
+                    // A `stop` that reached no search came after its search's reply (or had none
+                    // to end): it gets no line, as in UCI, since a client cannot tell whether
+                    // its `stop` arrives before the `bestmove` or after it.
+                    continue;
                 } else {
                     match engine.command(&line) {
                         Ok(None) => return Ok(()),

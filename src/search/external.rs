@@ -2,6 +2,10 @@
 //! example a `bao` binary built from an older commit, so that a frozen baseline can be played).
 //!
 //! Each move sends `position text POSITION` and `go` with the limits, and reads `bestmove`.
+//! Every line the engine writes is read by the command it answers: a `stop` is sent only while
+//! a `go` is under way, and one that may have arrived after the `bestmove` (which an older
+//! `bao engine` answers with an `error` line of its own) is settled with `isready` before the
+//! next command.
 
 use super::player::{Choice, Limits, Player};
 use crate::notation::MoveSpec;
@@ -51,11 +55,15 @@ pub struct ExternalEngine {
     told_variant: bool,
     /// Set by whoever wants the current move now: the engine is told `stop`.
     stop: Option<Arc<AtomicBool>>,
+    /// Whether a `stop` was sent since the engine last showed that it has answered everything:
+    /// it may still owe a line for it, read by [`ExternalEngine::settle`] before the next command.
+    stop_unsettled: bool,
     reply_timeout: Duration,
     move_without_time: Duration,
 }
 
-/// Starts `program engine` with piped stdin and stdout. Called on the thread that reads its
+/// Starts `program engine` with piped stdin and stdout, in a process group of its own (so that
+/// [`end_process`] ends what a wrapper script starts too). Called on the thread that reads its
 /// output: on Linux the child is killed when the thread that started it ends, and that thread
 /// lives as long as the child's output.
 fn spawn(program: &Path) -> std::io::Result<Child> {
@@ -64,6 +72,8 @@ fn spawn(program: &Path) -> std::io::Result<Child> {
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit());
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
     #[cfg(target_os = "linux")]
     {
         use std::os::unix::process::CommandExt;
@@ -76,6 +86,21 @@ fn spawn(program: &Path) -> std::io::Result<Child> {
         }
     }
     cmd.spawn()
+}
+
+/// Kills the engine's process group (the engine and whatever it started that did not leave the
+/// group), then reaps the engine.
+fn end_process(child: &mut Child) {
+    #[cfg(unix)]
+    if let Ok(group) = libc::pid_t::try_from(child.id()) {
+        // SAFETY: kill touches no memory. The group is the engine's own (see `spawn`); while the
+        // engine is unreaped, or any process of its group lives, its id names no other group.
+        unsafe {
+            libc::kill(-group, libc::SIGKILL);
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
 }
 
 /// Writes the lines it receives to the engine's stdin until one fails. SIGPIPE is blocked on
@@ -188,10 +213,11 @@ impl ExternalEngine {
             variant,
             told_variant: false,
             stop: None,
+            stop_unsettled: false,
             reply_timeout,
             move_without_time,
         };
-        let hello = engine.read_line("its greeting", reply_timeout)?;
+        let hello = engine.read_line("its greeting", reply_timeout, false)?;
         if !hello.contains("engine ready") {
             let said = super::excerpt(&hello, 80);
             bail!(
@@ -206,14 +232,30 @@ impl ExternalEngine {
     }
 
     /// The next line the engine writes, waiting at most `timeout` for it; `doing` names what
-    /// was asked, for the messages.
-    fn read_line(&mut self, doing: &str, timeout: Duration) -> anyhow::Result<String> {
+    /// was asked, for the messages. With `searching` (the wait for a `go`), the engine is told
+    /// `stop` once the stop flag is set.
+    fn read_line(
+        &mut self,
+        doing: &str,
+        timeout: Duration,
+        searching: bool,
+    ) -> anyhow::Result<String> {
         if let Some(why) = &self.dead {
             bail!("{why}");
         }
         let deadline = Instant::now() + timeout;
-        let mut stop_sent = false;
+        let mut stop_sent = !searching;
         loop {
+            if !stop_sent
+                && self
+                    .stop
+                    .as_ref()
+                    .is_some_and(|s| s.load(Ordering::Relaxed))
+            {
+                stop_sent = true;
+                self.stop_unsettled = true;
+                self.send("stop");
+            }
             let now = Instant::now();
             if now >= deadline {
                 return Err(self.kill(format!(
@@ -228,14 +270,26 @@ impl ExternalEngine {
                 Err(RecvTimeoutError::Disconnected) => return Err(self.ended(doing, None)),
                 Err(RecvTimeoutError::Timeout) => {}
             }
-            if !stop_sent
-                && self
-                    .stop
-                    .as_ref()
-                    .is_some_and(|s| s.load(Ordering::Relaxed))
-            {
-                stop_sent = true;
-                self.send("stop");
+        }
+    }
+
+    /// Reads whatever a `stop` sent during a `go` may have left (the engine may have answered
+    /// the `go` before it read the `stop`, and an older `bao engine` answers such a `stop` with
+    /// an `error` line): sends `isready` and reads every line up to its answer, `readyok`, or
+    /// the `error` of an engine that does not know `isready`.
+    fn settle(&mut self) -> anyhow::Result<()> {
+        if !self.stop_unsettled {
+            return Ok(());
+        }
+        // On an error the engine is gone: nothing is owed any more.
+        self.stop_unsettled = false;
+        self.send("isready");
+        let deadline = Instant::now() + self.reply_timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = self.read_line("`isready`", left, false)?;
+            if line == "readyok" || line.starts_with("error unknown command `isready`") {
+                return Ok(());
             }
         }
     }
@@ -269,8 +323,7 @@ impl ExternalEngine {
 
     /// Kills the engine and remembers why it is gone; the error says so.
     fn kill(&mut self, why: String) -> anyhow::Error {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        end_process(&mut self.child);
         self.to_engine = None;
         let text = format!("the engine {} {why}", self.program.display());
         self.dead = Some(text.clone());
@@ -280,16 +333,24 @@ impl ExternalEngine {
     /// Sends one command and returns its one-line reply; an `error` reply is an error.
     fn ask(&mut self, command: &str) -> anyhow::Result<String> {
         let timeout = self.reply_timeout;
-        self.ask_within(command, timeout)
+        self.ask_within(command, timeout, false)
     }
 
-    fn ask_within(&mut self, command: &str, timeout: Duration) -> anyhow::Result<String> {
+    /// Sends one command, once every line owed to the ones before is read, and returns its
+    /// reply, waiting at most `timeout`; `searching` for a `go` (see [`Self::read_line`]).
+    fn ask_within(
+        &mut self,
+        command: &str,
+        timeout: Duration,
+        searching: bool,
+    ) -> anyhow::Result<String> {
         if let Some(why) = &self.dead {
             bail!("{why}");
         }
+        self.settle()?;
         self.send(command);
         let what = super::excerpt(command, 80);
-        let reply = self.read_line(&format!("`{what}`"), timeout)?;
+        let reply = self.read_line(&format!("`{what}`"), timeout, searching)?;
         if let Some(why) = reply.strip_prefix("error") {
             bail!("the engine refused `{what}`:{why}");
         }
@@ -326,7 +387,7 @@ impl Player for ExternalEngine {
             Some(t) => t.saturating_add(self.reply_timeout),
             None => self.move_without_time,
         };
-        let reply = self.ask_within(&go, timeout)?;
+        let reply = self.ask_within(&go, timeout, true)?;
         parse_bestmove(&self.rules, pos, &reply)
             .with_context(|| format!("the engine answered `{}`", super::excerpt(&reply, 80)))
     }
@@ -339,17 +400,19 @@ impl Player for ExternalEngine {
 
 impl Drop for ExternalEngine {
     fn drop(&mut self) {
-        if self.dead.is_none() {
-            self.send("quit");
-            // Give it a moment to quit by itself, then make sure it is gone.
-            let deadline = Instant::now() + Duration::from_millis(100);
-            while matches!(self.child.try_wait(), Ok(None)) && Instant::now() < deadline {
-                std::thread::sleep(Duration::from_millis(2));
-            }
+        // A dead engine was ended with its group when it died (its id may name another now).
+        if self.dead.is_some() {
+            return;
+        }
+        self.send("quit");
+        // Give it a moment to quit by itself, then make sure it is gone, with its group: a
+        // wrapper that quit may leave what it started.
+        let deadline = Instant::now() + Duration::from_millis(100);
+        while matches!(self.child.try_wait(), Ok(None)) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(2));
         }
         self.to_engine = None;
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        end_process(&mut self.child);
     }
 }
 

@@ -15,6 +15,7 @@ mod small_solver;
 
 mod arena;
 mod cli;
+mod engine_client;
 mod env;
 mod env_episodes;
 mod judge;

@@ -61,7 +61,7 @@ pub(crate) fn run(args: &[&str]) -> (bool, String, String) {
 }
 
 /// A shell script at `dir/name`, executable.
-fn script(dir: &Path, name: &str, body: &str) -> String {
+pub(crate) fn script(dir: &Path, name: &str, body: &str) -> String {
     let path = dir.join(name);
     std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
     #[cfg(unix)]
