@@ -121,10 +121,7 @@ impl Player {
         })?;
         let bound = player.is_bound().then(|| {
             let r = player.rules().clone();
-            let name = bao_zero::rules::Variant::ALL
-                .into_iter()
-                .find(|v| v.rules() == r)
-                .map_or("custom".to_string(), |v| v.name().to_string());
+            let name = bao_zero::rules::Game::describe(&r);
             (name, r)
         });
         Ok(Player {

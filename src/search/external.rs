@@ -188,10 +188,8 @@ impl ExternalEngine {
         name: String,
         rules: &Rules,
     ) -> anyhow::Result<Self> {
-        let variant = Variant::ALL
-            .into_iter()
-            .find(|v| v.rules() == *rules)
-            .context("an external engine plays the preset rule sets only")?;
+        let variant =
+            Variant::of(rules).context("an external engine plays the preset rule sets only")?;
         let (out_tx, from_engine) = std::sync::mpsc::channel();
         let mut child = start_reader(program.to_path_buf(), out_tx)
             .with_context(|| format!("cannot start the engine {}", program.display()))?;

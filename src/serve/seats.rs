@@ -64,7 +64,7 @@ impl App {
         }
         let player = self.players.build(&parsed, rules, self.seed)?;
         if player.rules() != rules {
-            let name = variant_of(player.rules()).unwrap_or_else(|| "its own rules".into());
+            let name = crate::rules::Game::describe(player.rules());
             return Err(Refusal(format!("{spec} plays only {name}")));
         }
         Ok(player)
@@ -73,10 +73,7 @@ impl App {
 
 /// The name of the variant whose preset rules are `rules`.
 pub fn variant_of(rules: &Rules) -> Option<String> {
-    Variant::ALL
-        .into_iter()
-        .find(|v| v.rules() == *rules)
-        .map(|v| v.name().to_string())
+    Variant::of(rules).map(|v| v.name().to_string())
 }
 
 /// The time per move a request asks for, checked.
