@@ -10,6 +10,7 @@ import pytest
 
 import bao_zero
 from bao_zero.gym_env import BaoEnv
+from bao_zero.gym_vector import BaoVectorEnv
 from bao_zero.pettingzoo import raw_env
 
 
@@ -103,3 +104,44 @@ def test_the_pettingzoo_env_pickles_mid_game() -> None:
             e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[-1]))
     assert twin.game.position == env.game.position
     assert twin.rewards == env.rewards
+
+
+def _vec_walk(venv: bao_zero.VecEnv, steps: int) -> list[bytes]:
+    """The next `steps` steps (the last legal action of each game), as bytes to compare."""
+    seen = []
+    for _ in range(steps):
+        masks = venv.action_masks()
+        actions = 63 - np.argmax(masks[:, ::-1], axis=1)
+        obs, rewards, terminated, truncated = venv.step(actions)
+        seen.append(obs.tobytes() + rewards.tobytes() + terminated.tobytes() + truncated.tobytes())
+    return seen
+
+
+def test_the_vector_env_pickles_mid_game_to_the_same_games() -> None:
+    venv = bao_zero.VecEnv(6, "kiswahili", seed=3, threads=2, max_plies=25, opening_random_plies=2)
+    _vec_walk(venv, 37)  # past several auto-resets
+    for twin in (pickle.loads(pickle.dumps(venv)), copy.deepcopy(venv)):
+        assert (twin.num_envs, twin.seed, twin.threads) == (6, 3, 2)
+        np.testing.assert_array_equal(twin.observations, venv.observations)
+        np.testing.assert_array_equal(twin.action_masks(), venv.action_masks())
+        np.testing.assert_array_equal(twin.episodes, venv.episodes)
+        assert [twin.env(i).plies for i in range(6)] == [venv.env(i).plies for i in range(6)]
+        assert _vec_walk(twin, 40) == _vec_walk(copy.deepcopy(venv), 40)
+
+
+def test_the_gymnasium_vector_env_pickles_mid_game() -> None:
+    envs = BaoVectorEnv(num_envs=4, max_plies=25, threads=1)
+    envs.reset(seed=1)
+    for _ in range(9):
+        envs.step(63 - np.argmax(envs.action_masks()[:, ::-1], axis=1))
+    twin = pickle.loads(pickle.dumps(envs))
+    runs = []
+    for e in (envs, twin):
+        run = []
+        for _ in range(30):
+            obs, rewards, terminated, _, _ = e.step(
+                63 - np.argmax(e.action_masks()[:, ::-1], axis=1)
+            )
+            run.append(obs.tobytes() + rewards.tobytes() + terminated.tobytes())
+        runs.append(run)
+    assert runs[0] == runs[1]
