@@ -1,10 +1,8 @@
 #!/usr/bin/env python3
 """bao_zero from Python: random play, a PettingZoo loop with masks, and the shipped player
-against a random agent. Run from the repository root after `pip install ./bao-py`."""
+against a random agent. Runs from any folder after `pip install ./bao-py`."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import numpy as np
 
@@ -35,7 +33,7 @@ for agent in game.agent_iter():
 print("pettingzoo game over")
 
 # 3. The shipped player (South) against a random agent (North).
-player = bao_zero.Player.load(Path("checkpoints/shipped/kiswahili.bao"))
+player = bao_zero.Player.shipped("kiswahili")  # found from any folder
 env = bao_zero.Env("kiswahili", seed=1)
 while not env.done:
     if env.current_player == 0:

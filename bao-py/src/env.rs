@@ -9,7 +9,7 @@ use bao_zero::notation::Diagram;
 use bao_zero::rules::{Move, Position, Side};
 use numpy::{PyArray1, PyArray3, PyArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyDict, PyList, PyTuple};
 
 /// A Bao game as a reinforcement-learning environment (the Rust `bao_zero::env::Env`).
 ///
@@ -400,6 +400,40 @@ impl Env {
 
     fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Env {
         Clone::clone(self)
+    }
+
+    /// Pickles as the game (variant, rules, ply cap, opening plies) and the state of play
+    /// (position, ply count, reset seed and seedless resets since), so the copy's next steps
+    /// and resets are the original's.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>, Bound<'py, PyTuple>)> {
+        let py = slf.py();
+        let me = slf.borrow();
+        let config = me.env.config();
+        let args = (
+            me.variant,
+            me.seed,
+            config.max_plies,
+            config.opening_random_plies,
+            me.rules(py)?,
+        )
+            .into_pyobject(py)?;
+        let state = (me.position(), me.env.plies(), me.seed, me.resets).into_pyobject(py)?;
+        Ok((slf.get_type().into_any(), args, state))
+    }
+
+    /// Restores the state of play that `__reduce__` saved.
+    fn __setstate__(&mut self, state: (String, u32, u64, u64)) -> PyResult<()> {
+        let (position, plies, seed, resets) = state;
+        // A finished game pickles too: `set_state`'s check takes positions that play made.
+        let setup: bao_zero::rules::Setup = position.parse().map_err(value_error)?;
+        let pos = Position::from_setup_unchecked(setup);
+        self.env.set_state(pos).map_err(env_error)?;
+        self.last = None;
+        self.env.set_plies(plies);
+        (self.seed, self.resets) = (seed, resets);
+        Ok(())
     }
 
     /// The player to move: 0 South, 1 North.

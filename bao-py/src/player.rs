@@ -445,4 +445,15 @@ impl Player {
     fn __repr__(&self) -> String {
         format!("Player({:?})", self.name)
     }
+
+    /// A player holds a search's threads and a network, which do not travel in a pickle:
+    /// `TypeError` saying how to build it again where it is wanted.
+    fn __reduce__(&self) -> PyResult<()> {
+        Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "cannot pickle Player({:?}): it holds search threads and a network; build it again \
+             where it is needed, with Player.load(path), Player.shipped(variant) or \
+             Player.from_spec(spec)",
+            self.name
+        )))
+    }
 }

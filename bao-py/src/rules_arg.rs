@@ -14,8 +14,9 @@ const MAX_DEPTH: usize = 8;
 
 /// The preset named `variant` with the options of `rules` applied: `None` for the preset
 /// itself, a dict of options (`{"takasia": "none", "house": {"nyumba": {"tax": "always"}}}`),
-/// or a `str`/`os.PathLike` naming a TOML file of them. Unknown or inconsistent options are
-/// a one-line `ValueError`.
+/// or a `str`/`os.PathLike` naming a TOML file of them. An option given as `None` is unset
+/// (as `Env.rules` shows an unset `lap_limit`), so every `rules` the package returns goes back
+/// in unchanged. Unknown or inconsistent options are a one-line `ValueError`.
 pub(crate) fn rules_of(
     variant: &str,
     rules: Option<&Bound<'_, PyAny>>,
@@ -23,11 +24,12 @@ pub(crate) fn rules_of(
     let v: Variant = variant
         .parse()
         .map_err(|e: bao_zero::rules::UnknownVariant| value_error(e))?;
+    let mut unset = Vec::new();
     let (text, source) = match rules {
         None => return Ok((v, v.rules())),
         Some(r) if r.is_none() => return Ok((v, v.rules())),
         Some(r) if r.is_instance_of::<PyDict>() => {
-            let table = table_of(r.cast::<PyDict>()?, "rules", 0)?;
+            let table = table_of(r.cast::<PyDict>()?, "rules", "", 0, &mut unset)?;
             (table.to_string(), "rules".to_string())
         }
         Some(r) => {
@@ -48,14 +50,44 @@ pub(crate) fn rules_of(
     };
     let rules = bao_zero::rules::variant::rules_with_overrides(v, &text)
         .map_err(|e| value_error(format!("bad {source}: {e}")))?;
+    let rules = without(rules, &unset)?;
     rules
         .validate()
         .map_err(|e| value_error(format!("inconsistent rule options in {source}: {e}")))?;
     Ok((v, rules))
 }
 
-/// A Python dict of options as a TOML table (`at` names it in errors).
-fn table_of(dict: &Bound<'_, PyDict>, at: &str, depth: usize) -> PyResult<toml::Table> {
+/// `rules` with the options at the JSON pointers `unset` set to none; `ValueError` naming the
+/// first that cannot be none.
+fn without(rules: Rules, unset: &[String]) -> PyResult<Rules> {
+    if unset.is_empty() {
+        return Ok(rules);
+    }
+    let mut json = serde_json::to_value(&rules).map_err(value_error)?;
+    for pointer in unset {
+        let at = format!("rules{}", pointer.replace('/', "."));
+        match json.pointer_mut(pointer) {
+            Some(slot) => *slot = serde_json::Value::Null,
+            None => return Err(value_error(format!("{at}: no such rule option"))),
+        }
+        if serde_json::from_value::<Rules>(json.clone()).is_err() {
+            return Err(value_error(format!(
+                "{at} is None: this option cannot be unset"
+            )));
+        }
+    }
+    serde_json::from_value(json).map_err(value_error)
+}
+
+/// A Python dict of options as a TOML table (`at` names it in errors, `pointer` is its JSON
+/// pointer); the pointers of options given as `None` go to `unset`.
+fn table_of(
+    dict: &Bound<'_, PyDict>,
+    at: &str,
+    pointer: &str,
+    depth: usize,
+    unset: &mut Vec<String>,
+) -> PyResult<toml::Table> {
     if depth > MAX_DEPTH {
         return Err(value_error(format!(
             "{at} nests deeper than {MAX_DEPTH} levels: no rule option does"
@@ -67,14 +99,25 @@ fn table_of(dict: &Bound<'_, PyDict>, at: &str, depth: usize) -> PyResult<toml::
             PyTypeError::new_err(format!("{at}: keys must be strings, not {}", type_name(&k)))
         })?;
         let here = format!("{at}[{key:?}]");
-        let value = value_of(&v, &here, depth + 1)?;
+        let path = format!("{pointer}/{}", key.replace('~', "~0").replace('/', "~1"));
+        if v.is_none() {
+            unset.push(path);
+            continue;
+        }
+        let value = value_of(&v, &here, &path, depth + 1, unset)?;
         table.insert(key, value);
     }
     Ok(table)
 }
 
 /// A Python value of an option as a TOML value.
-fn value_of(v: &Bound<'_, PyAny>, at: &str, depth: usize) -> PyResult<toml::Value> {
+fn value_of(
+    v: &Bound<'_, PyAny>,
+    at: &str,
+    pointer: &str,
+    depth: usize,
+    unset: &mut Vec<String>,
+) -> PyResult<toml::Value> {
     use toml::Value;
     if v.is_instance_of::<PyBool>() {
         return Ok(Value::Boolean(v.extract()?));
@@ -92,7 +135,7 @@ fn value_of(v: &Bound<'_, PyAny>, at: &str, depth: usize) -> PyResult<toml::Valu
         return Ok(Value::String(v.extract()?));
     }
     if let Ok(d) = v.cast::<PyDict>() {
-        return Ok(Value::Table(table_of(d, at, depth)?));
+        return Ok(Value::Table(table_of(d, at, pointer, depth, unset)?));
     }
     if v.is_instance_of::<PyList>() || v.is_instance_of::<PyTuple>() {
         if depth > MAX_DEPTH {
@@ -102,7 +145,14 @@ fn value_of(v: &Bound<'_, PyAny>, at: &str, depth: usize) -> PyResult<toml::Valu
         }
         let mut items = Vec::new();
         for (i, item) in v.try_iter()?.enumerate() {
-            items.push(value_of(&item?, &format!("{at}[{i}]"), depth + 1)?);
+            let path = format!("{pointer}/{i}");
+            items.push(value_of(
+                &item?,
+                &format!("{at}[{i}]"),
+                &path,
+                depth + 1,
+                unset,
+            )?);
         }
         return Ok(Value::Array(items));
     }

@@ -5,12 +5,15 @@
 use crate::args::{MAX_ENVS, MAX_THREADS, int_arg, opt_int_arg, plies_args};
 use crate::env::Env;
 use crate::errors::{runtime_error, value_error, vec_env_error};
+use crate::pyjson::json_to_py;
 use crate::rules_arg::rules_of;
 use bao_zero::env::{ACTIONS, EnvConfig, OBS_CHANNELS, VecEnv};
 use bao_zero::pool::OwnPool;
+use bao_zero::rules::Position;
 use numpy::ndarray::{ArrayView, Dimension, IntoDimension};
 use numpy::{Element, PyArray, PyArray1, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
+use pyo3::types::{PyList, PyTuple};
 
 /// `n` games stepped together (the Rust `bao_zero::env::VecEnv`), with automatic reset.
 ///
@@ -311,6 +314,57 @@ impl VecEnvCore {
     #[getter]
     fn variant(&self) -> &'static str {
         self.variant
+    }
+
+    /// Pickles as the games (variant, rules, ply cap, opening plies, base seed, threads) and
+    /// each one's state of play (position, ply count, episode index), so the copy's next
+    /// steps and auto-resets are the original's; the last step's results are not kept.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>, Bound<'py, PyList>)> {
+        let py = slf.py();
+        let me = slf.borrow();
+        let first = me
+            .venv
+            .env(0)
+            .expect("a VecEnv has at least one environment");
+        let rules = serde_json::to_value(first.rules()).map_err(runtime_error)?;
+        let config = first.config();
+        let args = (
+            me.venv.len(),
+            me.variant,
+            me.venv.base_seed(),
+            me.threads()?,
+            config.max_plies,
+            config.opening_random_plies,
+            json_to_py(py, &rules)?,
+        )
+            .into_pyobject(py)?;
+        let states = me
+            .venv
+            .envs()
+            .zip(me.venv.episodes())
+            .map(|(e, &episode)| (e.state().to_string(), e.plies(), episode));
+        let states = PyList::new(py, states)?;
+        Ok((slf.get_type().into_any(), args, states))
+    }
+
+    /// Restores the states of play that `__reduce__` saved (`ValueError` naming the first
+    /// that does not fit).
+    fn __setstate__(&mut self, states: Vec<(String, u32, u64)>) -> PyResult<()> {
+        let states = states
+            .iter()
+            .enumerate()
+            .map(|(i, (text, plies, episode))| {
+                let setup: bao_zero::rules::Setup = text
+                    .parse()
+                    .map_err(|e| value_error(format!("environment {i}: {e}")))?;
+                Ok((Position::from_setup_unchecked(setup), *plies, *episode))
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        self.venv.restore(&states).map_err(vec_env_error)?;
+        self.publish();
+        Ok(())
     }
 }
 

@@ -217,3 +217,33 @@ def test_sb3_adapter_steps_and_reports_masks() -> None:
             assert infos[i]["terminal_observation"].shape == (27, 4, 8)
             finished += 1
     assert finished > 0
+
+
+def test_final_info_at_autoreset_behind_record_episode_statistics() -> None:
+    envs = gymnasium.wrappers.vector.RecordEpisodeStatistics(
+        BaoVectorEnv(6, variant="kujifunza", threads=1, max_plies=60)
+    )
+    rng = np.random.default_rng(4)
+    _, infos = envs.reset(seed=4)
+    ended_games = 0
+    for _ in range(200):
+        assert np.array_equal(envs.unwrapped.action_masks(), infos["action_mask"])
+        actions = masked_random(infos["action_mask"], rng)
+        _, rewards, terminated, truncated, infos = envs.step(actions)
+        done = terminated | truncated
+        if not done.any():
+            assert "final_info" not in infos
+            continue
+        final = infos["final_info"]
+        assert np.array_equal(infos["_final_info"], done)
+        for key in ("end", "winner", "player", "action_mask"):
+            assert np.array_equal(final[f"_{key}"], done), key
+        for i in np.flatnonzero(done):
+            ended_games += 1
+            assert isinstance(final["end"][i], str) and final["end"][i]
+            assert not final["action_mask"][i].any()
+            winner, side = final["winner"][i], final["player"][i]
+            assert rewards[i] == (0.0 if winner == -1 else 1.0 if winner == side else -1.0)
+            assert infos["episode"]["r"][i] == rewards[i]
+        assert np.array_equal(infos["_episode"], done)
+    assert ended_games >= 6

@@ -267,6 +267,15 @@ impl Env {
         Ok(())
     }
 
+    /// Sets the ply count of the episode (as a restored copy of one counted it), truncating it
+    /// if that reaches the cap.
+    pub fn set_plies(&mut self, plies: u32) {
+        self.plies = plies;
+        if self.end.is_none() && self.plies >= self.config.max_plies {
+            self.end = Some(EpisodeEnd::Truncated { plies: self.plies });
+        }
+    }
+
     /// Generates the legal moves of `pos` and the mask, and sees whether the game is over.
     #[inline]
     fn refresh(&mut self) {

@@ -27,6 +27,14 @@ pub enum VecEnvError {
         /// Flags given.
         found: usize,
     },
+    /// `restore` needs one saved state per environment.
+    #[error("got {found} saved states for {expected} environments")]
+    WrongStateCount {
+        /// Number of environments.
+        expected: usize,
+        /// States given.
+        found: usize,
+    },
     /// An environment rejected its action (nothing was stepped).
     #[error("environment {index}: {source}")]
     Env {
@@ -337,6 +345,37 @@ impl VecEnv {
                 }
             });
         });
+        Ok(())
+    }
+
+    /// Puts environment `i` in `states[i]`: its position (checked as [`Env::set_state`]
+    /// checks it), ply count and episode index, as a copy of another `VecEnv` saved them, so
+    /// the next steps and auto-resets are that one's. The last step's results read as a rest.
+    /// Nothing changes on an error.
+    pub fn restore(&mut self, states: &[(Position, u32, u64)]) -> Result<(), VecEnvError> {
+        if states.len() != self.lanes.len() {
+            return Err(VecEnvError::WrongStateCount {
+                expected: self.lanes.len(),
+                found: states.len(),
+            });
+        }
+        let mut lanes = self.lanes.clone();
+        for (index, (lane, &(pos, plies, episode))) in lanes.iter_mut().zip(states).enumerate() {
+            lane.env
+                .set_state(pos)
+                .map_err(|source| VecEnvError::Env { index, source })?;
+            lane.env.set_plies(plies);
+            lane.out.episode = episode;
+        }
+        self.lanes = lanes;
+        let lanes = self.lanes.iter_mut();
+        let obs = self.obs.chunks_exact_mut(OBS_LEN);
+        for ((lane, o), m) in lanes.zip(obs).zip(self.masks.chunks_exact_mut(ACTIONS)) {
+            lane.shown.write(o);
+            lane.publish(o, m);
+            lane.rest();
+        }
+        self.gather();
         Ok(())
     }
 

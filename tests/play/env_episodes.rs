@@ -481,3 +481,46 @@ fn vec_env_steps_only_the_environments_it_is_told_to() {
         })
     );
 }
+
+/// The last legal action of each environment.
+fn last_legal(venv: &VecEnv) -> Vec<usize> {
+    venv.mask_bits()
+        .iter()
+        .map(|&bits| 63 - bits.leading_zeros() as usize)
+        .collect()
+}
+
+#[test]
+fn vec_env_restored_from_saved_states_steps_as_the_original() {
+    let config = EnvConfig {
+        max_plies: 20,
+        opening_random_plies: 2,
+    };
+    let mut venv = VecEnv::new(Variant::Kiswahili.rules(), config, 5, 9).unwrap();
+    for _ in 0..33 {
+        venv.step(&last_legal(&venv)).unwrap();
+    }
+    let saved: Vec<(Position, u32, u64)> = venv
+        .envs()
+        .zip(venv.episodes())
+        .map(|(e, &episode)| (*e.state(), e.plies(), episode))
+        .collect();
+    let mut copy = VecEnv::new(Variant::Kiswahili.rules(), config, 5, 9).unwrap();
+    assert_eq!(
+        copy.restore(&saved[..2]),
+        Err(VecEnvError::WrongStateCount {
+            expected: 5,
+            found: 2
+        })
+    );
+    copy.restore(&saved).unwrap();
+    assert_eq!(copy.obs(), venv.obs());
+    assert_eq!(copy.mask_bits(), venv.mask_bits());
+    for _ in 0..40 {
+        venv.step(&last_legal(&venv)).unwrap();
+        copy.step(&last_legal(&copy)).unwrap();
+        assert_eq!(copy.obs(), venv.obs());
+        assert_eq!(copy.rewards(), venv.rewards());
+        assert_eq!(copy.episodes(), venv.episodes());
+    }
+}

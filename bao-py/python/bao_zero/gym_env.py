@@ -83,6 +83,8 @@ class BaoEnv(gymnasium.Env):
         check_render_mode(render_mode)
         self.game = Env(variant, 0, max_plies, opening_random_plies, rules)
         self.opponent = _opponent_player(opponent)
+        # A pickle rebuilds the opponent from this description (a Player does not pickle).
+        self._opponent_text = None if isinstance(opponent, Player) else os.fspath(opponent)
         if self.opponent is not None and self.opponent.variant not in (None, variant):
             raise ValueError(
                 f"the opponent plays {self.opponent.variant}, not {variant}: "
@@ -97,6 +99,19 @@ class BaoEnv(gymnasium.Env):
         self.action_space = spaces.Discrete(ACTIONS)
         self.player = 0
         self._over = True
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The environment's state, its opponent as the description it was built from (a
+        :class:`bao_zero.Player` passed as the opponent refuses pickling and says why)."""
+        state = self.__dict__.copy()
+        if self._opponent_text is not None:
+            state["opponent"] = None
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        if self._opponent_text is not None:
+            self.opponent = _opponent_player(self._opponent_text)
 
     def _mask(self) -> npt.NDArray[np.int8]:
         return self.game.action_masks()

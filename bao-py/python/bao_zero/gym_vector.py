@@ -19,10 +19,14 @@ mover's, and the reward is the mover's.
 Gymnasium 1.x conventions: ``single_observation_space`` float32 ``(27, 4, 8)``,
 ``single_action_space`` ``Discrete(64)``; same-step autoreset (``metadata["autoreset_mode"]``
 is ``AutoresetMode.SAME_STEP``): a game that ends is reset inside the step, the returned
-observation is the next game's, and ``infos["final_obs"]`` / ``infos["_final_obs"]`` hold the
-ended game's last observation. Masks are int8 (as everywhere in bao_zero's wrappers) in
-``infos["action_mask"]`` and from :meth:`BaoVectorEnv.action_masks`. An illegal action is a
-``ValueError`` naming it, and then nothing is stepped.
+observation is the next game's, ``infos["final_obs"]`` / ``infos["_final_obs"]`` hold the
+ended game's last observation and ``infos["final_info"]`` / ``infos["_final_info"]`` its last
+info, in Gymnasium's vector layout (``end``, ``winner``, ``player``, ``action_mask``, each with
+its ``_key`` mask). Masks are int8 (as everywhere in bao_zero's wrappers) in
+``infos["action_mask"]`` at every reset and step, which Gymnasium's vector wrappers pass on, and
+from :meth:`BaoVectorEnv.action_masks`; behind a wrapper (``RecordEpisodeStatistics``, say)
+that method is ``envs.unwrapped.action_masks()``. An illegal action is a ``ValueError`` naming
+it, and then nothing is stepped.
 """
 
 from __future__ import annotations
@@ -41,6 +45,9 @@ from bao_zero._core import ACTIONS, OBS_HIGH, OBS_SHAPE
 from bao_zero.vector import VecEnv
 
 __all__ = ["BaoVectorEnv"]
+
+#: An ended game: its last observation, how it ended, the winner (0 South, 1 North, ``None``).
+_Final = tuple[npt.NDArray[np.float32], str, int | None]
 
 
 class BaoVectorEnv(gymnasium.vector.VectorEnv):
@@ -97,20 +104,38 @@ class BaoVectorEnv(gymnasium.vector.VectorEnv):
     def _infos(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks(), "player": self._venv.players.copy()}
 
-    def _add_final_obs(
+    def _add_finals(
         self,
-        finals: dict[int, npt.NDArray[np.float32]],
+        finals: dict[int, _Final],
         ended: npt.NDArray[np.bool_],
         sides: npt.NDArray[np.uint8],
         infos: dict[str, Any],
     ) -> None:
-        """``infos["final_obs"]``: each ended game's last observation (``finals``)."""
-        final = np.empty(self.num_envs, dtype=object)
-        for index, observation in finals.items():
-            final[index] = observation
-        infos["final_obs"] = final
+        """Gymnasium's same-step autoreset keys: ``infos["final_obs"]``, each ended game's last
+        observation, and ``infos["final_info"]``, its last info in the vector layout (a dict of
+        arrays, each key ``k`` with its mask ``_k``): ``action_mask`` (all zeros: the game is
+        over), ``player`` (the agent's side), ``end`` and ``winner`` (0 South, 1 North, -1
+        none)."""
+        n = self.num_envs
+        final_obs = np.full(n, None, dtype=object)
+        end = np.full(n, None, dtype=object)
+        winner = np.full(n, -1, dtype=np.int64)
+        for index, (observation, how, won) in finals.items():
+            final_obs[index] = observation
+            end[index] = how
+            winner[index] = -1 if won is None else won
+        infos["final_obs"] = final_obs
         infos["_final_obs"] = ended.copy()
-        infos["final_info"] = {}
+        infos["final_info"] = {
+            "action_mask": np.zeros((n, ACTIONS), dtype=np.int8),
+            "_action_mask": ended.copy(),
+            "player": np.where(ended, sides, 0).astype(np.int64),
+            "_player": ended.copy(),
+            "end": end,
+            "_end": ended.copy(),
+            "winner": winner,
+            "_winner": ended.copy(),
+        }
         infos["_final_info"] = ended.copy()
 
     # -- Gymnasium's calls ---------------------------------------------------------------------
@@ -155,7 +180,7 @@ class BaoVectorEnv(gymnasium.vector.VectorEnv):
             ended = terminated | truncated
         infos = self._infos()
         if finals:
-            self._add_final_obs(finals, ended, sides, infos)
+            self._add_finals(finals, ended, sides, infos)
         return venv.observations.copy(), rewards, terminated, truncated, infos
 
     def _reply(
@@ -164,7 +189,7 @@ class BaoVectorEnv(gymnasium.vector.VectorEnv):
         rewards: npt.NDArray[np.float32],
         terminated: npt.NDArray[np.bool_],
         truncated: npt.NDArray[np.bool_],
-        finals: dict[int, npt.NDArray[np.float32]],
+        finals: dict[int, _Final],
     ) -> None:
         """Plays the opponent in every game where it is to move, until the agent is to move in
         all of them, adding to the step's results (in place) what its moves did to the games
@@ -191,11 +216,14 @@ class BaoVectorEnv(gymnasium.vector.VectorEnv):
 
     def _finals(
         self, ended: npt.NDArray[np.bool_], sides: npt.NDArray[np.uint8]
-    ) -> dict[int, npt.NDArray[np.float32]]:
-        """The last observations of the games the last Rust step ended, as ``sides`` see them."""
+    ) -> dict[int, _Final]:
+        """The games the last Rust step ended: their last observations, as ``sides`` see them,
+        how they ended and who won."""
         core = self._venv._core
+        ends = {index: (end, winner) for index, end, winner, _ in core.finals()}
         return {
-            int(i): core.final_observation(int(i), int(sides[i])) for i in np.flatnonzero(ended)
+            int(i): (core.final_observation(int(i), int(sides[i])), *ends[int(i)])
+            for i in np.flatnonzero(ended)
         }
 
     def _random_actions(self) -> npt.NDArray[np.int64]:

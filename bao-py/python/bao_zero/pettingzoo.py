@@ -90,6 +90,13 @@ class raw_env(AECEnv, EzPickle):
         }
         self._start()
 
+    def __getstate__(self) -> dict[str, Any]:
+        """The whole state of play (EzPickle's would rebuild a new game from the arguments)."""
+        return self.__dict__.copy()
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
     def _start(self) -> None:
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)

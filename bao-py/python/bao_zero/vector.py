@@ -78,7 +78,11 @@ class VecEnv:
         opening_random_plies: int = 0,
         rules: dict[str, Any] | str | os.PathLike[str] | None = None,
     ) -> None:
-        self._core = VecEnvCore(n, variant, seed, threads, max_plies, opening_random_plies, rules)
+        self._attach(VecEnvCore(n, variant, seed, threads, max_plies, opening_random_plies, rules))
+
+    def _attach(self, core: VecEnvCore) -> None:
+        """Shows the buffers of ``core`` as this object's result arrays."""
+        self._core = core
         self.observations: npt.NDArray[np.float32] = self._core.observations_view()
         # The Rust masks are bools, whose bytes are 0 and 1: viewed as int8 without a copy.
         self.action_masks = _MaskMethod(self._core.action_masks_view().view(np.int8))
@@ -88,6 +92,13 @@ class VecEnv:
         self.movers: npt.NDArray[np.uint8] = self._core.movers_view()
         self.players: npt.NDArray[np.uint8] = self._core.players_view()
         self.episodes: npt.NDArray[np.uint64] = self._core.episodes_view()
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The games and their states of play (the result arrays are views, rebuilt on load)."""
+        return {"core": self._core}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self._attach(state["core"])
 
     def reset(self, seed: int | None = None) -> npt.NDArray[np.float32]:
         """Restarts every game (with base seed ``seed``, or the current one); the observations."""
