@@ -158,12 +158,16 @@ impl<'py> Policy<'py> {
 }
 
 /// `evaluate(policy, opponent="random", variant="kiswahili", games=100, seed=0,
-/// opening_plies=4, max_plies=400, rules=None, name="policy")`: plays `policy`, a callable
+/// opening_plies=4, max_plies=400, rules=None, name="policy", movetime_ms=None, sims=None,
+/// depth=None, nodes=None)`: plays `policy`, a callable
 /// `(observation, mask) -> action` (the observation float32 `(27, 4, 8)` for the player to
 /// move, the mask int8 `(64,)`), against the player `opponent` (any spec of the `bao` command:
 /// `"random"`, `"greedy"`, `"ab:depth=3"`, `"player:FILE.bao"`, ...), as `bao eval` does:
 /// `games` games in pairs from the same `opening_plies` random plies, the policy South in one
-/// game of a pair and North in the other, a game reaching `max_plies` a draw. Returns a dict
+/// game of a pair and North in the other, a game reaching `max_plies` a draw. The opponent
+/// searches each move within `movetime_ms`, `sims`, `depth` or `nodes` as `bao eval`'s
+/// `--movetime`, `--sims`, `--depth` and `--nodes` bound it (none: its own default), checked as
+/// `Player.choose` checks them. Returns a dict
 /// from the policy's side: `games`, `wins`, `draws`, `losses`, `score`, `score_low`,
 /// `score_high` (95%), `elo`, `elo_low`, `elo_high`, `elo_text`, `model` and `summary` (the
 /// text `bao eval` prints). The games are played one at a time, and the policy is called on the
@@ -172,8 +176,8 @@ impl<'py> Policy<'py> {
 /// as it was; an illegal action is a `ValueError`.
 #[pyfunction]
 #[pyo3(
-    signature = (policy, opponent = "random", variant = "kiswahili", games = None, seed = None, opening_plies = None, max_plies = None, rules = None, name = "policy"),
-    text_signature = "(policy, opponent='random', variant='kiswahili', games=100, seed=0, opening_plies=4, max_plies=400, rules=None, name='policy')"
+    signature = (policy, opponent = "random", variant = "kiswahili", games = None, seed = None, opening_plies = None, max_plies = None, rules = None, name = "policy", movetime_ms = None, sims = None, depth = None, nodes = None),
+    text_signature = "(policy, opponent='random', variant='kiswahili', games=100, seed=0, opening_plies=4, max_plies=400, rules=None, name='policy', movetime_ms=None, sims=None, depth=None, nodes=None)"
 )]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn evaluate<'py>(
@@ -187,6 +191,10 @@ pub(crate) fn evaluate<'py>(
     max_plies: Option<&Bound<'py, PyAny>>,
     rules: Option<&Bound<'py, PyAny>>,
     name: &str,
+    movetime_ms: Option<u64>,
+    sims: Option<u64>,
+    depth: Option<u32>,
+    nodes: Option<u64>,
 ) -> PyResult<Bound<'py, PyAny>> {
     if !policy.is_callable() {
         return Err(pyo3::exceptions::PyTypeError::new_err(
@@ -222,6 +230,7 @@ pub(crate) fn evaluate<'py>(
     cfg.seed = seed;
     cfg.opening_plies = opening as u32;
     cfg.max_plies = max_plies;
+    cfg.limits = crate::player::choose_limits(movetime_ms, sims, depth, nodes)?;
     cfg.progress = false;
     cfg.players = players;
     let served = Policy {

@@ -252,7 +252,7 @@ impl Player {
 /// The limits of one `choose`, checked as the engine's `go` checks its own (`movetime` at most a
 /// week, `depth` at most alpha-beta's deepest, counts positive): a bound no search can keep
 /// (a deadline past the clock's end) is a `ValueError` here, never a panic in the search.
-fn choose_limits(
+pub(crate) fn choose_limits(
     movetime_ms: Option<u64>,
     sims: Option<u64>,
     depth: Option<u32>,

@@ -159,3 +159,14 @@ def test_ctrl_c_while_the_opponent_thinks_stops_the_evaluation() -> None:
         assert len(calls) == 1
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+def test_evaluate_takes_the_opponents_budget_as_bao_eval_does() -> None:
+    def first(_obs: object, mask: np.ndarray) -> int:
+        return int(np.flatnonzero(mask)[0])
+
+    shallow = bao_zero.evaluate(first, "ab", "kujifunza", games=8, depth=1)
+    deep = bao_zero.evaluate(first, "ab", "kujifunza", games=8, depth=4)
+    assert (shallow["score"], shallow["mean_plies"]) != (deep["score"], deep["mean_plies"])
+    with pytest.raises(ValueError, match="depth"):
+        bao_zero.evaluate(first, "ab", games=2, depth=0)

@@ -54,6 +54,10 @@ def evaluate(
     max_plies: int = 400,
     rules: _Rules = None,
     name: str = "policy",
+    movetime_ms: int | None = None,
+    sims: int | None = None,
+    depth: int | None = None,
+    nodes: int | None = None,
 ) -> dict[str, Any]: ...
 def load_samples(
     path: str | PathLike[str], q_weight: float = 0.0, variant: str | None = None
