@@ -5,7 +5,8 @@
 #![cfg(feature = "gpu")]
 
 use bao_zero::bench::synthetic_batch;
-use bao_zero::nn::{Compute, NetConfig, NetKind, NetWeights, Trainer};
+use bao_zero::nn::{Compute, FastMlp, NetConfig, NetEvaluator, NetKind, NetWeights, Trainer};
+use bao_zero::player_file::{Bundle, shipped_player};
 
 /// Relative tolerance between the two backends: their float sums run in other orders.
 const TOLERANCE: f32 = 2e-3;
@@ -111,5 +112,43 @@ fn batched_evaluation_on_the_gpu_gives_the_cpus_outputs() {
             "{:?}: largest difference {worst}",
             net.kind
         );
+    }
+}
+
+/// Asserts that `eval` takes the MLP's fast CPU path and that its outputs are that path's, bit
+/// for bit.
+fn assert_fast_mlp(eval: &NetEvaluator, what: &str) {
+    assert!(
+        eval.uses_fast_mlp(),
+        "{what} does not take the fast MLP path"
+    );
+    let weights = eval.net().mlp_weights().expect("an MLP's weights");
+    let fast = FastMlp::new(&weights).expect("the MLP in its fast form");
+    let data = synthetic_batch(16);
+    assert_eq!(
+        eval.infer(&data.obs, &data.masks, data.size),
+        fast.forward(&data.obs, &data.masks, data.size),
+        "{what} computes other outputs than the fast MLP path"
+    );
+}
+
+/// The `gpu` feature costs CPU play nothing: a network player of this build evaluates through
+/// the fast MLP path as the default build's does (burn's forward pass is several times slower
+/// at play's small batches), and an MLP on the GPU keeps that path too.
+#[test]
+fn network_players_of_the_gpu_build_take_the_fast_mlp_path_of_the_default_build() {
+    let file = shipped_player("kiswahili").expect("the shipped Kiswahili player");
+    let bundle = Bundle::read(&file).unwrap();
+    assert_eq!(bundle.header.net.kind, NetKind::Mlp, "the shipped player");
+    assert_fast_mlp(&bundle.evaluator().unwrap(), "the shipped player");
+    let net = NetConfig::default();
+    let weights = Trainer::new(&net, 0.0, 5).unwrap().weights(0).unwrap();
+    assert_fast_mlp(&weights.evaluator().unwrap(), "an MLP on the CPU");
+    if gpu_or_skip().is_some() {
+        let on_gpu = NetWeights {
+            net: on(&net, Compute::Gpu),
+            ..weights
+        };
+        assert_fast_mlp(&on_gpu.evaluator().unwrap(), "an MLP on the GPU");
     }
 }

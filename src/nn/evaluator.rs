@@ -27,6 +27,13 @@ impl NetEvaluator {
         NetEvaluator { net, fast, dev }
     }
 
+    /// Whether inference runs through [`FastMlp`] (an MLP, on the CPU whatever the network's
+    /// device) rather than through burn. Builds with and without the `gpu` feature take the same
+    /// path, so the feature costs play nothing on the CPU.
+    pub fn uses_fast_mlp(&self) -> bool {
+        self.fast.is_some()
+    }
+
     /// The network.
     pub fn net(&self) -> &PolicyValueNet {
         &self.net
