@@ -1,5 +1,6 @@
 //! `bao engine`: a line protocol on stdin/stdout for GUIs and scripts. One reply line per
-//! command (a block for `show`); errors are replies starting with `error`, and the engine goes on.
+//! command (a block for `show`, none for `stop`: the reply of the `go` it stops answers it);
+//! errors are replies starting with `error`, and the engine goes on.
 
 use crate::notation::{Diagram, legal_strings, line_text, move_text, parse_and_play};
 use crate::rules::{MoveList, Position, Rules, Variant};
@@ -468,9 +469,9 @@ fn error_line(e: &anyhow::Error) -> String {
 /// per command; errors are replies starting with `error`, and the engine goes on. `go` searches
 /// on a thread while input is read, and commands take effect in the order given: a `stop` ends
 /// the search of the `go` before it (whose reply is then the best move so far; a `stop` after
-/// that reply gets no line, so that every `go` has one line whenever its `stop` arrives), other commands
-/// wait for the reply and follow in order (`quit` too: the search runs to its limits), and the
-/// end of input stops the search where the player can stop, still giving its reply.
+/// that reply gets no line, so that a `go` has one line whenever its `stop` arrives), other
+/// commands wait for the reply and follow in order (`quit` too: the search runs to its limits),
+/// and the end of input stops the search where the player can stop, still giving its reply.
 pub fn run_engine(args: EngineArgs, players: &PlayerRegistry) -> anyhow::Result<()> {
     let mut engine = Engine::new(&args.player, players)?;
     let (tx, rx) = std::sync::mpsc::channel();
