@@ -83,7 +83,7 @@ impl Engine {
         let player = self.bot.player()?;
         if player.is_bound() {
             let rules = player.rules().clone();
-            if let Some(v) = Variant::ALL.into_iter().find(|v| v.rules() == rules) {
+            if let Some(v) = Variant::of(&rules) {
                 self.variant = v;
                 self.overrides.clear();
             }
