@@ -8,7 +8,9 @@ mod stage;
 
 pub use replay::ReplayBuffer;
 #[cfg(feature = "ml")]
-pub use stage::{GameRange, SelfPlayOutput, SelfPlayPart, merge_parts, play_games};
+pub use stage::{
+    GameRange, SelfPlayOutput, SelfPlayPart, merge_parts, play_games, play_games_against,
+};
 
 use crate::env::random_opening;
 use crate::mcts::{Evaluator, Leaf, LeafBatch, SelfPlaySearch, Tree};
