@@ -432,7 +432,7 @@ fn play_worker(
                 slot.noised = true;
             }
             let ready = !searching || slot.searched();
-            if ready && finish_move(rules, cfg, slot, &mut list, &mut out) {
+            if ready && finish_move(rules, cfg, slot, &mut list, &mut out)? {
                 by_game[slot.game] = slot.scored_samples();
                 tick();
                 match queue.next() {
@@ -482,6 +482,26 @@ fn searched_move(
 }
 
 /// Plays the searched move of a game, or alpha-beta's; returns true when the game is over (its
+
+/// The victim's move at `root` (whose legal moves `list` holds): a victim that fails or plays an
+/// illegal move stops the self-play with one line naming it, as its games would be worthless.
+fn victim_move(
+    victim: &mut dyn Player,
+    root: &Position,
+    limits: &Limits,
+    list: &MoveList,
+) -> anyhow::Result<Move> {
+    let mv = victim
+        .choose(root, limits)
+        .map_err(|e| anyhow::anyhow!("the victim {} failed: {e}", victim.name()))?
+        .mv;
+    anyhow::ensure!(
+        list.find(mv).is_some(),
+        "the victim {} played an illegal move",
+        victim.name()
+    );
+    Ok(mv)
+}
 /// pending samples are then scored, and its result counted in `out`).
 fn finish_move(
     rules: &Rules,
@@ -489,7 +509,7 @@ fn finish_move(
     slot: &mut Slot,
     list: &mut MoveList,
     out: &mut SelfPlayResult,
-) -> bool {
+) -> anyhow::Result<bool> {
     let mcts = &cfg.mcts;
     let root = *slot.tree.root();
     root.legal_moves(rules, list);
@@ -497,7 +517,7 @@ fn finish_move(
     if outcome.is_none() && slot.ply < cfg.max_plies {
         let mv =
             if let (true, Some((victim, limits))) = (slot.alphabeta_to_move(), &mut slot.victim) {
-                victim.choose(&root, limits).ok().map(|c| c.mv)
+                Some(victim_move(victim.as_mut(), &root, limits, list)?)
             } else if slot.alphabeta_to_move() {
                 slot.engine
                     .as_mut()
@@ -507,7 +527,7 @@ fn finish_move(
                 searched_move(mcts, slot, &root, list)
             };
         let Some(mv) = mv.or_else(|| list.moves().first().copied()) else {
-            return true;
+            return Ok(true);
         };
         let next = *list.find(mv).expect("a root move is legal");
         // After alpha-beta's move too: the network's last search often looked at this reply.
@@ -519,7 +539,7 @@ fn finish_move(
         slot.ply += 1;
         out.plies += 1;
         slot.plan_search(mcts);
-        return false;
+        return Ok(false);
     }
     let winner = outcome.and_then(|o| o.winner);
     match winner {
@@ -550,7 +570,7 @@ fn finish_move(
             Some(_) => -1,
         };
     }
-    true
+    Ok(true)
 }
 
 #[cfg(test)]

@@ -182,3 +182,39 @@ fn a_victim_plays_one_side_of_every_game_the_seat_by_seed_and_makes_no_samples()
     .unwrap_err();
     assert_eq!(err.to_string(), "victim spec does not load");
 }
+
+/// A victim that cannot move.
+struct Failing(Rules);
+
+impl Player for Failing {
+    fn name(&self) -> String {
+        "failing".into()
+    }
+    fn rules(&self) -> &Rules {
+        &self.0
+    }
+    fn choose(&mut self, _: &Position, _: &Limits) -> anyhow::Result<crate::search::Choice> {
+        anyhow::bail!("out of time")
+    }
+}
+
+#[test]
+fn a_victim_that_fails_a_move_stops_self_play_with_one_line() {
+    let rules = Variant::Kujifunza.rules();
+    let failing: &PlayerFactory = &|rules, _| Ok(Box::new(Failing(rules.clone())));
+    let victim = Victim {
+        build: failing,
+        limits: Limits::NONE,
+    };
+    let seeds: Vec<u64> = (0..4).collect();
+    let err = play_against(
+        &rules,
+        &UniformEvaluator,
+        &eight_small_games(),
+        Some(&victim),
+        &seeds,
+        &|_| {},
+    )
+    .unwrap_err();
+    assert_eq!(err.to_string(), "the victim failing failed: out of time");
+}
