@@ -266,7 +266,7 @@ impl Slot {
             None => None,
         };
         let victim_side = victim.as_ref().map(|_| {
-            if seed % 2 == 0 {
+            if seed.is_multiple_of(2) {
                 Side::North
             } else {
                 Side::South
@@ -481,8 +481,6 @@ fn searched_move(
     slot.tree.sample_move(temperature, &mut slot.rng)
 }
 
-/// Plays the searched move of a game, or alpha-beta's; returns true when the game is over (its
-
 /// The victim's move at `root` (whose legal moves `list` holds): a victim that fails or plays an
 /// illegal move stops the self-play with one line naming it, as its games would be worthless.
 fn victim_move(
@@ -502,7 +500,9 @@ fn victim_move(
     );
     Ok(mv)
 }
-/// pending samples are then scored, and its result counted in `out`).
+
+/// Plays the searched move of a game, the victim's or alpha-beta's; returns true when the game
+/// is over (its pending samples are then scored, and its result counted in `out`).
 fn finish_move(
     rules: &Rules,
     cfg: &SelfPlayConfig,
