@@ -29,6 +29,9 @@ enum Command {
     /// Train a player by self-play (default: the built-in configs/default.toml).
     #[cfg(feature = "ml")]
     Train(bao_zero::cli::train_cmd::TrainArgs),
+    /// Train a player against one frozen victim and report how far it beats it (docs/EXPLOIT.md).
+    #[cfg(feature = "ml")]
+    Exploit(bao_zero::cli::exploit_cmd::ExploitArgs),
     /// Write a training run's player to one file, or its network as ONNX.
     #[cfg(feature = "ml")]
     Export(bao_zero::cli::export_cmd::ExportArgs),
@@ -87,6 +90,8 @@ fn main() -> std::process::ExitCode {
         Command::Bench(a) => bao_zero::cli::bench_cmd::run_bench(a),
         #[cfg(feature = "ml")]
         Command::Train(a) => bao_zero::cli::train_cmd::run_train(a, &players),
+        #[cfg(feature = "ml")]
+        Command::Exploit(a) => bao_zero::cli::exploit_cmd::run_exploit(a, &players),
         #[cfg(feature = "ml")]
         Command::Export(a) => bao_zero::cli::export_cmd::run_export(a),
         Command::Play(a) => bao_zero::cli::play_cmd::run_play(a, &players),

@@ -4,6 +4,8 @@ pub mod bench_cmd;
 pub mod engine;
 pub mod eval_cmds;
 #[cfg(feature = "ml")]
+pub mod exploit_cmd;
+#[cfg(feature = "ml")]
 pub mod export_cmd;
 pub mod judge_cmd;
 pub mod play_cmd;

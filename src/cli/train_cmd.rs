@@ -43,6 +43,7 @@ pub fn run_train(args: TrainArgs, players: &crate::search::PlayerRegistry) -> an
         max_new_iterations: args.iterations,
         players: players.clone(),
         device: args.device,
+        exploit: false,
     };
     let source = RunSource {
         config: args.config.into(),

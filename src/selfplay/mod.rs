@@ -8,13 +8,15 @@ mod stage;
 
 pub use replay::ReplayBuffer;
 #[cfg(feature = "ml")]
-pub use stage::{GameRange, SelfPlayOutput, SelfPlayPart, merge_parts, play_games};
+pub use stage::{
+    GameRange, SelfPlayOutput, SelfPlayPart, merge_parts, play_games, play_games_against,
+};
 
 use crate::env::random_opening;
 use crate::mcts::{Evaluator, Leaf, LeafBatch, SelfPlaySearch, Tree};
 use crate::nn::Sample;
 use crate::rules::{Move, MoveList, Position, Rules, Side};
-use crate::search::{AlphaBeta, AlphaBetaConfig, Limits};
+use crate::search::{AlphaBeta, AlphaBetaConfig, Limits, Player};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -113,6 +115,21 @@ impl SelfPlayConfig {
     }
 }
 
+/// Builds a fresh player for one self-play game: the rules and the game's seed (for a player
+/// with randomness of its own). Passed down from above, as the players' registry lives there.
+pub type PlayerFactory = dyn Fn(&Rules, u64) -> anyhow::Result<Box<dyn Player>> + Sync;
+
+/// A frozen player that plays one side of every self-play game (an exploiter's training): the
+/// network plays South in games of even seed and North in the others, so that each seat comes
+/// in turn. The victim's moves make no samples.
+pub struct Victim<'a> {
+    /// Builds the victim, one per game, so that no game's moves depend on which games shared
+    /// its worker.
+    pub build: &'a PlayerFactory,
+    /// The victim's budget per move.
+    pub limits: Limits,
+}
+
 /// Transposition table of the self-play alpha-beta player: 2^16 entries, 1 MiB per game
 /// against it.
 const OPPONENT_TT_BITS: u32 = 16;
@@ -153,6 +170,15 @@ pub struct SelfPlayResult {
     pub alphabeta_games: usize,
     pub alphabeta_wins: usize,
     pub alphabeta_draws: usize,
+    /// Games against the victim (see [`Victim`]), and the network's wins and draws there.
+    #[serde(default)]
+    pub victim_games: usize,
+    /// The network's wins against the victim.
+    #[serde(default)]
+    pub victim_wins: usize,
+    /// Draws against the victim.
+    #[serde(default)]
+    pub victim_draws: usize,
 }
 
 impl SelfPlayResult {
@@ -169,10 +195,21 @@ impl SelfPlayResult {
         self.alphabeta_games += o.alphabeta_games;
         self.alphabeta_wins += o.alphabeta_wins;
         self.alphabeta_draws += o.alphabeta_draws;
+        self.victim_games += o.victim_games;
+        self.victim_wins += o.victim_wins;
+        self.victim_draws += o.victim_draws;
         self
     }
 
     /// The network's score against alpha-beta (a win 1, a draw 1/2), if it played any game.
+    /// The network's score against the victim (wins plus half the draws, over its games there).
+    pub fn victim_score(&self) -> Option<f64> {
+        (self.victim_games > 0).then(|| {
+            (self.victim_wins as f64 + 0.5 * self.victim_draws as f64) / self.victim_games as f64
+        })
+    }
+
+    /// The network's score against alpha-beta (wins plus half the draws, over its games there).
     pub fn alphabeta_score(&self) -> Option<f64> {
         (self.alphabeta_games > 0).then(|| {
             (self.alphabeta_wins as f64 + 0.5 * self.alphabeta_draws as f64)
@@ -196,12 +233,20 @@ struct Slot {
     /// Alpha-beta's searcher in such a game: one per game, so that no game's moves depend on
     /// which games shared its worker (a transposition table would carry them over).
     engine: Option<Box<AlphaBeta>>,
+    /// The victim in a game against it (it then plays the side in `alphabeta`), and its budget.
+    victim: Option<(Box<dyn Player>, Limits)>,
     /// The game's index among the worker's games (its samples are put in game order).
     game: usize,
 }
 
 impl Slot {
-    fn new(rules: &Rules, game: usize, seed: u64, cfg: &SelfPlayConfig) -> Slot {
+    fn new(
+        rules: &Rules,
+        game: usize,
+        seed: u64,
+        cfg: &SelfPlayConfig,
+        victim: Option<&Victim>,
+    ) -> anyhow::Result<Slot> {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut start = Position::start(rules);
         // No draw from the generator without random openings: older runs replay exactly.
@@ -212,16 +257,32 @@ impl Slot {
             let plies = rng.random_range(1..=cfg.random_opening_plies);
             start = random_opening(rules, &start, plies, &mut rng).1;
         }
-        // Likewise no draw without games against alpha-beta.
-        let alphabeta = (cfg.alphabeta.share > 0.0 && rng.random::<f32>() < cfg.alphabeta.share)
-            .then(|| {
+        let victim = match victim {
+            Some(v) => {
+                let mut player = (v.build)(rules, seed)?;
+                player.new_game(seed);
+                Some((player, v.limits))
+            }
+            None => None,
+        };
+        let victim_side = victim.as_ref().map(|_| {
+            if seed.is_multiple_of(2) {
+                Side::North
+            } else {
+                Side::South
+            }
+        });
+        // Likewise no draw without games against alpha-beta (the victim plays every game).
+        let alphabeta = victim_side.or_else(|| {
+            (cfg.alphabeta.share > 0.0 && rng.random::<f32>() < cfg.alphabeta.share).then(|| {
                 if rng.random::<bool>() {
                     Side::South
                 } else {
                     Side::North
                 }
-            });
-        let engine = alphabeta.map(|_| {
+            })
+        });
+        let engine = alphabeta.filter(|_| victim.is_none()).map(|_| {
             Box::new(AlphaBeta::new(
                 rules,
                 AlphaBetaConfig {
@@ -241,10 +302,11 @@ impl Slot {
             pending: Vec::new(),
             alphabeta,
             engine,
+            victim,
             game,
         };
         s.plan_search(&cfg.mcts);
-        s
+        Ok(s)
     }
 
     /// Playout cap randomization: a full search (with noise, recorded) or a fast one.
@@ -286,6 +348,20 @@ pub fn play(
     game_seeds: &[u64],
     progress: &(dyn Fn(usize) + Sync),
 ) -> SelfPlayResult {
+    // Without a victim no player is built, so nothing can fail.
+    play_against(rules, eval, cfg, None, game_seeds, progress).unwrap_or_default()
+}
+
+/// [`play`] with `victim` (if any) on one side of every game; fails when the victim cannot be
+/// built.
+pub fn play_against(
+    rules: &Rules,
+    eval: &dyn Evaluator,
+    cfg: &SelfPlayConfig,
+    victim: Option<&Victim>,
+    game_seeds: &[u64],
+    progress: &(dyn Fn(usize) + Sync),
+) -> anyhow::Result<SelfPlayResult> {
     use rayon::prelude::*;
     let threads = cfg.threads.max(1);
     // A fixed split of the games over workers keeps the run reproducible.
@@ -296,8 +372,8 @@ pub fn play(
     let tick = || progress(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1);
     chunks
         .par_iter()
-        .map(|seeds| play_worker(rules, eval, cfg, seeds, &tick))
-        .reduce(SelfPlayResult::default, SelfPlayResult::merge)
+        .map(|seeds| play_worker(rules, eval, cfg, victim, seeds, &tick))
+        .try_reduce(SelfPlayResult::default, |a, b| Ok(a.merge(b)))
 }
 
 /// One worker: up to `cfg.concurrent_games` games at once, one batched evaluation per round.
@@ -305,17 +381,18 @@ fn play_worker(
     rules: &Rules,
     eval: &dyn Evaluator,
     cfg: &SelfPlayConfig,
+    victim: Option<&Victim>,
     seeds: &[u64],
     tick: &(dyn Fn() + Sync),
-) -> SelfPlayResult {
+) -> anyhow::Result<SelfPlayResult> {
     let mcts = &cfg.mcts;
     let mut out = SelfPlayResult::default();
     let mut queue = seeds.iter().copied().enumerate();
     let mut slots: Vec<Slot> = queue
         .by_ref()
         .take(cfg.concurrent_games.max(1))
-        .map(|(game, seed)| Slot::new(rules, game, seed, cfg))
-        .collect();
+        .map(|(game, seed)| Slot::new(rules, game, seed, cfg, victim))
+        .collect::<anyhow::Result<_>>()?;
     // Each game's scored samples, put together in game order at the end.
     let mut by_game: Vec<Vec<Sample>> = vec![Vec::new(); seeds.len()];
     let mut leaves: Vec<(usize, u32)> = Vec::new();
@@ -355,11 +432,11 @@ fn play_worker(
                 slot.noised = true;
             }
             let ready = !searching || slot.searched();
-            if ready && finish_move(rules, cfg, slot, &mut list, &mut out) {
+            if ready && finish_move(rules, cfg, slot, &mut list, &mut out)? {
                 by_game[slot.game] = slot.scored_samples();
                 tick();
                 match queue.next() {
-                    Some((game, seed)) => slots[i] = Slot::new(rules, game, seed, cfg),
+                    Some((game, seed)) => slots[i] = Slot::new(rules, game, seed, cfg, victim)?,
                     None => {
                         slots.swap_remove(i);
                         continue;
@@ -370,7 +447,7 @@ fn play_worker(
         }
     }
     out.samples = by_game.concat();
-    out
+    Ok(out)
 }
 
 /// The move of the network's finished search at `root` (whose legal moves `list` holds); a full
@@ -404,30 +481,53 @@ fn searched_move(
     slot.tree.sample_move(temperature, &mut slot.rng)
 }
 
-/// Plays the searched move of a game, or alpha-beta's; returns true when the game is over (its
-/// pending samples are then scored, and its result counted in `out`).
+/// The victim's move at `root` (whose legal moves `list` holds): a victim that fails or plays an
+/// illegal move stops the self-play with one line naming it, as its games would be worthless.
+fn victim_move(
+    victim: &mut dyn Player,
+    root: &Position,
+    limits: &Limits,
+    list: &MoveList,
+) -> anyhow::Result<Move> {
+    let mv = victim
+        .choose(root, limits)
+        .map_err(|e| anyhow::anyhow!("the victim {} failed: {e}", victim.name()))?
+        .mv;
+    anyhow::ensure!(
+        list.find(mv).is_some(),
+        "the victim {} played an illegal move",
+        victim.name()
+    );
+    Ok(mv)
+}
+
+/// Plays the searched move of a game, the victim's or alpha-beta's; returns true when the game
+/// is over (its pending samples are then scored, and its result counted in `out`).
 fn finish_move(
     rules: &Rules,
     cfg: &SelfPlayConfig,
     slot: &mut Slot,
     list: &mut MoveList,
     out: &mut SelfPlayResult,
-) -> bool {
+) -> anyhow::Result<bool> {
     let mcts = &cfg.mcts;
     let root = *slot.tree.root();
     root.legal_moves(rules, list);
     let outcome = root.outcome_given(list);
     if outcome.is_none() && slot.ply < cfg.max_plies {
-        let mv = if slot.alphabeta_to_move() {
-            slot.engine
-                .as_mut()
-                .and_then(|ab| ab.analyse(&root, &Limits::NONE).ok())
-                .map(|a| a.choice.mv)
-        } else {
-            searched_move(mcts, slot, &root, list)
-        };
+        let mv =
+            if let (true, Some((victim, limits))) = (slot.alphabeta_to_move(), &mut slot.victim) {
+                Some(victim_move(victim.as_mut(), &root, limits, list)?)
+            } else if slot.alphabeta_to_move() {
+                slot.engine
+                    .as_mut()
+                    .and_then(|ab| ab.analyse(&root, &Limits::NONE).ok())
+                    .map(|a| a.choice.mv)
+            } else {
+                searched_move(mcts, slot, &root, list)
+            };
         let Some(mv) = mv.or_else(|| list.moves().first().copied()) else {
-            return true;
+            return Ok(true);
         };
         let next = *list.find(mv).expect("a root move is legal");
         // After alpha-beta's move too: the network's last search often looked at this reply.
@@ -439,7 +539,7 @@ fn finish_move(
         slot.ply += 1;
         out.plies += 1;
         slot.plan_search(mcts);
-        return false;
+        return Ok(false);
     }
     let winner = outcome.and_then(|o| o.winner);
     match winner {
@@ -448,7 +548,14 @@ fn finish_move(
         None => out.draws += 1,
     }
     out.games += 1;
-    if let Some(side) = slot.alphabeta {
+    if let (Some(side), Some(_)) = (slot.alphabeta, &slot.victim) {
+        out.victim_games += 1;
+        match winner {
+            None => out.victim_draws += 1,
+            Some(w) if w != side => out.victim_wins += 1,
+            Some(_) => {}
+        }
+    } else if let Some(side) = slot.alphabeta {
         out.alphabeta_games += 1;
         match winner {
             None => out.alphabeta_draws += 1,
@@ -463,134 +570,8 @@ fn finish_move(
             Some(_) => -1,
         };
     }
-    true
+    Ok(true)
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::mcts::UniformEvaluator;
-    use crate::rules::Variant;
-
-    /// Eight games of 8 simulations a move on one worker, four at a time.
-    fn eight_small_games() -> SelfPlayConfig {
-        SelfPlayConfig {
-            games_per_iteration: 8,
-            concurrent_games: 4,
-            threads: 1,
-            max_plies: 300,
-            mcts: SelfPlaySearch {
-                sims: 8,
-                ..SelfPlaySearch::default()
-            },
-            ..SelfPlayConfig::default()
-        }
-    }
-
-    #[test]
-    fn self_play_with_a_uniform_evaluator_is_reproducible_and_scores_every_sample() {
-        let rules = Variant::Kujifunza.rules();
-        let cfg = SelfPlayConfig {
-            games_per_iteration: 6,
-            concurrent_games: 3,
-            threads: 2,
-            max_plies: 300,
-            mcts: SelfPlaySearch {
-                sims: 16,
-                ..SelfPlaySearch::default()
-            },
-            ..SelfPlayConfig::default()
-        };
-        let seeds: Vec<u64> = (0..6).collect();
-        let a = play(&rules, &UniformEvaluator, &cfg, &seeds, &|_| {});
-        let b = play(&rules, &UniformEvaluator, &cfg, &seeds, &|_| {});
-        assert_eq!(a.games, 6);
-        assert_eq!(a.south_wins + a.north_wins + a.draws, 6);
-        assert_eq!(a.samples, b.samples);
-        assert_eq!(a.samples.len() as u64, a.plies);
-        // Outcomes alternate in sign with the mover within a decided game.
-        assert!(
-            a.samples
-                .iter()
-                .all(|s| s.len > 0 && (-1..=1).contains(&s.outcome))
-        );
-    }
-
-    #[test]
-    fn random_openings_start_the_asked_share_of_games_off_the_start_position_reproducibly() {
-        let rules = Variant::Kujifunza.rules();
-        let start = Position::start(&rules);
-        let base = eight_small_games();
-        let seeds: Vec<u64> = (0..8).collect();
-        // Every searched position makes a sample (full searches only).
-        let samples = |cfg: &SelfPlayConfig| {
-            let r = play(&rules, &UniformEvaluator, cfg, &seeds, &|_| {});
-            assert_eq!(r.games, 8);
-            r.samples
-        };
-        let plain = samples(&base);
-        let starts = plain.iter().filter(|s| s.pos == start).count();
-        assert_eq!(starts, 8, "every game searches the start position");
-        let random = SelfPlayConfig {
-            random_opening_share: 1.0,
-            random_opening_plies: 4,
-            ..base.clone()
-        };
-        let (a, b) = (samples(&random), samples(&random));
-        assert_eq!(a, b, "same seeds, same games");
-        assert_eq!(a.iter().filter(|s| s.pos == start).count(), 0);
-        // A share of zero draws nothing from the games' generators: the same games as before.
-        let off = SelfPlayConfig {
-            random_opening_share: 0.0,
-            random_opening_plies: 4,
-            ..base.clone()
-        };
-        assert_eq!(samples(&off), plain);
-    }
-
-    #[test]
-    fn games_against_alpha_beta_record_only_the_networks_moves_and_count_its_score() {
-        let rules = Variant::Kujifunza.rules();
-        let base = eight_small_games();
-        let seeds: Vec<u64> = (0..8).collect();
-        let run = |cfg: &SelfPlayConfig| play(&rules, &UniformEvaluator, cfg, &seeds, &|_| {});
-        let plain = run(&base);
-        assert_eq!(plain.alphabeta_games, 0);
-        assert_eq!(plain.alphabeta_score(), None);
-        let against = SelfPlayConfig {
-            alphabeta: AlphaBetaOpponent {
-                share: 1.0,
-                nodes: 3_000,
-            },
-            ..base.clone()
-        };
-        let (a, b) = (run(&against), run(&against));
-        assert_eq!(a.samples, b.samples, "same seeds, same games");
-        assert_eq!(a.games, 8);
-        assert_eq!(a.alphabeta_games, 8);
-        // Alpha-beta's moves are not searched, so about half the plies make a sample.
-        assert!(
-            a.samples.len() as u64 * 10 < a.plies * 7,
-            "{} samples for {} plies",
-            a.samples.len(),
-            a.plies
-        );
-        // A search of 8 simulations over uniform priors is no match for 3,000 nodes of alpha-beta.
-        let score = a.alphabeta_score().expect("games against alpha-beta");
-        assert!(score < 0.25, "the network scored {score}");
-        assert_eq!(
-            a.south_wins + a.north_wins + a.draws,
-            8,
-            "every game counted once"
-        );
-        // A share of zero draws nothing: the games of a config without the table.
-        let off = SelfPlayConfig {
-            alphabeta: AlphaBetaOpponent {
-                share: 0.0,
-                nodes: 3_000,
-            },
-            ..base.clone()
-        };
-        assert_eq!(run(&off).samples, plain.samples);
-    }
-}
+mod tests;

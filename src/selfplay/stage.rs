@@ -70,9 +70,22 @@ pub fn play_games(
     range: GameRange,
     progress: &(dyn Fn(usize) + Sync),
 ) -> anyhow::Result<SelfPlayOutput> {
+    play_games_against(rules, weights, settings, None, range, progress)
+}
+
+/// [`play_games`] with `victim` (if any) on one side of every game (see [`super::Victim`]).
+pub fn play_games_against(
+    rules: &Rules,
+    weights: &NetWeights,
+    settings: &SelfPlayConfig,
+    victim: Option<&super::Victim>,
+    range: GameRange,
+    progress: &(dyn Fn(usize) + Sync),
+) -> anyhow::Result<SelfPlayOutput> {
     let t0 = Instant::now();
     let evaluator = weights.evaluator()?;
-    let games = super::play(rules, &evaluator, settings, &range.seeds(), progress);
+    let seeds = range.seeds();
+    let games = super::play_against(rules, &evaluator, settings, victim, &seeds, progress)?;
     Ok(SelfPlayOutput {
         games,
         seconds: t0.elapsed().as_secs_f64(),

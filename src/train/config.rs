@@ -62,6 +62,9 @@ pub struct TrainConfig {
     pub optim: OptimConfig,
     /// Periodic evaluation.
     pub eval: EvalConfig,
+    /// Exploiter training: a victim on one side of every self-play game (`bao exploit`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exploit: Option<super::exploit::ExploitConfig>,
 }
 
 fn default_keep() -> u32 {
@@ -223,7 +226,8 @@ impl TrainConfig {
         self.net.validate()?;
         self.selfplay.validate()?;
         self.optim.validate()?;
-        self.eval.validate()
+        self.eval.validate()?;
+        self.exploit.as_ref().map_or(Ok(()), |x| x.validate())
     }
 
     /// Whether the replay buffer, holding `samples`, is full enough to train on.

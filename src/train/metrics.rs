@@ -69,6 +69,11 @@ fn metrics(r: &IterationReport) -> Vec<Metric> {
             "selfplay/score_vs_alphabeta",
             games.alphabeta_score(),
         ),
+        both(
+            "victim_score",
+            "selfplay/score_vs_victim",
+            games.victim_score(),
+        ),
         line_only("iteration", r.iteration),
         line_only("games", r.total_games),
         line_only("positions", r.total_positions),
@@ -77,6 +82,7 @@ fn metrics(r: &IterationReport) -> Vec<Metric> {
         line_only("north_wins", games.north_wins),
         line_only("draws", games.draws),
         line_only("alphabeta_games", games.alphabeta_games),
+        line_only("victim_games", games.victim_games),
         line_only("seconds", r.seconds),
     ]
 }
@@ -164,8 +170,15 @@ impl MetricsSink {
                 sp.games.alphabeta_games
             )
         });
+        let victim_text = sp.games.victim_score().map_or(String::new(), |score| {
+            format!(
+                " | self-play vs victim {:.0}% of {}",
+                100.0 * score,
+                sp.games.victim_games
+            )
+        });
         format!(
-            "iter {:>3}/{}: {} games ({:.1}/s, {:.0} sims/s), {} positions, loss {:.3} (policy {:.3}, value {:.3}), lr {:.1e}, {:.0}s{alphabeta_text}{eval_text}",
+            "iter {:>3}/{}: {} games ({:.1}/s, {:.0} sims/s), {} positions, loss {:.3} (policy {:.3}, value {:.3}), lr {:.1e}, {:.0}s{alphabeta_text}{victim_text}{eval_text}",
             r.iteration,
             self.iterations,
             sp.games.games,

@@ -8,6 +8,8 @@
 
 pub mod config;
 pub mod evaluate;
+pub mod exploit;
+pub mod exploit_report;
 mod learner;
 mod lock;
 mod metrics;
@@ -40,6 +42,8 @@ pub struct RunOptions {
     pub players: crate::search::PlayerRegistry,
     /// The device to train on in this invocation, instead of the config's `[net] device`.
     pub device: Option<crate::nn::Compute>,
+    /// This invocation is `bao exploit`: it opens exploit runs only (and `bao train` none).
+    pub exploit: bool,
 }
 
 impl RunOptions {
@@ -106,6 +110,15 @@ fn run(mut learner: Learner, opts: &RunOptions) -> anyhow::Result<Meta> {
         Some(n) => total.min(learner.meta().iteration + n),
         None => total,
     };
+    let rules = learner.rules().clone();
+    let victim = match &learner.config().exploit {
+        Some(x) => Some((x.victim_factory(&opts.players, &rules)?, x.limits())),
+        None => None,
+    };
+    let victim = victim.as_ref().map(|(build, limits)| selfplay::Victim {
+        build: build.as_ref(),
+        limits: *limits,
+    });
     for iteration in learner.next_iteration()..=last {
         let weights = learner.weights()?;
         let count = learner.config().selfplay.games_per_iteration;
@@ -113,9 +126,15 @@ fn run(mut learner: Learner, opts: &RunOptions) -> anyhow::Result<Meta> {
         let (rules, settings) = (learner.rules(), &learner.config().selfplay);
         let pb = bar(count as u64, "self-play", opts.quiet);
         let selfplay = learner.install(|| {
-            selfplay::play_games(rules, &weights, settings, games, &|n| {
-                pb.set_position(n as u64)
-            })
+            let progress = |n: usize| pb.set_position(n as u64);
+            selfplay::play_games_against(
+                rules,
+                &weights,
+                settings,
+                victim.as_ref(),
+                games,
+                &progress,
+            )
         })??;
         pb.finish_and_clear();
         learner.train(selfplay)?;

@@ -3,6 +3,7 @@
 //! `bao_zero.ray_train` all open their runs here, so they accept, refuse and resume alike.
 
 use super::config::DEFAULT_CONFIG;
+use super::exploit::check_kind;
 use super::{Learner, RunDir, RunOptions, TrainConfig, extend};
 use anyhow::{bail, ensure};
 use std::path::{Path, PathBuf};
@@ -83,7 +84,13 @@ impl Learner {
     /// `extend_to` says so), or the run of the config (see [`Learner::open_config`]).
     pub fn open_run(source: &RunSource, opts: &RunOptions) -> anyhow::Result<Learner> {
         let Some(dir) = &source.resume else {
-            return Learner::open_config(source.config()?, source.extend_to, opts);
+            let config = source.config()?;
+            check_kind(
+                &config,
+                opts.exploit,
+                &format!("the run of {}", config.run_dir),
+            )?;
+            return Learner::open_config(config, source.extend_to, opts);
         };
         ensure!(
             matches!(source.config, ConfigSource::BuiltIn)
@@ -91,6 +98,10 @@ impl Learner {
                 && source.seed.is_none(),
             "a resumed run keeps its own config: a config, run directory or seed does not apply"
         );
+        if RunDir::exists(dir) {
+            let stored = RunDir::new(dir).read_config()?;
+            check_kind(&stored, opts.exploit, &dir.display().to_string())?;
+        }
         if let Some(total) = source.extend_to {
             extend(dir, total)?;
         }
