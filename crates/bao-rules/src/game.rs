@@ -5,7 +5,8 @@
 //! to the same game, so front ends can name a game in one word where it is a preset and
 //! exactly where it is not.
 
-use super::rule_set::{Rules, RulesError};
+use super::rule_set::Rules;
+use super::rules_check::RulesError;
 use super::variant::{UnknownVariant, Variant};
 use std::fmt;
 use std::str::FromStr;

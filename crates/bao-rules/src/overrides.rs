@@ -1,7 +1,8 @@
 //! Rule options read from TOML over a preset (`--rules FILE`, training configs, `option` in the
 //! engine protocol).
 
-use super::rule_set::{Rules, RulesError};
+use super::rule_set::Rules;
+use super::rules_check::RulesError;
 use super::variant::Variant;
 
 /// A preset with options overridden by a TOML table, e.g. `takasia = "none"` or

@@ -4,7 +4,8 @@
 
 pub use super::options::*;
 pub use super::overrides::rules_with_overrides;
-pub use super::rule_set::{Rules, RulesError};
+pub use super::rule_set::Rules;
+pub use super::rules_check::RulesError;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
