@@ -12,6 +12,7 @@ mod args;
 mod env;
 mod errors;
 mod evaluate;
+mod observation;
 mod player;
 mod pyjson;
 mod reference;

@@ -263,7 +263,12 @@ impl VecEnvCore {
             .env(i)
             .map(|e| e.rules())
             .ok_or_else(|| value_error("no such environment"))?;
-        Ok(crate::env::observation_as(py, rules, &fin.position, player))
+        Ok(crate::observation::observation_as(
+            py,
+            rules,
+            &fin.position,
+            player,
+        ))
     }
 
     /// A copy of environment `index` as an `Env` (stepping the copy leaves this one alone).
