@@ -15,7 +15,6 @@ mod evaluate;
 mod observation;
 mod player;
 mod pyjson;
-mod reference;
 mod rules_arg;
 mod samples;
 mod training;
@@ -74,8 +73,6 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(evaluate::evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(samples::load_samples, m)?)?;
     m.add_function(wrap_pyfunction!(training::network_tensors, m)?)?;
-    m.add_function(wrap_pyfunction!(reference::rust_random_game, m)?)?;
-    m.add_function(wrap_pyfunction!(reference::write_random_replay, m)?)?;
     m.add_class::<env::Env>()?;
     m.add_class::<vec_env::VecEnvCore>()?;
     m.add_class::<player::Player>()?;
