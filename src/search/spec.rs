@@ -14,6 +14,7 @@
 //! | `mcts:...` | MCTS with a network (needs the `ml` feature; registered by `export`) |
 //! | `player:PATH` | a player file (needs the `ml` feature; registered by `export`) |
 //! | `engine:PROGRAM` | another `bao` program through `PROGRAM engine` (its default player) |
+//! | `engine:PROGRAM ARGS...` | any program of the engine protocol, run as `PROGRAM ARGS... engine` (a word with spaces in '...' or "...") |
 //! | `engine:PROGRAM,player=SPEC` | the same, playing SPEC (the rest of the text, commas and all) |
 //! | `solver`, `solver:time=10s,memory=256` | the perfect player: every move solved exactly ([`super::solver`]) |
 //!
@@ -142,12 +143,9 @@ impl PlayerRegistry {
                 Some((p, s)) => (p.trim(), Some(s.trim()).filter(|s| !s.is_empty())),
                 None => (options.trim(), None),
             };
-            anyhow::ensure!(
-                !program.is_empty(),
-                "`engine:` needs a program: engine:PROGRAM[,player=SPEC]"
-            );
-            Ok(Box::new(super::ExternalEngine::start(
-                std::path::Path::new(program),
+            let command = super::external::command_words(program)?;
+            Ok(Box::new(super::ExternalEngine::start_command(
+                &command,
                 player,
                 spec.to_string(),
                 rules,
