@@ -19,6 +19,7 @@ mod rules_arg;
 mod samples;
 mod training;
 mod vec_env;
+mod vec_opponent;
 
 use bao_zero::env::{ACTIONS, OBS_CHANNELS, OBS_HIGH, OBS_LEN};
 use bao_zero::players::PlayerRegistry;

@@ -7,6 +7,7 @@ use crate::env::Env;
 use crate::errors::{runtime_error, value_error, vec_env_error};
 use crate::pyjson::json_to_py;
 use crate::rules_arg::rules_of;
+use crate::vec_opponent::Opponents;
 use bao_zero::env::{ACTIONS, EnvConfig, OBS_CHANNELS, VecEnv};
 use bao_zero::pool::OwnPool;
 use bao_zero::rules::Position;
@@ -37,6 +38,8 @@ pub struct VecEnvCore {
     actions: Vec<usize>,
     /// Which environments the step under way plays in, when it names them (reused).
     active: Vec<bool>,
+    /// The opponent played inside the batch, when one was given.
+    opponents: Option<Opponents>,
 }
 
 impl VecEnvCore {
@@ -81,14 +84,17 @@ unsafe fn view<'py, T: Element, D: Dimension>(
 
 #[pymethods]
 impl VecEnvCore {
-    /// `VecEnvCore(n, variant, seed, threads, max_plies, opening_random_plies, rules)`; see
-    /// `bao_zero.VecEnv`. Every number is checked first (`n` from 1 to 2^20, `threads` from 1
-    /// to 256): `ValueError` names the one out of range.
+    /// `VecEnvCore(n, variant, seed, threads, max_plies, opening_random_plies, rules,
+    /// opponent)`; see `bao_zero.VecEnv`. Every number is checked first (`n` from 1 to 2^20,
+    /// `threads` from 1 to 256): `ValueError` names the one out of range. `opponent`, a player
+    /// spec, builds one player a game for [`VecEnvCore::opponent_actions`] (`ValueError` in one
+    /// line for a spec that does not build, or a player of another game).
     #[new]
     #[pyo3(
-        signature = (n, variant = "kiswahili", seed = None, threads = None, max_plies = None, opening_random_plies = None, rules = None),
-        text_signature = "(n, variant='kiswahili', seed=0, threads=None, max_plies=1000, opening_random_plies=0, rules=None)"
+        signature = (n, variant = "kiswahili", seed = None, threads = None, max_plies = None, opening_random_plies = None, rules = None, opponent = None),
+        text_signature = "(n, variant='kiswahili', seed=0, threads=None, max_plies=1000, opening_random_plies=0, rules=None, opponent=None)"
     )]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         n: &Bound<'_, PyAny>,
         variant: &str,
@@ -97,12 +103,17 @@ impl VecEnvCore {
         max_plies: Option<&Bound<'_, PyAny>>,
         opening_random_plies: Option<&Bound<'_, PyAny>>,
         rules: Option<&Bound<'_, PyAny>>,
+        opponent: Option<&str>,
     ) -> PyResult<VecEnvCore> {
         let n = int_arg(n, "n (the number of environments)", 1, MAX_ENVS)? as usize;
         let seed = opt_int_arg(seed, "seed", 0, u64::MAX, 0)?;
         let threads = opt_int_arg(threads, "threads", 1, MAX_THREADS, 0)? as usize;
         let (max_plies, opening_random_plies) = plies_args(max_plies, opening_random_plies)?;
         let (v, rules) = rules_of(variant, rules)?;
+        let opponents = opponent
+            .map(|spec| Opponents::build(spec, &rules, n))
+            .transpose()
+            .map_err(|e| value_error(format!("{e:#}")))?;
         let pool = OwnPool::new(threads, "bao-vecenv");
         let config = EnvConfig {
             max_plies,
@@ -121,6 +132,7 @@ impl VecEnvCore {
             players: vec![0; n],
             actions: vec![0; n],
             active: vec![true; n],
+            opponents,
         };
         core.publish();
         Ok(core)
@@ -132,6 +144,9 @@ impl VecEnvCore {
         let (venv, pool) = (&mut self.venv, &self.pool);
         py.detach(|| pool.install(|| venv.reset(seed)))
             .map_err(|e| runtime_error(format!("{e:#}")))?;
+        if let Some(opponents) = &mut self.opponents {
+            opponents.restart();
+        }
         self.publish();
         Ok(())
     }
@@ -162,6 +177,35 @@ impl VecEnvCore {
             .map_err(vec_env_error)?;
         self.publish();
         Ok(())
+    }
+
+    /// The opponent's action in each environment `moving` marks (a bool array of `n`), int64
+    /// `[n]` (0 in the others), chosen in parallel on the pool with the GIL released: each
+    /// environment's player, started on each episode with that episode's seed.
+    /// `ValueError` without an opponent, `RuntimeError` naming the game where a player failed.
+    fn opponent_actions<'py>(
+        &mut self,
+        py: Python<'py>,
+        moving: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        read_active(py, moving, &mut self.active)?;
+        let Some(opponents) = self.opponents.as_mut() else {
+            return Err(value_error(
+                "this VecEnvCore has no opponent: build it with opponent=SPEC",
+            ));
+        };
+        let mut out = vec![0i64; self.venv.len()];
+        let (venv, pool, moving) = (&self.venv, &self.pool, &self.active);
+        py.detach(|| pool.install(|| opponents.choose(venv, moving, &mut out)))
+            .map_err(|e| runtime_error(format!("{e:#}")))?
+            .map_err(|e| runtime_error(format!("{e:#}")))?;
+        Ok(PyArray1::from_vec(py, out))
+    }
+
+    /// The opponent's spec, if one was given.
+    #[getter]
+    fn opponent(&self) -> Option<&str> {
+        self.opponents.as_ref().map(Opponents::spec)
     }
 
     /// Observations `[n, 27, 4, 8]` (float32, for the player to move; of the next episode's
@@ -321,9 +365,11 @@ impl VecEnvCore {
         self.variant
     }
 
-    /// Pickles as the games (variant, rules, ply cap, opening plies, base seed, threads) and
-    /// each one's state of play (position, ply count, episode index), so the copy's next
-    /// steps and auto-resets are the original's; the last step's results are not kept.
+    /// Pickles as the games (variant, rules, ply cap, opening plies, base seed, threads, the
+    /// opponent's spec) and each one's state of play (position, ply count, episode index), so
+    /// the copy's next steps and auto-resets are the original's; the last step's results are
+    /// not kept. The copy builds its opponents again from the spec, each starting its current
+    /// episode afresh (with that episode's seed).
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>, Bound<'py, PyList>)> {
@@ -343,6 +389,7 @@ impl VecEnvCore {
             config.max_plies,
             config.opening_random_plies,
             json_to_py(py, &rules)?,
+            me.opponent(),
         )
             .into_pyobject(py)?;
         let states = me

@@ -4,6 +4,8 @@ the SB3 adapter where stable-baselines3 is installed."""
 
 from __future__ import annotations
 
+import pickle
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -16,6 +18,9 @@ from gymnasium.vector.utils import batch_space
 import bao_zero
 from bao_zero.gym_env import BaoEnv
 from bao_zero.gym_vector import BaoVectorEnv
+
+#: The shipped player of Bao la Kiswahili.
+SHIPPED = Path(__file__).resolve().parents[2] / "checkpoints" / "shipped" / "kiswahili.bao"
 
 
 def masked_random(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -110,18 +115,12 @@ class FirstLegal:
         return SimpleNamespace(action=min(game.legal_actions()))
 
 
-@pytest.mark.parametrize("variant", bao_zero.variants())
-def test_against_its_opponent_the_vector_env_is_bao_v0_step_for_step(variant: str) -> None:
-    """Each game of the vector env is a ``Bao-v0`` game: the agent keeps its side for the whole
-    game, the opponent moves while it is its turn (twice in a row in Malawi Bao advanced's
-    opening), and the agent's observations, rewards and ends are ``Bao-v0``'s. The opponents
-    play the lowest legal action in both, so that the games can be compared."""
-    n, steps = 6, 120
-    envs = BaoVectorEnv(n, variant=variant, threads=1)
-    envs._random_actions = lambda: envs.action_masks().argmax(axis=1)  # type: ignore[method-assign]
-    singles = [BaoEnv(variant) for _ in range(n)]
-    for single in singles:
-        single.opponent = FirstLegal()  # type: ignore[assignment]
+def assert_bao_v0_games(variant: str, envs: BaoVectorEnv, singles: list[BaoEnv]) -> None:
+    """Each game of ``envs`` is the ``Bao-v0`` game of ``singles`` beside it, step for step:
+    the agent keeps its side for the whole game, the opponent moves while it is its turn (twice
+    in a row in Malawi Bao advanced's opening), and the agent's observations, rewards and ends
+    are ``Bao-v0``'s."""
+    n, steps = envs.num_envs, 120
 
     def start(i: int, side: int, obs: np.ndarray) -> None:
         singles[i].agent_side = ("south", "north")[side]
@@ -149,6 +148,80 @@ def test_against_its_opponent_the_vector_env_is_bao_v0_step_for_step(variant: st
                 assert np.array_equal(single_obs, obs[i]), (variant, i)
                 assert int(infos["player"][i]) == single.player, (variant, i)
                 assert np.array_equal(info["action_mask"], infos["action_mask"][i])
+
+
+@pytest.mark.parametrize("variant", bao_zero.variants())
+def test_against_its_opponent_the_vector_env_is_bao_v0_step_for_step(variant: str) -> None:
+    """The opponents play the lowest legal action in both, so that the games can be
+    compared."""
+    n = 6
+    envs = BaoVectorEnv(n, variant=variant, threads=1)
+    envs._random_actions = lambda: envs.action_masks().argmax(axis=1)  # type: ignore[method-assign]
+    singles = [BaoEnv(variant) for _ in range(n)]
+    for single in singles:
+        single.opponent = FirstLegal()  # type: ignore[assignment]
+    assert_bao_v0_games(variant, envs, singles)
+
+
+class EpisodeSeeded:
+    """A ``Bao-v0`` opponent of one spec, started on each game with the seed the vector env's
+    player of game ``index`` starts that episode with (``episode_seed(0, index, episode)``)."""
+
+    def __init__(self, spec: str, envs: BaoVectorEnv, index: int) -> None:
+        self.player = bao_zero.Player.from_spec(spec)
+        self.variant = self.player.variant
+        self.envs, self.index = envs, index
+
+    def new_game(self, seed: int) -> None:
+        episode = int(self.envs._venv.episodes[self.index])
+        self.player.new_game(bao_zero.episode_seed(0, self.index, episode))
+
+    def choose(self, game: bao_zero.Env) -> Any:
+        return self.player.choose(game)
+
+
+# Alpha-beta searches without randomness, in every game; greedy breaks ties with its seed, which
+# a Bao-v0 opponent meets as given only in the game it was built for (a Player built from a spec
+# meets another game with a seed of its own).
+SPEC_OPPONENTS = [("ab:depth=1,tt=12", v) for v in bao_zero.variants()] + [
+    ("greedy", "kiswahili"),
+    ("ab:depth=2,tt=12", "kiswahili"),
+]
+
+
+@pytest.mark.parametrize(("spec", "variant"), SPEC_OPPONENTS)
+def test_against_any_player_the_vector_env_is_bao_v0_step_for_step(spec: str, variant: str) -> None:
+    n = 4
+    envs = BaoVectorEnv(n, variant=variant, opponent=spec, threads=2)
+    singles = [BaoEnv(variant) for _ in range(n)]
+    for i, single in enumerate(singles):
+        single.opponent = EpisodeSeeded(spec, envs, i)  # type: ignore[assignment]
+    assert_bao_v0_games(variant, envs, singles)
+
+
+def test_a_player_file_opponent_same_seed_same_games_and_pickles(
+    shipped_player_path: Any,
+) -> None:
+    spec = f"mcts:checkpoint={shipped_player_path},sims=4"
+    a = run(BaoVectorEnv(3, variant="kiswahili", opponent=spec, threads=1), 12, seed=2)
+    path = BaoVectorEnv(3, variant="kiswahili", opponent=shipped_player_path, threads=2)
+    assert path._venv.opponent == f"player:{shipped_player_path}"
+    b = run(BaoVectorEnv(3, variant="kiswahili", opponent=spec, threads=3), 12, seed=2)
+    assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
+    greedy = [run(BaoVectorEnv(4, variant="hus", opponent="greedy"), 60, seed=s) for s in (3, 3, 4)]
+    assert all(np.array_equal(x, y) for x, y in zip(greedy[0], greedy[1], strict=True))
+    assert not all(np.array_equal(x, y) for x, y in zip(greedy[0], greedy[2], strict=True))
+    # A copy carries the spec and builds its players again.
+    envs = BaoVectorEnv(4, variant="hus", opponent="greedy", threads=1)
+    envs.reset(seed=3)
+    twin = pickle.loads(pickle.dumps(envs))
+    assert twin._venv.opponent == "greedy" and twin.opponent == "greedy"
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        actions = masked_random(envs.action_masks(), rng)
+        one, two = envs.step(actions), twin.step(actions)
+        for x, y in zip(one[:4], two[:4], strict=True):
+            assert np.array_equal(x, y)
 
 
 def test_same_seed_same_games_and_self_play() -> None:
@@ -188,8 +261,16 @@ def test_gymnasium_vector_wrappers_count_the_episodes() -> None:
 
 
 def test_bad_arguments_and_illegal_actions() -> None:
-    with pytest.raises(ValueError, match="opponent"):
-        BaoVectorEnv(2, opponent="ab:depth=2")
+    with pytest.raises(ValueError, match="bad player spec `nonsense!`"):
+        BaoVectorEnv(2, opponent="nonsense!")
+    with pytest.raises(ValueError, match="cannot read player file"):
+        BaoVectorEnv(2, opponent="player:/nowhere/none.bao")
+    # A player of another game is refused in one line, before any step.
+    with pytest.raises(ValueError, match="plays") as refused:
+        BaoVectorEnv(2, variant="hus", opponent=f"player:{SHIPPED}")
+    assert "\n" not in str(refused.value)
+    with pytest.raises(TypeError, match="opponent"):
+        BaoVectorEnv(2, opponent=bao_zero.Player.greedy())  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="n "):
         BaoVectorEnv(0)
     envs = BaoVectorEnv(2, variant="hus", threads=1)

@@ -2,6 +2,7 @@
 //! by pair) and `bao gauntlet` (an Elo table). Each is an `Args` struct and a `run_*` function.
 
 use super::GameArgs;
+use crate::eval::KeptPlayers;
 use crate::eval::arena::MatchConfig;
 use crate::eval::gauntlet::{GauntletConfig, Pairing, run_gauntlet};
 use crate::eval::pool::{MatchFile, PairedMatch, Pooled, compare, pool};
@@ -80,11 +81,13 @@ pub struct MatchGameArgs {
 
 /// The rules, variant name and start of a match between `specs`: the game named on the command
 /// line, else the one the players' files bring. Players bound to different games, or to another
-/// game than the one named, are refused before any game is played.
+/// game than the one named, are refused before any game is played. The players built to learn
+/// their games are left in `kept`, for the match to play with.
 pub fn match_game(
     game: &MatchGameArgs,
     specs: &[&PlayerSpec],
     players: &PlayerRegistry,
+    kept: &KeptPlayers,
 ) -> anyhow::Result<(crate::rules::Rules, String, crate::rules::Position)> {
     let named = game.variant.is_some() || game.rules.is_some();
     let args = GameArgs {
@@ -95,10 +98,11 @@ pub fn match_game(
     let asked = args.rules()?;
     let mut own: Vec<(String, crate::rules::Rules)> = Vec::new();
     for s in specs {
-        let p = players.build(s, &asked, 0)?;
+        let p = kept.take(players, s, &asked, 0)?;
         if p.is_bound() {
             own.push((p.name(), p.rules().clone()));
         }
+        kept.keep(s, &asked, p);
     }
     if let Some(((a, ra), (b, _))) = own
         .first()
@@ -195,7 +199,8 @@ impl MatchRunArgs {
 /// Runs `bao eval`.
 pub fn run_eval(args: EvalArgs, players: &PlayerRegistry) -> anyhow::Result<()> {
     let (a, b) = (spec(&args.a)?, spec(&args.b)?);
-    let (rules, variant, start) = match_game(&args.game, &[&a, &b], players)?;
+    let kept = KeptPlayers::new();
+    let (rules, variant, start) = match_game(&args.game, &[&a, &b], players, &kept)?;
     let sprt = match &args.sprt {
         None => None,
         Some(s) => Some(s.parse::<SprtConfig>().map_err(|e| anyhow!(e))?),
@@ -216,6 +221,7 @@ pub fn run_eval(args: EvalArgs, players: &PlayerRegistry) -> anyhow::Result<()> 
         batch_pairs: args.batch_pairs,
         progress: !args.run.quiet,
         players: players.clone(),
+        kept,
     };
     let mut result = crate::eval::arena::run_match(&cfg)?;
     let records = result.records();

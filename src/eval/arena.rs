@@ -6,6 +6,7 @@
 //! on thread scheduling; with depth or node limits the same config gives the same games.
 
 use super::elo::{ScoreEstimate, pentanomial, trinomial};
+use super::kept::KeptPlayers;
 use super::sprt::{SprtConfig, SprtResult, Verdict};
 use crate::env::random_opening;
 use crate::notation::{Record, move_text};
@@ -162,6 +163,8 @@ pub struct MatchConfig {
     pub progress: bool,
     /// How specs become players (default: the classical kinds).
     pub players: PlayerRegistry,
+    /// The players between games (a new match's own by default; a gauntlet shares one).
+    pub kept: KeptPlayers,
 }
 
 impl MatchConfig {
@@ -183,6 +186,7 @@ impl MatchConfig {
             batch_pairs: 8,
             progress: true,
             players: PlayerRegistry::classical(),
+            kept: KeptPlayers::new(),
         }
     }
 }
@@ -364,13 +368,16 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchResult> {
     if let Some(s) = &cfg.sprt {
         s.validate().map_err(|e| anyhow!("bad SPRT: {e}"))?;
     }
-    // Fail on a bad spec, or players of another game, before any game, and learn the names.
+    // Fail on a bad spec, or players of another game, before any game, and learn the names;
+    // the players built for that play the first games.
     let (a, b) = (
-        cfg.players.build(&cfg.a, &cfg.rules, 0)?,
-        cfg.players.build(&cfg.b, &cfg.rules, 0)?,
+        cfg.kept.take(&cfg.players, &cfg.a, &cfg.rules, 0)?,
+        cfg.kept.take(&cfg.players, &cfg.b, &cfg.rules, 0)?,
     );
     super::check_one_game(&cfg.rules, &[a.as_ref(), b.as_ref()])?;
     let (name_a, name_b) = (a.name(), b.name());
+    cfg.kept.keep(&cfg.a, &cfg.rules, a);
+    cfg.kept.keep(&cfg.b, &cfg.rules, b);
     let start = cfg.start.unwrap_or_else(|| Position::start(&cfg.rules));
     let n_pairs = cfg.games.div_ceil(2);
     let bar = progress_bar(cfg.games as u64, cfg.progress);
@@ -431,10 +438,8 @@ fn play_pair(
             mix(pair_seed, 2 * g as u64 + 1),
             mix(pair_seed, 2 * g as u64 + 2),
         );
-        let mut a = cfg.players.build(&cfg.a, &cfg.rules, seed_a)?;
-        let mut b = cfg.players.build(&cfg.b, &cfg.rules, seed_b)?;
-        a.new_game(seed_a);
-        b.new_game(seed_b);
+        let mut a = cfg.kept.take(&cfg.players, &cfg.a, &cfg.rules, seed_a)?;
+        let mut b = cfg.kept.take(&cfg.players, &cfg.b, &cfg.rules, seed_b)?;
         let (south, north): (&mut dyn Player, &mut dyn Player) = if a_is_south {
             (&mut *a, &mut *b)
         } else {
@@ -451,6 +456,9 @@ fn play_pair(
             |_, _, _| {},
         )
         .with_context(|| format!("game {game} of {name_a} vs {name_b}"))?;
+        // Only players whose game ended well play again (an error drops them above).
+        cfg.kept.keep(&cfg.a, &cfg.rules, a);
+        cfg.kept.keep(&cfg.b, &cfg.rules, b);
         let (south, north) = if a_is_south {
             (name_a, name_b)
         } else {

@@ -8,6 +8,7 @@
 //! the log-likelihood) at the optimum, for each player relative to the anchor.
 
 use super::arena::{MatchConfig, MatchResult, mix, run_match};
+use super::kept::KeptPlayers;
 use crate::players::{Limits, PlayerRegistry, PlayerSpec};
 use crate::rules::{Position, Rules};
 use anyhow::{bail, ensure};
@@ -223,13 +224,17 @@ pub fn run_gauntlet(cfg: &GauntletConfig) -> anyhow::Result<GauntletResult> {
     let n = cfg.players.len();
     ensure!(n >= 2, "a gauntlet needs at least two players");
     ensure!(cfg.anchor < n, "the anchor is not one of the players");
-    // Every player once, before any match: a bad spec, or players of different games, fail here.
+    // Every player once, before any match: a bad spec, or players of different games, fail
+    // here. They are kept for the matches, which share them (an engine starts once for all).
+    let kept = KeptPlayers::new();
     let built = (cfg.players.iter())
-        .map(|s| cfg.registry.build(s, &cfg.rules, 0))
+        .map(|s| kept.take(&cfg.registry, s, &cfg.rules, 0))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let refs: Vec<&dyn crate::players::Player> = built.iter().map(|p| p.as_ref()).collect();
     super::check_one_game(&cfg.rules, &refs)?;
-    drop(built);
+    for (spec, player) in cfg.players.iter().zip(built) {
+        kept.keep(spec, &cfg.rules, player);
+    }
     let pairs: Vec<(usize, usize)> = match &cfg.pairing {
         Pairing::RoundRobin => (0..n)
             .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
@@ -263,6 +268,7 @@ pub fn run_gauntlet(cfg: &GauntletConfig) -> anyhow::Result<GauntletResult> {
             batch_pairs: 1,
             progress: cfg.progress,
             players: cfg.registry.clone(),
+            kept: kept.clone(),
         })?;
         let points = m.wins as f64 + m.draws as f64 / 2.0;
         results.push((i, j, points, m.games as f64));

@@ -62,13 +62,50 @@ pub struct ExternalEngine {
     move_without_time: Duration,
 }
 
-/// Starts `program engine` with piped stdin and stdout, in a process group of its own (so that
-/// [`end_process`] ends what a wrapper script starts too). Called on the thread that reads its
-/// output: on Linux the child is killed when the thread that started it ends, and that thread
-/// lives as long as the child's output.
-fn spawn(program: &Path) -> std::io::Result<Child> {
+/// The words of an `engine:` program text: split at whitespace, where a word may hold spaces
+/// inside single or double quotes (`'my dir/bao'`, `"a b"`; no escapes). An unclosed quote or
+/// no word at all is an error.
+pub fn command_words(text: &str) -> anyhow::Result<Vec<String>> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut quote: Option<char> = None;
+    for c in text.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => word.get_or_insert_default().push(c),
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                word.get_or_insert_default();
+            }
+            (None, c) if c.is_whitespace() => words.extend(word.take()),
+            (None, c) => word.get_or_insert_default().push(c),
+        }
+    }
+    if let Some(q) = quote {
+        bail!(
+            "the engine program `{}` leaves a {q} open",
+            super::excerpt(text, 80)
+        );
+    }
+    words.extend(word);
+    anyhow::ensure!(
+        !words.is_empty(),
+        "`engine:` needs a program: engine:PROGRAM[,player=SPEC]"
+    );
+    Ok(words)
+}
+
+/// Starts `PROGRAM [ARGS...] engine` (the words of `command`) with piped stdin and stdout, in a
+/// process group of its own (so that [`end_process`] ends what a wrapper script starts too).
+/// Called on the thread that reads its output: on Linux the child is killed when the thread that
+/// started it ends, and that thread lives as long as the child's output.
+fn spawn(command: &[String]) -> std::io::Result<Child> {
+    let (program, args) = command
+        .split_first()
+        .ok_or_else(|| std::io::Error::other("no program"))?;
     let mut cmd = Command::new(program);
-    cmd.arg("engine")
+    cmd.args(args)
+        .arg("engine")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit());
@@ -126,12 +163,12 @@ fn writer(mut stdin: ChildStdin, lines: Receiver<String>) {
 }
 
 /// Starts the engine on a reader thread, which then sends its output lines to `out`.
-fn start_reader(program: PathBuf, out: Sender<Output>) -> anyhow::Result<Child> {
+fn start_reader(command: Vec<String>, out: Sender<Output>) -> anyhow::Result<Child> {
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::Builder::new()
         .name("engine-reader".into())
         .spawn(move || {
-            let mut child = match spawn(&program) {
+            let mut child = match spawn(&command) {
                 Ok(c) => c,
                 Err(e) => return drop(tx.send(Err(e))),
             };
@@ -188,10 +225,23 @@ impl ExternalEngine {
         name: String,
         rules: &Rules,
     ) -> anyhow::Result<Self> {
+        let command = vec![program.to_string_lossy().into_owned()];
+        Self::start_command(&command, player, name, rules)
+    }
+
+    /// Starts `PROGRAM [ARGS...] engine`, the words of `command` (see [`command_words`]), as
+    /// [`ExternalEngine::start`] does.
+    pub fn start_command(
+        command: &[String],
+        player: Option<&str>,
+        name: String,
+        rules: &Rules,
+    ) -> anyhow::Result<Self> {
         let variant =
             Variant::of(rules).context("an external engine plays the preset rule sets only")?;
+        let program = PathBuf::from(command.join(" "));
         let (out_tx, from_engine) = std::sync::mpsc::channel();
-        let mut child = start_reader(program.to_path_buf(), out_tx)
+        let mut child = start_reader(command.to_vec(), out_tx)
             .with_context(|| format!("cannot start the engine {}", program.display()))?;
         let stdin = child.stdin.take().context("engine stdin")?;
         let (to_engine, lines) = std::sync::mpsc::channel();
@@ -202,7 +252,7 @@ impl ExternalEngine {
         let (reply_timeout, move_without_time) = reply_timeouts();
         let mut engine = ExternalEngine {
             name,
-            program: program.to_path_buf(),
+            program,
             child,
             to_engine: Some(to_engine),
             from_engine,
@@ -220,7 +270,7 @@ impl ExternalEngine {
             let said = super::excerpt(&hello, 80);
             bail!(
                 "{} is not a bao engine: it said `{said}`",
-                program.display()
+                engine.program.display()
             );
         }
         if let Some(spec) = player {
@@ -393,6 +443,11 @@ impl Player for ExternalEngine {
     fn set_stop(&mut self, stop: Arc<AtomicBool>) -> bool {
         self.stop = Some(stop);
         true
+    }
+
+    /// The engine's next `variant` starts its new game (the protocol has no seed to pass on).
+    fn new_game(&mut self, _seed: u64) {
+        self.told_variant = false;
     }
 }
 

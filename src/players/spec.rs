@@ -14,6 +14,7 @@
 //! | `mcts:...` | MCTS with a network (needs the `ml` feature; registered by `export`) |
 //! | `player:PATH` | a player file (needs the `ml` feature; registered by `export`) |
 //! | `engine:PROGRAM` | another `bao` program through `PROGRAM engine` (its default player) |
+//! | `engine:PROGRAM ARGS...` | any program of the engine protocol, run as `PROGRAM ARGS... engine` (a word with spaces in '...' or "...") |
 //! | `engine:PROGRAM,player=SPEC` | the same, playing SPEC (the rest of the text, commas and all) |
 //! | `solver`, `solver:time=10s,memory=256` | the perfect player: every move solved exactly ([`crate::search::solver`]) |
 //!

@@ -38,12 +38,9 @@ impl PlayerRegistry {
                 Some((p, s)) => (p.trim(), Some(s.trim()).filter(|s| !s.is_empty())),
                 None => (options.trim(), None),
             };
-            anyhow::ensure!(
-                !program.is_empty(),
-                "`engine:` needs a program: engine:PROGRAM[,player=SPEC]"
-            );
-            Ok(Box::new(ExternalEngine::start(
-                std::path::Path::new(program),
+            let command = crate::players::external::command_words(program)?;
+            Ok(Box::new(ExternalEngine::start_command(
+                &command,
                 player,
                 spec.to_string(),
                 rules,

@@ -187,3 +187,85 @@ fn an_engine_program_dropped_is_ended_with_what_it_started() {
         "echo bao-zero engine ready\nexec sleep 1000",
     );
 }
+
+/// A wrapper around `bao engine --player greedy` that writes its arguments, each in brackets,
+/// as one line of `log` when it starts: the lines count the engine's starts.
+fn counted_engine(dir: &Path, log: &Path) -> String {
+    script(
+        dir,
+        "counted.sh",
+        &format!(
+            "printf '[%s]' \"$@\" >> '{}'\necho >> '{}'\nexec '{}' engine --player greedy",
+            log.display(),
+            log.display(),
+            env!("CARGO_BIN_EXE_bao")
+        ),
+    )
+}
+
+/// The lines of the start log: one per start of the engine.
+fn starts(log: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    text.lines().map(str::to_string).collect()
+}
+
+#[test]
+fn an_engine_player_starts_once_for_each_game_played_at_a_time_not_once_a_game() {
+    let tmp = tempfile::tempdir().unwrap();
+    let log = tmp.path().join("starts");
+    let program = counted_engine(tmp.path(), &log);
+    // Two games at a time: at most two engines, however many games.
+    let env = [("RAYON_NUM_THREADS", "2")];
+    let a = format!("engine:{program} 'two words' x");
+    let args = [
+        "eval", "--a", &a, "--b", "random", "--games", "40", "--quiet",
+    ];
+    let (ok, out, err) = run_with(&args, b"", &env);
+    assert!(ok, "{out}{err}");
+    assert!(out.contains("40 games"), "{out}");
+    let started = starts(&log);
+    assert!(
+        (1..=2).contains(&started.len()),
+        "{} starts for 40 games: {started:?}",
+        started.len()
+    );
+    // The program's words, quoted ones whole, then `engine`.
+    assert!(
+        started.iter().all(|l| l == "[two words][x][engine]"),
+        "{started:?}"
+    );
+
+    // A gauntlet's matches share the engines too.
+    std::fs::remove_file(&log).unwrap();
+    let player = format!("engine:{program}");
+    let args = [
+        "gauntlet", "--player", &player, "random", "greedy", "--games", "10", "--quiet",
+    ];
+    let (ok, out, err) = run_with(&args, b"", &env);
+    assert!(ok, "{out}{err}");
+    let started = starts(&log);
+    assert!(
+        (1..=2).contains(&started.len()),
+        "{} starts for a gauntlet of 20 engine games: {started:?}",
+        started.len()
+    );
+}
+
+#[test]
+fn an_engine_program_with_an_open_quote_is_refused_in_one_line() {
+    let (ok, _, err) = run_with(
+        &[
+            "eval",
+            "--a",
+            "engine:bao 'x",
+            "--b",
+            "random",
+            "--games",
+            "2",
+        ],
+        b"",
+        &[],
+    );
+    assert!(!ok);
+    super::protocol_inputs::assert_one_line_error(&err, "leaves a ' open");
+}

@@ -13,7 +13,12 @@ random legal moves, drawn for all games at once) for as long as it is the oppone
 in a row in Malawi Bao advanced's opening), and the reward is the agent's (+1 won, -1 lost, 0
 otherwise). The agent keeps its side for a whole game, and plays both in turn: a game that ends
 on the agent's move starts again with the opponent opening, one that ends on the opponent's
-move with the agent opening. With ``opponent="self"`` the agent plays both sides: each action is the
+move with the agent opening. ``opponent`` may be any player spec of the ``bao`` command
+(``"greedy"``, ``"ab:depth=2"``, ``"player:FILE.bao"``, ``"mcts:..."``) or the path of a ``.bao``
+player file, as for ``bao_zero/Bao-v0``: its replies are chosen in Rust, one player per game
+started on each episode with that episode's seed (as ``Bao-v0`` starts its opponent with its
+game's seed), for all games at once with the GIL released, and each game is ``Bao-v0``'s game
+against that opponent. With ``opponent="self"`` the agent plays both sides: each action is the
 mover's, and the reward is the mover's.
 
 Gymnasium 1.x conventions: ``single_observation_space`` float32 ``(27, 4, 8)``,
@@ -62,7 +67,7 @@ class BaoVectorEnv(gymnasium.vector.VectorEnv):
         self,
         num_envs: int = 16,
         variant: str = "kiswahili",
-        opponent: str = "random",
+        opponent: str | os.PathLike[str] = "random",
         max_plies: int = 1000,
         opening_random_plies: int = 0,
         threads: int | None = None,
@@ -70,17 +75,23 @@ class BaoVectorEnv(gymnasium.vector.VectorEnv):
         render_mode: str | None = None,
         **unused: Any,
     ) -> None:
-        if opponent not in ("random", "self"):
-            raise ValueError(
-                f"opponent must be 'random' or 'self' in the vector env, not {opponent!r}: "
-                "other opponents play in bao_zero/Bao-v0 (gymnasium.make)"
+        if not isinstance(opponent, (str, os.PathLike)):
+            raise TypeError(
+                "opponent must be 'random', 'self', a player spec or a .bao path in the vector "
+                f"env (it builds one player a game), not {type(opponent).__name__}"
             )
+        opponent = os.fspath(opponent)
+        if opponent.endswith(".bao") and not opponent.startswith("player:"):
+            opponent = f"player:{opponent}"
         if render_mode is not None:
             raise ValueError("the vector env does not render: use bao_zero/Bao-v0 for pictures")
         if unused:
             names = ", ".join(sorted(unused))
             raise TypeError(f"BaoVectorEnv does not take {names}")
-        self._venv = VecEnv(num_envs, variant, 0, threads, max_plies, opening_random_plies, rules)
+        spec = None if opponent in ("random", "self") else opponent
+        self._venv = VecEnv(
+            num_envs, variant, 0, threads, max_plies, opening_random_plies, rules, spec
+        )
         self.num_envs = len(self._venv)
         self.opponent = opponent
         self.render_mode = None
@@ -164,7 +175,7 @@ class BaoVectorEnv(gymnasium.vector.VectorEnv):
         npt.NDArray[np.bool_],
         dict[str, Any],
     ]:
-        """The agent's actions (then, against ``"random"``, the opponent's replies)."""
+        """The agent's actions (then, but against ``"self"``, the opponent's replies)."""
         venv = self._venv
         rows = np.arange(self.num_envs)
         # The agent is to move in every game: who moves now.
@@ -175,7 +186,7 @@ class BaoVectorEnv(gymnasium.vector.VectorEnv):
         truncated = venv.truncated.copy()
         ended = terminated | truncated
         finals = self._finals(ended, sides)
-        if self.opponent == "random":
+        if self.opponent != "self":
             self._reply(sides, rewards, terminated, truncated, finals)
             ended = terminated | truncated
         infos = self._infos()
@@ -203,7 +214,7 @@ class BaoVectorEnv(gymnasium.vector.VectorEnv):
             moving = venv.players != self._agent
             if not moving.any():
                 return
-            venv.step(self._random_actions(), moving)
+            venv.step(self._opponent_actions(moving), moving)
             ends = moving & (venv.terminated | venv.truncated)
             counted = moving & going
             rewards[counted] = venv.rewards[rows, sides][counted]
@@ -225,6 +236,13 @@ class BaoVectorEnv(gymnasium.vector.VectorEnv):
             int(i): (core.final_observation(int(i), int(sides[i])), *ends[int(i)])
             for i in np.flatnonzero(ended)
         }
+
+    def _opponent_actions(self, moving: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
+        """The opponent's actions where it is to move (``moving``): uniformly random ones drawn
+        here, or those its players choose in Rust."""
+        if self.opponent == "random":
+            return self._random_actions()
+        return self._venv.opponent_actions(moving)
 
     def _random_actions(self) -> npt.NDArray[np.int64]:
         """A uniformly random legal action in every game."""

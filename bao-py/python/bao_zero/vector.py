@@ -66,6 +66,12 @@ class VecEnv:
     with the GIL released. ``n`` is from 1 to 2**20; ``rules`` overrides the preset's options
     (a dict or the path of a TOML file, as ``bao --rules FILE``). A number out of range is a
     ``ValueError`` naming it.
+
+    ``opponent``, a player spec of the ``bao`` command (``"greedy"``, ``"ab:depth=2"``,
+    ``"player:FILE.bao"``, ``"mcts:..."``), builds one player per game, whose moves
+    :meth:`opponent_actions` chooses in Rust; each game's player starts every episode with that
+    episode's seed, so the same seed gives the same games. A spec that does not build, or a
+    player of another game, is a one-line ``ValueError``.
     """
 
     def __init__(
@@ -77,8 +83,11 @@ class VecEnv:
         max_plies: int = 1000,
         opening_random_plies: int = 0,
         rules: dict[str, Any] | str | os.PathLike[str] | None = None,
+        opponent: str | None = None,
     ) -> None:
-        self._attach(VecEnvCore(n, variant, seed, threads, max_plies, opening_random_plies, rules))
+        self._attach(
+            VecEnvCore(n, variant, seed, threads, max_plies, opening_random_plies, rules, opponent)
+        )
 
     def _attach(self, core: VecEnvCore) -> None:
         """Shows the buffers of ``core`` as this object's result arrays."""
@@ -124,6 +133,17 @@ class VecEnv:
         """
         self._core.step(actions, active)
         return self.observations, self.rewards, self.terminated, self.truncated
+
+    def opponent_actions(self, moving: npt.ArrayLike) -> npt.NDArray[np.int64]:
+        """The opponent's action in each game ``moving`` (a bool array of ``n``) marks, int64
+        ``[n]`` (0 in the others), chosen by each game's player in parallel with the GIL
+        released; ``ValueError`` without an ``opponent``."""
+        return self._core.opponent_actions(moving)
+
+    @property
+    def opponent(self) -> str | None:
+        """The opponent's spec, if one was given."""
+        return self._core.opponent
 
     def finals(self) -> list[tuple[int, str, int | None, str]]:
         """The episodes the last step ended: ``(index, end, winner, final position text)``."""
