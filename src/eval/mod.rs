@@ -4,6 +4,7 @@
 
 pub mod arena;
 pub mod elo;
+pub mod exact;
 pub mod gauntlet;
 pub mod one_game;
 pub mod perfect;

@@ -8,6 +8,7 @@
 
 pub mod alphabeta;
 pub mod bench;
+pub mod book;
 pub mod bot;
 pub mod eval_fn;
 pub mod external;
