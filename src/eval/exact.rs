@@ -31,7 +31,7 @@ pub const EXACT_JSON: &str = "exact.json";
 pub const BOOK_JSON: &str = "book.json";
 /// The most games of a suite.
 pub const MAX_GAMES: usize = 10_000;
-/// Games of the determinism check.
+/// Games of the determinism check (from the suite's first openings).
 const CHECK_GAMES: usize = 4;
 
 /// What `--exact` computes.
@@ -120,11 +120,13 @@ pub fn exact_exploitability(
     players: &PlayerRegistry,
 ) -> anyhow::Result<ExactReport> {
     let rules = check_config(cfg, players)?;
+    let games = suite(cfg, &rules);
     let mut check = victim_builder(cfg, players, &rules, cfg.seed);
-    let memory = check_determinism(&mut check, &rules, &Position::start(&rules), CHECK_GAMES)?;
+    let starts: Vec<Position> = games.iter().take(CHECK_GAMES).map(|g| g.1.0).collect();
+    let memory = check_determinism(&mut check, &rules, &starts)?;
     let mut responder = BestResponder::new(cfg.limits)?;
     let mut found = Vec::with_capacity(cfg.games);
-    for (game, start, exploiter, victim_seed) in suite(cfg, &rules) {
+    for (game, start, exploiter, victim_seed) in games {
         let build = victim_builder(cfg, players, &rules, victim_seed);
         let mut victim = Victim::new(build, memory)?;
         let cap = cfg.max_plies - (start.1);
@@ -166,7 +168,9 @@ fn check_config(cfg: &ExactConfig, players: &PlayerRegistry) -> anyhow::Result<R
     if matches!(spec, PlayerSpec::Random) {
         bail!("the victim `random` plays at random: --exact needs a deterministic victim");
     }
-    if cfg.victim.contains("time=") {
+    if let PlayerSpec::AlphaBeta(ab) = &spec
+        && ab.limits.time.is_some()
+    {
         bail!(
             "the victim `{}` thinks for a time, so its moves vary: --exact needs a deterministic \
              victim (give it depth= or nodes=)",
@@ -239,6 +243,8 @@ fn write_book(
             });
         }
     }
+    let folder = crate::util::parent_dir(&cfg.book);
+    std::fs::create_dir_all(folder).with_context(|| format!("cannot make {}", folder.display()))?;
     book.write(&cfg.book)?;
     Ok(book.entries.len())
 }
@@ -305,7 +311,7 @@ fn report(
         .filter_map(|g| Some((points(result_value(&g.result)?), g.book_score)))
         .collect();
     let wins = known.iter().filter(|(v, _)| *v == 1.0).count();
-    let mean = |xs: &[f64]| xs.iter().sum::<f64>() / xs.len().max(1) as f64;
+    let mean = |xs: &[f64]| xs.iter().fold(0.0, |a, b| a + b) / xs.len().max(1) as f64;
     ExactReport {
         victim: cfg.victim.clone(),
         variant: cfg.variant.name().to_string(),

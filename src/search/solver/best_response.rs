@@ -386,6 +386,11 @@ impl<'a> Search<'a> {
         depth: usize,
         (alpha, beta): (i8, i8),
     ) -> (Res, u8) {
+        // A victim's move may take long (a solver): the bounds are checked before each.
+        self.check_limits();
+        if self.stopped.is_some() {
+            return (Res::ABORTED, 0);
+        }
         let key = chain(self.history_key(), pos);
         let reply = self
             .victim
