@@ -80,6 +80,15 @@ pub struct ExactGame {
     pub trained_score: Option<f64>,
 }
 
+/// A trained exploiter's score on the suite.
+#[derive(Clone, Debug, Serialize)]
+pub struct Trained {
+    /// Its player spec.
+    pub spec: String,
+    /// Its mean score over the suite's games.
+    pub score: f64,
+}
+
 /// The report (`exact.json`).
 #[derive(Clone, Debug, Serialize)]
 pub struct ExactReport {
@@ -108,8 +117,8 @@ pub struct ExactReport {
     pub book: PathBuf,
     /// Positions in the book.
     pub book_positions: usize,
-    /// The trained exploiter's spec and score on the same games, if one was named.
-    pub trained: Option<(String, f64)>,
+    /// The trained exploiter's score on the same games, if one was named.
+    pub trained: Option<Trained>,
     /// Every game.
     pub games: Vec<ExactGame>,
 }
@@ -325,7 +334,10 @@ fn report(
         confirmed: known.iter().filter(|(v, b)| v == b).count(),
         book: cfg.book.clone(),
         book_positions,
-        trained: trained.map(|(spec, s)| (spec, mean(&s))),
+        trained: trained.map(|(spec, s)| Trained {
+            spec,
+            score: mean(&s),
+        }),
         games,
     }
 }
@@ -358,10 +370,11 @@ pub fn exact_lines(r: &ExactReport) -> Vec<String> {
             r.confirmed
         ),
     ];
-    if let Some((spec, score)) = &r.trained {
+    if let Some(t) = &r.trained {
         lines.push(format!(
-            "trained exploiter {spec}: {:.1}% on the same games",
-            100.0 * score
+            "trained exploiter {}: {:.1}% on the same games",
+            t.spec,
+            100.0 * t.score
         ));
     }
     lines

@@ -4,7 +4,8 @@
 //! victim, so that `bao eval` can confirm its claimed score by playing it.
 //!
 //! The file is JSON: `format` (`bao-book`), `version` (1), the game (`variant` and the rule set's
-//! fingerprint, checked against the game the player is built for), the `victim` it answers, and
+//! fingerprint: a book of another game than the one asked plays its own, as a trained network
+//! does), the `victim` it answers, and
 //! `entries`, each a position (its one-line text) and the move to play there.
 
 use super::player::{Choice, Limits, Player};
@@ -68,8 +69,9 @@ impl Book {
         crate::util::write_atomic(path, format!("{json}\n").as_bytes())
     }
 
-    /// Reads a book from `path` and checks it against the game `rules`: its moves by position.
-    pub fn read(path: &Path, rules: &Rules) -> anyhow::Result<HashMap<u64, Move>> {
+    /// Reads a book from `path`: its game (the game `rules` where the book is of it, else the
+    /// book's own variant, which the player is then bound to) and its moves by position.
+    pub fn read(path: &Path, rules: &Rules) -> anyhow::Result<(Rules, HashMap<u64, Move>)> {
         let shown = path.display();
         let text = crate::util::read_regular_text_bounded(path, MAX_BYTES, "book file")?;
         let book: Book = serde_json::from_str(&text)
@@ -81,21 +83,28 @@ impl Book {
                 book.version
             );
         }
-        if book.rules != rules_fingerprint(rules) {
-            bail!("the book {shown} is for another game ({})", book.variant);
-        }
+        let own = book.variant.parse::<crate::rules::Variant>().ok();
+        let game = std::iter::once(rules.clone())
+            .chain(own.map(|v| v.rules()))
+            .find(|r| rules_fingerprint(r) == book.rules)
+            .ok_or_else(|| {
+                anyhow::anyhow!(
+                    "the book {shown} is of a rule set no preset has ({})",
+                    book.variant
+                )
+            })?;
         let mut moves = HashMap::with_capacity(book.entries.len());
         let mut list = MoveList::new();
         for e in &book.entries {
-            let pos = Position::from_text(&e.position, rules)
+            let pos = Position::from_text(&e.position, &game)
                 .map_err(|err| anyhow::anyhow!("bad position in {shown}: {err}"))?;
-            pos.legal_moves(rules, &mut list);
+            pos.legal_moves(&game, &mut list);
             if list.find(e.mv).is_none() {
                 bail!("the book {shown} gives an illegal move in {}", e.position);
             }
             moves.insert(crate::search::zobrist::hash(&pos), e.mv);
         }
-        Ok(moves)
+        Ok((game, moves))
     }
 }
 
@@ -104,6 +113,8 @@ pub struct BookPlayer {
     name: String,
     path: String,
     rules: Rules,
+    /// Whether the book is of another game than the one it was built for.
+    bound: bool,
     moves: HashMap<u64, Move>,
     fallback: Option<Box<dyn Player>>,
 }
@@ -115,6 +126,11 @@ impl Player for BookPlayer {
 
     fn rules(&self) -> &Rules {
         &self.rules
+    }
+
+    /// A book plays its own game: bound where that is not the game it was built for.
+    fn is_bound(&self) -> bool {
+        self.bound
     }
 
     fn choose(&mut self, pos: &Position, limits: &Limits) -> anyhow::Result<Choice> {
@@ -155,16 +171,18 @@ pub fn build(
     if path.is_empty() {
         bail!("`book:` needs a file: book:FILE[,else=SPEC]");
     }
+    let (game, moves) = Book::read(Path::new(path), rules)?;
     let fallback = match fallback {
         Some("") => bail!("book option `else=` needs a player spec (else=ab:depth=4)"),
-        Some(text) => Some(registry.resolve(text, rules, seed)?.1),
+        Some(text) => Some(registry.resolve(text, &game, seed)?.1),
         None => None,
     };
     Ok(Box::new(BookPlayer {
         name: spec.to_string(),
         path: path.to_string(),
-        rules: rules.clone(),
-        moves: Book::read(Path::new(path), rules)?,
+        bound: game != *rules,
+        rules: game,
+        moves,
         fallback,
     }))
 }

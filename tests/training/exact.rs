@@ -120,6 +120,17 @@ fn the_exact_best_response_to_weak_victims_is_confirmed_by_bao_eval_game_for_gam
         // book holds every position of the lines), ends as claimed.
         assert_eq!(eval_book(&report, &out, "8", &[]), claimed, "{victim}");
         assert_eq!(report["confirmed"], 8, "{report}");
+        if victim == "greedy" {
+            // The book plays its own game: `bao eval` takes it from the book, and refuses another.
+            let book = format!("book:{}", s(&out.join("book.json")));
+            let args = [
+                "eval", "--a", &book, "--b", victim, "--games", "8", "--json", "-q",
+            ];
+            let result: Json = serde_json::from_str(&ok(&args)).unwrap();
+            assert_eq!(result["variant"], "kujifunza", "{result}");
+            let err = one_line_error(&["eval", "-v", "hus", "--a", &book, "--b", victim, "-q"]);
+            assert!(err.contains("other rules than hus"), "{err}");
+        }
         let wins = claimed.iter().filter(|&&c| c == 1.0).count();
         assert!(wins >= 6, "{victim} is weak: beaten in {wins} of 8");
         let share = report["exploitability"].as_f64().unwrap();
@@ -275,8 +286,8 @@ fn a_trained_exploiter_is_scored_on_the_same_games_never_above_the_exact_best_re
     ]);
     let report = exact(victim, "6", &["--run-dir", &s(&run)], &run);
     let (spec, score) = (
-        &report["trained"][0],
-        report["trained"][1].as_f64().unwrap(),
+        &report["trained"]["spec"],
+        report["trained"]["score"].as_f64().unwrap(),
     );
     assert!(
         spec.as_str().unwrap().starts_with("mcts:checkpoint="),

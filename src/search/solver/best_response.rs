@@ -162,7 +162,8 @@ impl<'a> Search<'a> {
     /// The value of `pos` at `ply` (the line above it in `path`) by iterative deepening, up to
     /// `depth` plies, where an undecided value is a draw; `None` when a bound stopped it.
     fn deepen(&mut self, pos: &Position, ply: usize, depth: usize) -> anyhow::Result<Option<i8>> {
-        for d in 1..=depth.max(1) {
+        // At the cap itself (depth 0) only a finished game counts.
+        for d in depth.min(1)..=depth {
             self.path.truncate(ply);
             let r = self.search(pos, ply, d, -1, 1);
             if let Some(e) = self.error.take() {
