@@ -22,7 +22,7 @@ pub const FORMAT: &str = "bao-book";
 /// The version written and read.
 pub const VERSION: u32 = 1;
 /// The largest book file read.
-const MAX_BYTES: u64 = 256 << 20;
+const MAX_BYTES: u64 = 64 << 20;
 
 /// One position of a book and its move.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
