@@ -139,6 +139,32 @@ fn the_exact_best_response_to_weak_victims_is_confirmed_by_bao_eval_game_for_gam
 }
 
 #[test]
+fn a_win_past_the_ply_cap_is_a_draw_as_in_the_match() {
+    let dir = common::fresh_dir("exact", "cap");
+    for cap in ["8", "12", "16"] {
+        let out = dir.join(cap);
+        let report = exact("ab:depth=1", "8", &["--max-plies", cap], &out);
+        let games = report["games"].as_array().unwrap();
+        let claimed: Vec<f64> = games
+            .iter()
+            .map(|g| points(g["result"].as_str().unwrap()))
+            .collect();
+        for g in games {
+            let plies = g["plies"].as_u64().unwrap() + 4;
+            assert!(plies <= cap.parse().unwrap(), "{g}");
+        }
+        let played = eval_book(&report, &out, "8", &["--max-plies", cap]);
+        assert_eq!(played, claimed, "cap {cap}: {report}");
+        if cap == "8" {
+            assert!(
+                claimed.contains(&0.5),
+                "four plies leave draws: {claimed:?}"
+            );
+        }
+    }
+}
+
+#[test]
 fn the_perfect_player_as_south_is_not_beaten_where_it_is_proven_to_win() {
     let dir = common::fresh_dir("exact", "solver");
     let rules = Variant::Kujifunza.rules();

@@ -296,7 +296,14 @@ impl<'a> Search<'a> {
             };
         }
         let known = self.table.probe(key);
-        if let Some(r) = known.as_ref().and_then(|e| settled(e, depth, alpha, beta)) {
+        // A proof longer than the plies left (found where more were left) would end past the
+        // ply cap: within `depth` it proves nothing.
+        let fits = |e: &&Entry| !(e.lower == 1 || e.upper == -1) || e.len as usize <= depth;
+        if let Some(r) = known
+            .as_ref()
+            .filter(fits)
+            .and_then(|e| settled(e, depth, alpha, beta))
+        {
             return r;
         }
         while self.lists.len() <= ply {
