@@ -4,6 +4,7 @@
 
 pub mod arena;
 pub mod elo;
+pub mod exact;
 pub mod gauntlet;
 pub mod kept;
 pub mod one_game;

@@ -11,12 +11,13 @@
 //! | `ab:depth=6,time=1s` | limits combine: the first one reached stops the search |
 //! | `ab:...,tt=16` | a transposition table of 2^16 entries (default 2^20) |
 //! | `ab:...,weights=FILE.json` | evaluation weights from a JSON file ([`EvalWeights`](crate::search::EvalWeights)) |
-//! | `mcts:...` | MCTS with a network (needs the `ml` feature; registered by `export`) |
-//! | `player:PATH` | a player file (needs the `ml` feature; registered by `export`) |
+//! | `mcts:...` | MCTS with a network (needs the `ml` feature; registered by `players::trained`) |
+//! | `player:PATH` | a player file (needs the `ml` feature; registered by `players::trained`) |
 //! | `engine:PROGRAM` | another `bao` program through `PROGRAM engine` (its default player) |
 //! | `engine:PROGRAM ARGS...` | any program of the engine protocol, run as `PROGRAM ARGS... engine` (a word with spaces in '...' or "...") |
 //! | `engine:PROGRAM,player=SPEC` | the same, playing SPEC (the rest of the text, commas and all) |
 //! | `solver`, `solver:time=10s,memory=256` | the perfect player: every move solved exactly ([`crate::search::solver`]) |
+//! | `book:FILE`, `book:FILE,else=SPEC` | a best-response book's move for each position (`bao exploit --exact`), SPEC where it has none |
 //!
 //! A spec names a kind; a [`PlayerRegistry`] turns it into a player. Kinds this parser does not
 //! know are kept as [`PlayerSpec::Other`] for the registry to build.
@@ -34,7 +35,7 @@ pub const ACCEPTED: &str = "accepted forms: random, greedy, ab (depth 4), ab:dep
 ab:nodes=N (100000, 100k, 2m), ab:time=T (500ms, 1s, 1.5s), several limits joined by commas \
 (ab:depth=6,time=1s), with tt=BITS (2^BITS table entries, 10..=26) and weights=FILE.json; \
 mcts:OPTIONS and player:PATH (these need the ml feature), engine:PROGRAM[,player=SPEC], \
-solver[:time=T,memory=MIB] (the exact solver)";
+solver[:time=T,memory=MIB] (the exact solver), book:FILE[,else=SPEC] (a best-response book)";
 
 /// Alpha-beta options of a spec.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

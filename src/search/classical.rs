@@ -46,6 +46,7 @@ impl PlayerRegistry {
                 rules,
             )?))
         });
+        r.register("book", super::book::build);
         r.register("solver", |registry, spec, rules, seed| {
             let options = match spec {
                 PlayerSpec::Other { options, .. } => options.as_str(),

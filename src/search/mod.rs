@@ -8,6 +8,7 @@
 
 pub mod alphabeta;
 pub mod bench;
+pub mod book;
 mod classical;
 pub mod eval_fn;
 pub mod solver;

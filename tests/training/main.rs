@@ -12,6 +12,7 @@ mod common;
 mod config_extends;
 mod config_validation;
 mod crash;
+mod exact;
 mod exploit;
 mod footprint;
 mod learner;

@@ -7,15 +7,19 @@
 //!   table, enhanced transposition cutoffs and move ordering;
 //! - `table.rs` the transposition table (bounded: its size is the memory limit);
 //! - `cache.rs` solved positions on disk, so that a second `bao solve` is instant;
-//! - `player.rs` the perfect player (`solver` spec).
+//! - `player.rs` the perfect player (`solver` spec);
+//! - `best_response.rs` the exact best response to a deterministic victim (`victim.rs`), for
+//!   `bao exploit --exact`.
 //!
 //! It depends only on the rules crate and the search helpers (Zobrist hashing), so it builds
 //! without the `ml` feature.
 
+pub mod best_response;
 pub mod cache;
 pub mod player;
 mod search;
 mod table;
+pub mod victim;
 
 pub use player::SolverPlayer;
 pub use search::{MAX_PLY, Stop};

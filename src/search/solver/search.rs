@@ -31,7 +31,7 @@ use std::time::{Duration, Instant};
 /// The deepest iteration (plies): a bound on the stack, far beyond any game solved here.
 pub const MAX_PLY: usize = 4000;
 /// No repetition: the result depends on nothing above its node.
-const CLEAN: usize = usize::MAX;
+pub(super) const CLEAN: usize = usize::MAX;
 
 /// Why a search stopped before it proved the value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,14 +58,14 @@ pub(super) struct Res {
 }
 
 impl Res {
-    const ABORTED: Res = Res {
+    pub(super) const ABORTED: Res = Res {
         value: 0,
         len: 0,
         rep: 0,
         horizon: true,
     };
 
-    fn proven(value: i8, len: u16) -> Res {
+    pub(super) fn proven(value: i8, len: u16) -> Res {
         Res {
             value,
             len,
@@ -83,7 +83,7 @@ impl Res {
 }
 
 /// The value of a finished game for `me`.
-fn terminal_value(o: Outcome, me: Side) -> i8 {
+pub(super) fn terminal_value(o: Outcome, me: Side) -> i8 {
     match o.winner {
         Some(w) if w == me => 1,
         Some(_) => -1,
@@ -93,7 +93,7 @@ fn terminal_value(o: Outcome, me: Side) -> i8 {
 
 /// What a table entry says for a search of `depth` plies with the window (`alpha`, `beta`):
 /// the result, if it settles the node.
-fn settled(e: &Entry, depth: usize, alpha: i8, beta: i8) -> Option<Res> {
+pub(super) fn settled(e: &Entry, depth: usize, alpha: i8, beta: i8) -> Option<Res> {
     if e.lower == 1 {
         return Some(Res::proven(1, e.len));
     }
@@ -329,29 +329,9 @@ impl<'a> Search<'a> {
         )
     }
 
-    /// Stores `entry`, merged with what the table already knew: bounds of the same depth are
-    /// intersected, and bounds of a deeper search are kept over shallower new ones.
-    fn remember(&mut self, key: u64, known: Option<Entry>, mut entry: Entry, work: u8) {
-        let proven = entry.lower == 1 || entry.upper == -1;
-        if let Some(k) = known {
-            if k.depth > entry.depth && !proven {
-                // Deeper knowledge (or a proof) stays.
-                return;
-            }
-            if k.depth == entry.depth {
-                if k.lower > entry.lower {
-                    (entry.lower, entry.len) = (k.lower, k.len);
-                }
-                if k.upper < entry.upper {
-                    (entry.upper, entry.len) = (k.upper, k.len);
-                }
-            }
-            entry.best = entry.best.or(k.best);
-        }
-        if proven {
-            entry.depth = EXACT;
-        }
-        self.table.store(key, entry, work);
+    /// Stores `entry`, merged with what the table already knew ([`remember`]).
+    fn remember(&mut self, key: u64, known: Option<Entry>, entry: Entry, work: u8) {
+        remember(self.table, key, known, entry, work);
     }
 
     /// Orders the moves at `ply` into `order`, or ends the node at once (returning the move's
@@ -420,14 +400,14 @@ impl<'a> Search<'a> {
 
 /// The opponent's pits that could start a move (a cheap stand-in for its number of replies:
 /// fewer replies first makes proofs smaller).
-fn mobility(child: &Position, rules: &Rules) -> u32 {
+pub(super) fn mobility(child: &Position, rules: &Rules) -> u32 {
     let min = rules.min_lift;
     let pits = child.pits(child.side_to_move());
     pits.iter().filter(|&&n| n >= min).count() as u32
 }
 
 impl Entry {
-    fn new(lower: i8, upper: i8, len: u16, best: Option<u8>, depth: u16) -> Entry {
+    pub(super) fn new(lower: i8, upper: i8, len: u16, best: Option<u8>, depth: u16) -> Entry {
         Entry {
             lower,
             upper,
@@ -440,7 +420,7 @@ impl Entry {
 
 /// The table entry of a node searched within `window` to `depth`: the value as a bound where it
 /// fell outside the window, exact inside it; `best` the index of its best move.
-fn searched_entry(res: &Res, best: u8, (alpha, beta): (i8, i8), depth: usize) -> Entry {
+pub(super) fn searched_entry(res: &Res, best: u8, (alpha, beta): (i8, i8), depth: usize) -> Entry {
     let (lower, upper) = if res.value >= beta {
         (res.value, 1)
     } else if res.value <= alpha {
@@ -450,4 +430,35 @@ fn searched_entry(res: &Res, best: u8, (alpha, beta): (i8, i8), depth: usize) ->
     };
     let stamp = if res.horizon { depth as u16 } else { EXACT };
     Entry::new(lower, upper, res.len, Some(best), stamp)
+}
+
+/// Stores `entry`, merged with what the table already knew: bounds of the same depth are
+/// intersected, and bounds of a deeper search are kept over shallower new ones.
+pub(super) fn remember(
+    table: &mut Table,
+    key: u64,
+    known: Option<Entry>,
+    mut entry: Entry,
+    work: u8,
+) {
+    let proven = entry.lower == 1 || entry.upper == -1;
+    if let Some(k) = known {
+        if k.depth > entry.depth && !proven {
+            // Deeper knowledge (or a proof) stays.
+            return;
+        }
+        if k.depth == entry.depth {
+            if k.lower > entry.lower {
+                (entry.lower, entry.len) = (k.lower, k.len);
+            }
+            if k.upper < entry.upper {
+                (entry.upper, entry.len) = (k.upper, k.len);
+            }
+        }
+        entry.best = entry.best.or(k.best);
+    }
+    if proven {
+        entry.depth = EXACT;
+    }
+    table.store(key, entry, work);
 }

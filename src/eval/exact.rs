@@ -1,0 +1,391 @@
+//! The exact exploitability of a deterministic victim (`bao exploit --exact`): for each game of a
+//! suite, the openings and seats `bao eval` gives a match with the same seed, whether some line
+//! beats the victim ([`BestResponder`]). The lines found become a book (`book:FILE`), which is
+//! then played against the victim through [`run_match`], so that every claimed result is
+//! confirmed game for game; a trained exploiter, if named, plays the same suite beside it.
+//!
+//! Only the games the solver proves from the start ([`SOLVED_GAMES`]) are taken: elsewhere a
+//! search over every exploiter move proves nothing in reasonable time.
+
+use super::arena::{MAX_OPENING_PLIES, mix};
+use super::{MatchConfig, MatchResult, run_match};
+use crate::env::random_opening;
+use crate::players::{Limits, PlayerRegistry, PlayerSpec};
+use crate::rules::{Position, Rules, Side, Variant};
+use crate::search::book::{Book, BookEntry};
+use crate::search::solver::best_response::{BestResponder, Response};
+use crate::search::solver::victim::{Memory, Victim, VictimBuilder, check_determinism};
+use crate::search::solver::{SOLVED_GAMES, SolveLimits, Value};
+use crate::util::check_range;
+use anyhow::{Context, bail};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::Serialize;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The report's file name.
+pub const EXACT_JSON: &str = "exact.json";
+/// The book's file name.
+pub const BOOK_JSON: &str = "book.json";
+/// The most games of a suite.
+pub const MAX_GAMES: usize = 10_000;
+/// Games of the determinism check (from the suite's first openings).
+const CHECK_GAMES: usize = 4;
+
+/// What `--exact` computes.
+#[derive(Clone, Debug)]
+pub struct ExactConfig {
+    /// The victim's player spec.
+    pub victim: String,
+    /// The game.
+    pub variant: Variant,
+    /// Games of the suite (pairs sharing an opening, one game with each seat).
+    pub games: usize,
+    /// The seed of the openings (`bao eval --seed`).
+    pub seed: u64,
+    /// Random plies of each opening (`bao eval --opening-plies`).
+    pub opening_plies: u32,
+    /// The ply cap (`bao eval --max-plies`): a game that reaches it is a draw.
+    pub max_plies: usize,
+    /// Bounds of each game's search (time, nodes) and the table's bytes.
+    pub limits: SolveLimits,
+    /// Where the book is written.
+    pub book: PathBuf,
+    /// A trained exploiter's spec, played on the same suite.
+    pub trained: Option<String>,
+}
+
+/// One game of the suite.
+#[derive(Clone, Debug, Serialize)]
+pub struct ExactGame {
+    /// 1-based game number, as `bao eval` numbers them.
+    pub game: usize,
+    /// The exploiter's seat.
+    pub exploiter: Side,
+    /// `win`, `draw` or `loss` for the exploiter, or `unknown` within the bounds.
+    pub result: String,
+    /// Plies of the line found (the opening not counted).
+    pub plies: usize,
+    /// Positions searched.
+    pub nodes: u64,
+    /// Moves asked of the victim.
+    pub victim_calls: u64,
+    /// Seconds of the search.
+    pub seconds: f64,
+    /// The book's score in this game through `bao eval` (1, 1/2, 0).
+    pub book_score: f64,
+    /// The trained exploiter's score in this game, if one was named.
+    pub trained_score: Option<f64>,
+}
+
+/// A trained exploiter's score on the suite.
+#[derive(Clone, Debug, Serialize)]
+pub struct Trained {
+    /// Its player spec.
+    pub spec: String,
+    /// Its mean score over the suite's games.
+    pub score: f64,
+}
+
+/// The report (`exact.json`).
+#[derive(Clone, Debug, Serialize)]
+pub struct ExactReport {
+    /// The victim.
+    pub victim: String,
+    /// The game.
+    pub variant: String,
+    /// What the victim's moves were found to depend on.
+    pub victim_memory: Memory,
+    /// The suite: seed, random plies and ply cap of `bao eval`.
+    pub seed: u64,
+    /// Random plies of each opening.
+    pub opening_plies: u32,
+    /// The ply cap.
+    pub max_plies: usize,
+    /// The exact exploitability: the share of the suite's games (openings and seats) in which
+    /// some line beats the victim.
+    pub exploitability: f64,
+    /// The exact best response's score (wins and half the draws) over the games it decided.
+    pub score: f64,
+    /// Games left unknown within the bounds.
+    pub unknown: usize,
+    /// Games whose result the book's game through `bao eval` confirmed.
+    pub confirmed: usize,
+    /// The book written, and its positions.
+    pub book: PathBuf,
+    /// Positions in the book.
+    pub book_positions: usize,
+    /// The trained exploiter's score on the same games, if one was named.
+    pub trained: Option<Trained>,
+    /// Every game.
+    pub games: Vec<ExactGame>,
+}
+
+/// Computes the report (see the module docs); one-line errors for bad input, before any search.
+pub fn exact_exploitability(
+    cfg: &ExactConfig,
+    players: &PlayerRegistry,
+) -> anyhow::Result<ExactReport> {
+    let rules = check_config(cfg, players)?;
+    let games = suite(cfg, &rules);
+    let mut check = victim_builder(cfg, players, &rules, cfg.seed);
+    let starts: Vec<Position> = games.iter().take(CHECK_GAMES).map(|g| g.1.0).collect();
+    let memory = check_determinism(&mut check, &rules, &starts)?;
+    let mut responder = BestResponder::new(cfg.limits)?;
+    let mut found = Vec::with_capacity(cfg.games);
+    for (game, start, exploiter, victim_seed) in games {
+        let build = victim_builder(cfg, players, &rules, victim_seed);
+        let mut victim = Victim::new(build, memory)?;
+        let cap = cfg.max_plies - (start.1);
+        let r = responder
+            .respond(&rules, &start.0, exploiter, &mut victim, cap, victim_seed)
+            .with_context(|| format!("game {game} of the suite"))?;
+        found.push((game, exploiter, r));
+    }
+    let book = write_book(cfg, &rules, &found)?;
+    let book_spec = format!("book:{},else=ab:depth=1", cfg.book.display());
+    let confirmed = play_suite(cfg, &rules, players, &book_spec)?;
+    let trained = match &cfg.trained {
+        Some(spec) => Some((spec.clone(), play_suite(cfg, &rules, players, spec)?)),
+        None => None,
+    };
+    Ok(report(cfg, memory, found, book, &confirmed, trained))
+}
+
+/// Checks the config's bounds, the game and the victim (it loads, plays this game and is not
+/// random by kind); the rule set.
+fn check_config(cfg: &ExactConfig, players: &PlayerRegistry) -> anyhow::Result<Rules> {
+    if !SOLVED_GAMES.contains(&cfg.variant) {
+        let names: Vec<&str> = SOLVED_GAMES.iter().map(|v| v.name()).collect();
+        bail!(
+            "--exact needs a game the solver proves ({}), not {}",
+            names.join(", "),
+            cfg.variant.name()
+        );
+    }
+    check_range("--games", cfg.games, 1..=MAX_GAMES)?;
+    check_range("--opening-plies", cfg.opening_plies, 0..=MAX_OPENING_PLIES)?;
+    check_range(
+        "--max-plies",
+        cfg.max_plies,
+        cfg.opening_plies as usize + 1..=crate::search::solver::MAX_PLY,
+    )?;
+    let rules = cfg.variant.rules();
+    let spec: PlayerSpec = cfg.victim.parse()?;
+    if matches!(spec, PlayerSpec::Random) {
+        bail!("the victim `random` plays at random: --exact needs a deterministic victim");
+    }
+    if let PlayerSpec::AlphaBeta(ab) = &spec
+        && ab.limits.time.is_some()
+    {
+        bail!(
+            "the victim `{}` thinks for a time, so its moves vary: --exact needs a deterministic \
+             victim (give it depth= or nodes=)",
+            cfg.victim
+        );
+    }
+    let victim = players.build(&spec, &rules, cfg.seed)?;
+    super::check_one_game(&rules, &[victim.as_ref()])?;
+    if let Some(trained) = &cfg.trained {
+        let t = players.resolve(trained, &rules, cfg.seed)?.1;
+        super::check_one_game(&rules, &[t.as_ref()])?;
+    }
+    Ok(rules)
+}
+
+/// A builder of the victim of the game whose victim is seeded `seed`, as [`run_match`] builds it.
+fn victim_builder(
+    cfg: &ExactConfig,
+    players: &PlayerRegistry,
+    rules: &Rules,
+    seed: u64,
+) -> Box<VictimBuilder> {
+    let (players, rules, text) = (players.clone(), rules.clone(), cfg.victim.clone());
+    Box::new(move || {
+        let spec: PlayerSpec = text.parse()?;
+        let mut victim = players.build(&spec, &rules, seed)?;
+        victim.new_game(seed);
+        Ok(victim)
+    })
+}
+
+/// The suite's games as `run_match` plays them with the exploiter as player A: the game number,
+/// the position after the opening and the opening's plies, the exploiter's seat, the victim's
+/// seed.
+fn suite(cfg: &ExactConfig, rules: &Rules) -> Vec<(usize, (Position, usize), Side, u64)> {
+    let start = Position::start(rules);
+    let mut out = Vec::with_capacity(cfg.games);
+    for p in 0..cfg.games.div_ceil(2) {
+        let pair_seed = mix(cfg.seed, p as u64);
+        let mut rng = ChaCha8Rng::seed_from_u64(pair_seed);
+        let (opening, from) = random_opening(rules, &start, cfg.opening_plies, &mut rng);
+        for g in 0..2usize {
+            let game = 2 * p + g + 1;
+            if game > cfg.games {
+                break;
+            }
+            let seat = if g == 0 { Side::South } else { Side::North };
+            let victim_seed = mix(pair_seed, 2 * g as u64 + 2);
+            out.push((game, (from, opening.len()), seat, victim_seed));
+        }
+    }
+    out
+}
+
+/// Writes the book of every line found; its number of positions. A position two games reach
+/// with different moves keeps the first game's (its confirmation then says whether that held).
+fn write_book(
+    cfg: &ExactConfig,
+    rules: &Rules,
+    found: &[(usize, Side, Response)],
+) -> anyhow::Result<usize> {
+    let mut book = Book::new(cfg.variant.name(), rules, &cfg.victim);
+    let mut seen = HashMap::new();
+    for (pos, mv) in found.iter().flat_map(|(_, _, r)| &r.book) {
+        let key = crate::search::zobrist::hash(pos);
+        if seen.insert(key, *mv).is_none() {
+            book.entries.push(BookEntry {
+                position: pos.to_string(),
+                mv: *mv,
+            });
+        }
+    }
+    let folder = crate::util::parent_dir(&cfg.book);
+    std::fs::create_dir_all(folder).with_context(|| format!("cannot make {}", folder.display()))?;
+    book.write(&cfg.book)?;
+    Ok(book.entries.len())
+}
+
+/// The scores of `exploiter` (a spec) against the victim in the suite's games, through
+/// [`run_match`] with the suite's seed, openings and cap.
+fn play_suite(
+    cfg: &ExactConfig,
+    rules: &Rules,
+    players: &PlayerRegistry,
+    exploiter: &str,
+) -> anyhow::Result<Vec<f64>> {
+    let result: MatchResult = run_match(&MatchConfig {
+        rules: rules.clone(),
+        variant: cfg.variant.name().to_string(),
+        games: cfg.games,
+        seed: cfg.seed,
+        opening_plies: cfg.opening_plies,
+        max_plies: cfg.max_plies,
+        limits: Limits::NONE,
+        progress: false,
+        players: players.clone(),
+        ..MatchConfig::new(exploiter.parse()?, cfg.victim.parse()?, cfg.variant)
+    })?;
+    Ok(result.game_list.iter().map(|g| g.score_a).collect())
+}
+
+/// The exploiter's score of a result.
+fn points(value: Value) -> f64 {
+    match value {
+        Value::Win => 1.0,
+        Value::Draw => 0.5,
+        Value::Loss => 0.0,
+    }
+}
+
+/// The report of the searches `found`, the book's `confirmed` scores and the `trained` ones.
+fn report(
+    cfg: &ExactConfig,
+    memory: Memory,
+    found: Vec<(usize, Side, Response)>,
+    book_positions: usize,
+    confirmed: &[f64],
+    trained: Option<(String, Vec<f64>)>,
+) -> ExactReport {
+    let n = found.len();
+    let games: Vec<ExactGame> = found
+        .into_iter()
+        .enumerate()
+        .map(|(i, (game, exploiter, r))| ExactGame {
+            game,
+            exploiter,
+            result: r.value.map_or("unknown", Value::name).to_string(),
+            plies: r.line.len(),
+            nodes: r.nodes,
+            victim_calls: r.victim_calls,
+            seconds: r.seconds,
+            book_score: confirmed[i],
+            trained_score: trained.as_ref().map(|(_, s)| s[i]),
+        })
+        .collect();
+    let known: Vec<(f64, f64)> = games
+        .iter()
+        .filter_map(|g| Some((points(result_value(&g.result)?), g.book_score)))
+        .collect();
+    let wins = known.iter().filter(|(v, _)| *v == 1.0).count();
+    let mean = |xs: &[f64]| xs.iter().fold(0.0, |a, b| a + b) / xs.len().max(1) as f64;
+    ExactReport {
+        victim: cfg.victim.clone(),
+        variant: cfg.variant.name().to_string(),
+        victim_memory: memory,
+        seed: cfg.seed,
+        opening_plies: cfg.opening_plies,
+        max_plies: cfg.max_plies,
+        exploitability: wins as f64 / n as f64,
+        score: mean(&known.iter().map(|k| k.0).collect::<Vec<_>>()),
+        unknown: n - known.len(),
+        confirmed: known.iter().filter(|(v, b)| v == b).count(),
+        book: cfg.book.clone(),
+        book_positions,
+        trained: trained.map(|(spec, s)| Trained {
+            spec,
+            score: mean(&s),
+        }),
+        games,
+    }
+}
+
+fn result_value(name: &str) -> Option<Value> {
+    [Value::Win, Value::Draw, Value::Loss]
+        .into_iter()
+        .find(|v| v.name() == name)
+}
+
+/// The report's lines for the terminal.
+pub fn exact_lines(r: &ExactReport) -> Vec<String> {
+    let decided = r.games.len() - r.unknown;
+    let mut lines = vec![
+        format!(
+            "exact exploitability of `{}` in {}: {:.1}% ({} of {} games beaten; {} unknown \
+             within the bounds); best-response score {:.1}% over the {decided} decided",
+            r.victim,
+            r.variant,
+            100.0 * r.exploitability,
+            (r.exploitability * r.games.len() as f64).round(),
+            r.games.len(),
+            r.unknown,
+            100.0 * r.score
+        ),
+        format!(
+            "book {} ({} positions): `bao eval` confirmed {} of {decided} results",
+            r.book.display(),
+            r.book_positions,
+            r.confirmed
+        ),
+    ];
+    if let Some(t) = &r.trained {
+        lines.push(format!(
+            "trained exploiter {}: {:.1}% on the same games",
+            t.spec,
+            100.0 * t.score
+        ));
+    }
+    lines
+}
+
+/// Seconds as a bound of each game's search, from `--exact-time`.
+pub fn per_game_time(text: Option<&str>) -> anyhow::Result<Option<Duration>> {
+    text.map(|t| {
+        crate::util::parse_duration(t)
+            .filter(|d| !d.is_zero() && *d <= Duration::from_secs(86_400))
+            .ok_or_else(|| anyhow::anyhow!("--exact-time must be a duration up to 24h, not `{t}`"))
+    })
+    .transpose()
+}
