@@ -139,14 +139,11 @@ impl Player {
     /// player it replaces is kept); a trained player of another game is refused.
     fn fit(&self, seat: &mut Seat, rules: &Rules) -> PyResult<()> {
         let player = seat.bot.player().map_err(runtime_error)?;
-        if player.rules() == rules {
+        let Err(mismatch) = bao_zero::search::check_players(rules, &[player]) else {
             return Ok(());
-        }
+        };
         let Some(spec) = self.spec.as_ref().filter(|_| !player.is_bound()) else {
-            return Err(value_error(format!(
-                "{} plays other rules than the game's",
-                self.name
-            )));
+            return Err(value_error(mismatch));
         };
         let (game, next) = match seat.kept.iter().position(|(_, p)| p.rules() == rules) {
             Some(i) => seat.kept.remove(i),

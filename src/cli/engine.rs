@@ -72,8 +72,9 @@ impl Engine {
     /// Notes whether the player can play the game: the check made once, when either changes.
     fn note_misfit(&mut self) -> anyhow::Result<()> {
         let player = self.bot.player()?;
-        self.misfit = (*player.rules() != self.rules)
-            .then(|| format!("{} plays other rules than the game's", player.name()));
+        self.misfit = crate::search::check_players(&self.rules, &[player])
+            .err()
+            .map(|e| e.to_string());
         Ok(())
     }
 

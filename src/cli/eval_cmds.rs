@@ -93,29 +93,19 @@ pub fn match_game(
         position: game.position.clone(),
     };
     let asked = args.rules()?;
-    let mut own: Vec<(String, crate::rules::Rules)> = Vec::new();
-    for s in specs {
-        let p = players.build(s, &asked, 0)?;
-        if p.is_bound() {
-            own.push((p.name(), p.rules().clone()));
-        }
-    }
-    if let Some(((a, ra), (b, _))) = own
-        .first()
-        .and_then(|first| own.iter().find(|(_, r)| r != &first.1).map(|o| (first, o)))
-    {
-        let game = crate::rules::Game::describe(ra);
-        bail!("{a} plays {game} and {b} another game: a match needs players of one game");
-    }
+    let built = (specs.iter())
+        .map(|s| players.build(s, &asked, 0))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    // Players bound to no game were built for `asked`; those bound to one say which it is.
+    let own: Vec<&dyn crate::search::Player> = (built.iter())
+        .map(|p| p.as_ref())
+        .filter(|p| p.is_bound())
+        .collect();
     let (rules, variant) = match own.first() {
-        Some((_, r)) if !named => (r.clone(), crate::rules::Game::describe(r)),
+        Some(p) if !named => (p.rules().clone(), crate::rules::Game::describe(p.rules())),
         _ => (asked, variant_name(&args)),
     };
-    if let Some((name, _)) = own.iter().find(|(_, r)| *r != rules) {
-        bail!(
-            "{name} plays other rules than {variant} (leave out --variant and --rules to play its game)"
-        );
-    }
+    crate::search::check_players(&rules, &own)?;
     let start = args.start(&rules)?;
     Ok((rules, variant, start))
 }

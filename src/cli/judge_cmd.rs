@@ -108,7 +108,7 @@ pub fn run_judge(args: JudgeArgs, registry: &PlayerRegistry) -> anyhow::Result<(
         players.push(registry.resolve(text, &rules, args.seed)?);
     }
     let built: Vec<&dyn crate::search::Player> = players.iter().map(|(_, p)| p.as_ref()).collect();
-    crate::eval::check_one_game(&rules, &built)?;
+    crate::search::check_players(&rules, &built)?;
     let positions = sample(&args, &rules)?;
     let proven = prove_all(&args, &rules, &positions)?;
     let critical = |v: Value| {

@@ -86,13 +86,7 @@ pub fn run_play(args: PlayArgs, players: &PlayerRegistry) -> anyhow::Result<()> 
     };
     let rules = args.game.rules()?;
     let (_, ai) = players.resolve(&opponent, &rules, args.seed)?;
-    if *ai.rules() != rules {
-        bail!(
-            "{} plays other rules than {} (pick its variant with --variant, or its rule options with --rules)",
-            ai.name(),
-            args.game.variant
-        );
-    }
+    crate::search::check_players(&rules, &[ai.as_ref()])?;
     let start = args.game.start(&rules)?;
     let limits = args.limits.limits()?;
     let record = args
@@ -151,7 +145,7 @@ fn watch_game(
     let seeds = (mix(args.seed, 1), mix(args.seed, 2));
     let mut south = players.build(&south_spec, &rules, seeds.0)?;
     let mut north = players.build(&north_spec, &rules, seeds.1)?;
-    crate::eval::check_one_game(&rules, &[south.as_ref(), north.as_ref()])?;
+    crate::search::check_players(&rules, &[south.as_ref(), north.as_ref()])?;
     south.new_game(seeds.0);
     north.new_game(seeds.1);
     let limits = args.limits.limits()?;

@@ -369,7 +369,7 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchResult> {
         cfg.players.build(&cfg.a, &cfg.rules, 0)?,
         cfg.players.build(&cfg.b, &cfg.rules, 0)?,
     );
-    super::check_one_game(&cfg.rules, &[a.as_ref(), b.as_ref()])?;
+    crate::search::check_players(&cfg.rules, &[a.as_ref(), b.as_ref()])?;
     let (name_a, name_b) = (a.name(), b.name());
     let start = cfg.start.unwrap_or_else(|| Position::start(&cfg.rules));
     let n_pairs = cfg.games.div_ceil(2);

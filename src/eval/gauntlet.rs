@@ -228,7 +228,7 @@ pub fn run_gauntlet(cfg: &GauntletConfig) -> anyhow::Result<GauntletResult> {
         .map(|s| cfg.registry.build(s, &cfg.rules, 0))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let refs: Vec<&dyn crate::search::Player> = built.iter().map(|p| p.as_ref()).collect();
-    super::check_one_game(&cfg.rules, &refs)?;
+    crate::search::check_players(&cfg.rules, &refs)?;
     drop(built);
     let pairs: Vec<(usize, usize)> = match &cfg.pairing {
         Pairing::RoundRobin => (0..n)

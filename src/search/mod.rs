@@ -22,7 +22,7 @@ pub use alphabeta::{AlphaBeta, AlphaBetaConfig, Analysis};
 pub use bot::{BUSY, Bot, PlayerPanicked};
 pub use eval_fn::EvalWeights;
 pub use external::ExternalEngine;
-pub use player::{Candidate, Choice, Limits, Player};
+pub use player::{Candidate, Choice, GameMismatch, Limits, Player, check_players};
 pub use random::{GreedyPlayer, RandomPlayer};
 pub use spec::{PlayerRegistry, PlayerSpec, SpecError};
 

@@ -200,7 +200,7 @@ impl PlayerRegistry {
 
     /// A fresh player from `spec` for the game `rules`, seeded (the seed drives any randomness
     /// it has). A player bound to a game of its own (a trained network) plays that one: where
-    /// the game is fixed, `eval::check_one_game` refuses it, once, before any move.
+    /// the game is fixed, `search::check_players` refuses it, once, before any move.
     pub fn build(
         &self,
         spec: &PlayerSpec,

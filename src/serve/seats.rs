@@ -63,10 +63,8 @@ impl App {
             )));
         }
         let player = self.players.build(&parsed, rules, self.seed)?;
-        if player.rules() != rules {
-            let name = crate::rules::Game::describe(player.rules());
-            return Err(Refusal(format!("{spec} plays only {name}")));
-        }
+        crate::search::check_players(rules, &[player.as_ref()])
+            .map_err(|e| Refusal(e.to_string()))?;
         Ok(player)
     }
 }

@@ -257,7 +257,7 @@ fn a_loaded_player_plays_legal_moves_to_the_end_and_refuses_other_rules() {
     assert!(!game.moves.is_empty());
     // Another variant: refused once, where its game is set up, before any move.
     let hus = Variant::Hus.rules();
-    let err = bao_zero::eval::check_one_game(&hus, &[&player]).unwrap_err();
+    let err = bao_zero::search::check_players(&hus, &[&player]).unwrap_err();
     assert!(err.to_string().contains(", not hus"), "{err}");
 }
 
