@@ -85,14 +85,14 @@ pub fn match_game(
     game: &MatchGameArgs,
     specs: &[&PlayerSpec],
     players: &PlayerRegistry,
-) -> anyhow::Result<(crate::rules::Rules, String, crate::rules::Position)> {
+) -> anyhow::Result<(crate::rules::Game, String, crate::rules::Position)> {
     let named = game.variant.is_some() || game.rules.is_some();
     let args = GameArgs {
         variant: game.variant.clone().unwrap_or_else(|| "kiswahili".into()),
         rules: game.rules.clone(),
         position: game.position.clone(),
     };
-    let asked = args.rules()?;
+    let asked = args.game()?;
     let built = (specs.iter())
         .map(|s| players.build(s, &asked, 0))
         .collect::<anyhow::Result<Vec<_>>>()?;
@@ -101,13 +101,13 @@ pub fn match_game(
         .map(|p| p.as_ref())
         .filter(|p| p.is_bound())
         .collect();
-    let (rules, variant) = match own.first() {
-        Some(p) if !named => (p.rules().clone(), crate::rules::Game::describe(p.rules())),
+    let (game, variant) = match own.first() {
+        Some(p) if !named => (p.game().clone(), p.game().to_string()),
         _ => (asked, variant_name(&args)),
     };
-    crate::search::check_players(&rules, &own)?;
-    let start = args.start(&rules)?;
-    Ok((rules, variant, start))
+    crate::search::check_players(&game, &own)?;
+    let start = args.start(&game)?;
+    Ok((game, variant, start))
 }
 
 /// `bao eval`: a match between two players.
@@ -185,7 +185,7 @@ impl MatchRunArgs {
 /// Runs `bao eval`.
 pub fn run_eval(args: EvalArgs, players: &PlayerRegistry) -> anyhow::Result<()> {
     let (a, b) = (spec(&args.a)?, spec(&args.b)?);
-    let (rules, variant, start) = match_game(&args.game, &[&a, &b], players)?;
+    let (game, variant, start) = match_game(&args.game, &[&a, &b], players)?;
     let sprt = match &args.sprt {
         None => None,
         Some(s) => Some(s.parse::<SprtConfig>().map_err(|e| anyhow!(e))?),
@@ -194,7 +194,7 @@ pub fn run_eval(args: EvalArgs, players: &PlayerRegistry) -> anyhow::Result<()> 
     let cfg = MatchConfig {
         a,
         b,
-        rules,
+        game,
         variant,
         start: Some(start),
         games: args.games,
@@ -337,8 +337,8 @@ pub struct GauntletArgs {
 
 /// Runs `bao gauntlet`.
 pub fn run_gauntlet_cmd(args: GauntletArgs, registry: &PlayerRegistry) -> anyhow::Result<()> {
-    let rules = args.game.rules()?;
-    let start = args.game.start(&rules)?;
+    let game = args.game.game()?;
+    let start = args.game.start(&game)?;
     args.run.check_records()?;
     let players: Vec<PlayerSpec> = args
         .players
@@ -353,7 +353,7 @@ pub fn run_gauntlet_cmd(args: GauntletArgs, registry: &PlayerRegistry) -> anyhow
         players,
         anchor,
         pairing,
-        rules,
+        game,
         variant: variant_name(&args.game),
         start: Some(start),
         games_per_pair: args.games,

@@ -100,7 +100,7 @@ struct Report {
 pub fn run_judge(args: JudgeArgs, registry: &PlayerRegistry) -> anyhow::Result<()> {
     check_args(&args)?;
     let limits = args.limits.limits()?;
-    let rules = args.game.rules()?;
+    let rules = args.game.game()?;
     // Every player is built before the long proving, so a bad spec, or a player of another
     // game, fails at once.
     let mut players = Vec::new();

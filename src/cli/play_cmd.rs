@@ -84,7 +84,7 @@ pub fn run_play(args: PlayArgs, players: &PlayerRegistry) -> anyhow::Result<()> 
         };
         (me, opponent_spec(&args, players)?)
     };
-    let rules = args.game.rules()?;
+    let rules = args.game.game()?;
     let (_, ai) = players.resolve(&opponent, &rules, args.seed)?;
     crate::search::check_players(&rules, &[ai.as_ref()])?;
     let start = args.game.start(&rules)?;
@@ -135,7 +135,7 @@ fn watch_game(
     north: &str,
     players: &PlayerRegistry,
 ) -> anyhow::Result<()> {
-    let rules = args.game.rules()?;
+    let rules = args.game.game()?;
     let start = args.game.start(&rules)?;
     if let Some(path) = &args.record {
         crate::util::check_output_path(path)

@@ -62,7 +62,7 @@ pub fn moves_line(rules: &Rules, start: &Position, line: &str) -> (serde_json::V
 
 /// Runs `bao moves`.
 pub fn run_moves(args: MovesArgs) -> anyhow::Result<()> {
-    let rules = args.game.rules()?;
+    let rules = args.game.game()?;
     let start = args.game.start(&rules)?;
     let stdin = std::io::stdin();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
@@ -99,7 +99,7 @@ pub struct PerftArgs {
 
 /// Runs `bao perft`.
 pub fn run_perft(args: PerftArgs) -> anyhow::Result<()> {
-    let rules = args.game.rules()?;
+    let rules = args.game.game()?;
     let pos = args.game.start(&rules)?;
     let t = std::time::Instant::now();
     let total = if args.divide {
@@ -137,7 +137,7 @@ pub struct ShowArgs {
 
 /// Runs `bao show`.
 pub fn run_show(args: ShowArgs) -> anyhow::Result<()> {
-    let rules = args.game.rules()?;
+    let rules = args.game.game()?;
     let mut pos = args.game.start(&rules)?;
     let mut list = MoveList::new();
     let mut last_events = Vec::new();
@@ -207,7 +207,7 @@ pub struct RandomArgs {
 /// Runs `bao random`.
 pub fn run_random(args: RandomArgs) -> anyhow::Result<()> {
     use rand::{RngExt, SeedableRng};
-    let rules = args.game.rules()?;
+    let rules = args.game.game()?;
     let start = args.game.start(&rules)?;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed);
     let mut list = MoveList::new();

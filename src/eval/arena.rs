@@ -9,7 +9,7 @@ use super::elo::{ScoreEstimate, pentanomial, trinomial};
 use super::sprt::{SprtConfig, SprtResult, Verdict};
 use crate::env::random_opening;
 use crate::notation::{Record, move_text};
-use crate::rules::{EndReason, Move, MoveList, Position, Rules, Side, Variant};
+use crate::rules::{EndReason, Game, Move, MoveList, Position, Rules, Side, Variant};
 use crate::search::{Choice, Limits, Player, PlayerRegistry, PlayerSpec};
 use anyhow::{Context, anyhow, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -138,8 +138,8 @@ pub struct MatchConfig {
     pub a: PlayerSpec,
     /// The second player.
     pub b: PlayerSpec,
-    /// The rule set.
-    pub rules: Rules,
+    /// The game.
+    pub game: Game,
     /// The variant's name, for records and reports.
     pub variant: String,
     /// The start position (default: the rule set's start).
@@ -171,7 +171,7 @@ impl MatchConfig {
         MatchConfig {
             a,
             b,
-            rules: variant.rules(),
+            game: variant.into(),
             variant: variant.name().to_string(),
             start: None,
             games: 100,
@@ -366,12 +366,12 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchResult> {
     }
     // Fail on a bad spec, or players of another game, before any game, and learn the names.
     let (a, b) = (
-        cfg.players.build(&cfg.a, &cfg.rules, 0)?,
-        cfg.players.build(&cfg.b, &cfg.rules, 0)?,
+        cfg.players.build(&cfg.a, &cfg.game, 0)?,
+        cfg.players.build(&cfg.b, &cfg.game, 0)?,
     );
-    crate::search::check_players(&cfg.rules, &[a.as_ref(), b.as_ref()])?;
+    crate::search::check_players(&cfg.game, &[a.as_ref(), b.as_ref()])?;
     let (name_a, name_b) = (a.name(), b.name());
-    let start = cfg.start.unwrap_or_else(|| Position::start(&cfg.rules));
+    let start = cfg.start.unwrap_or_else(|| Position::start(&cfg.game));
     let n_pairs = cfg.games.div_ceil(2);
     let bar = progress_bar(cfg.games as u64, cfg.progress);
     bar.set_message(format!("{name_a} vs {name_b}"));
@@ -421,7 +421,7 @@ fn play_pair(
 ) -> anyhow::Result<Vec<GameReport>> {
     let pair_seed = mix(cfg.seed, p as u64);
     let mut rng = ChaCha8Rng::seed_from_u64(pair_seed);
-    let (opening, from) = random_opening(&cfg.rules, start, cfg.opening_plies, &mut rng);
+    let (opening, from) = random_opening(&cfg.game, start, cfg.opening_plies, &mut rng);
     let games_here = if 2 * p + 1 < cfg.games { 2 } else { 1 };
     let mut out = Vec::with_capacity(games_here);
     for g in 0..games_here {
@@ -431,8 +431,8 @@ fn play_pair(
             mix(pair_seed, 2 * g as u64 + 1),
             mix(pair_seed, 2 * g as u64 + 2),
         );
-        let mut a = cfg.players.build(&cfg.a, &cfg.rules, seed_a)?;
-        let mut b = cfg.players.build(&cfg.b, &cfg.rules, seed_b)?;
+        let mut a = cfg.players.build(&cfg.a, &cfg.game, seed_a)?;
+        let mut b = cfg.players.build(&cfg.b, &cfg.game, seed_b)?;
         a.new_game(seed_a);
         b.new_game(seed_b);
         let (south, north): (&mut dyn Player, &mut dyn Player) = if a_is_south {
@@ -442,7 +442,7 @@ fn play_pair(
         };
         let left = cfg.max_plies.saturating_sub(opening.len());
         let outcome = play_game(
-            &cfg.rules,
+            &cfg.game,
             &from,
             south,
             north,
@@ -491,7 +491,7 @@ fn game_record(
     report: &GameReport,
     opening_plies: usize,
 ) -> anyhow::Result<String> {
-    let mut rec = Record::from_game(&cfg.rules, start, moves)
+    let mut rec = Record::from_game(&cfg.game, start, moves)
         .map_err(|e| anyhow!("cannot write the record of a game: {e}"))?;
     rec.set_tag("Variant", cfg.variant.clone());
     rec.set_tag("South", report.south.as_str());

@@ -8,7 +8,7 @@
 //! the log-likelihood) at the optimum, for each player relative to the anchor.
 
 use super::arena::{MatchConfig, MatchResult, mix, run_match};
-use crate::rules::{Position, Rules};
+use crate::rules::{Game, Position};
 use crate::search::{Limits, PlayerRegistry, PlayerSpec};
 use anyhow::{bail, ensure};
 use serde::Serialize;
@@ -32,8 +32,8 @@ pub struct GauntletConfig {
     pub anchor: usize,
     /// Which pairs play.
     pub pairing: Pairing,
-    /// The rule set.
-    pub rules: Rules,
+    /// The game.
+    pub game: Game,
     /// Its name.
     pub variant: String,
     /// The start position (default: the rule set's start).
@@ -225,10 +225,10 @@ pub fn run_gauntlet(cfg: &GauntletConfig) -> anyhow::Result<GauntletResult> {
     ensure!(cfg.anchor < n, "the anchor is not one of the players");
     // Every player once, before any match: a bad spec, or players of different games, fail here.
     let built = (cfg.players.iter())
-        .map(|s| cfg.registry.build(s, &cfg.rules, 0))
+        .map(|s| cfg.registry.build(s, &cfg.game, 0))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let refs: Vec<&dyn crate::search::Player> = built.iter().map(|p| p.as_ref()).collect();
-    crate::search::check_players(&cfg.rules, &refs)?;
+    crate::search::check_players(&cfg.game, &refs)?;
     drop(built);
     let pairs: Vec<(usize, usize)> = match &cfg.pairing {
         Pairing::RoundRobin => (0..n)
@@ -251,7 +251,7 @@ pub fn run_gauntlet(cfg: &GauntletConfig) -> anyhow::Result<GauntletResult> {
         let m = run_match(&MatchConfig {
             a: cfg.players[i].clone(),
             b: cfg.players[j].clone(),
-            rules: cfg.rules.clone(),
+            game: cfg.game.clone(),
             variant: cfg.variant.clone(),
             start: cfg.start,
             games: cfg.games_per_pair,

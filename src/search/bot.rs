@@ -321,11 +321,11 @@ fn why(panic: &Box<dyn std::any::Any + Send>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Rules, Variant};
+    use crate::rules::{Game, Variant};
     use crate::search::{AlphaBeta, GreedyPlayer};
 
-    fn game() -> (Rules, Position) {
-        let rules = Variant::Kiswahili.rules();
+    fn game() -> (Game, Position) {
+        let rules = Game::from(Variant::Kiswahili);
         let pos = Position::start(&rules);
         (rules, pos)
     }
@@ -373,14 +373,14 @@ mod tests {
     }
 
     /// A player with a bug: it panics on its first move.
-    struct Faulty(bool, Rules);
+    struct Faulty(bool, Game);
 
     impl Player for Faulty {
         fn name(&self) -> String {
             "faulty".into()
         }
 
-        fn rules(&self) -> &Rules {
+        fn game(&self) -> &Game {
             &self.1
         }
 
@@ -404,14 +404,14 @@ mod tests {
     }
 
     /// A player that notes the thread each of its searches runs on.
-    struct Noted(Arc<std::sync::Mutex<Vec<std::thread::ThreadId>>>, Rules);
+    struct Noted(Arc<std::sync::Mutex<Vec<std::thread::ThreadId>>>, Game);
 
     impl Player for Noted {
         fn name(&self) -> String {
             "noted".into()
         }
 
-        fn rules(&self) -> &Rules {
+        fn game(&self) -> &Game {
             &self.1
         }
 

@@ -9,7 +9,7 @@
 
 use super::player::{Choice, Limits, Player};
 use crate::notation::MoveSpec;
-use crate::rules::{MoveList, Position, Rules, Variant};
+use crate::rules::{Game, MoveList, Position, Rules, Variant};
 use anyhow::{Context, bail};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -49,7 +49,7 @@ pub struct ExternalEngine {
     /// Why the engine can no longer be used, once it cannot.
     dead: Option<String>,
     /// The game, one of the presets.
-    rules: Rules,
+    game: Game,
     variant: Variant,
     /// Whether the engine was told the variant (at the first move).
     told_variant: bool,
@@ -180,16 +180,17 @@ fn reply_timeouts() -> (Duration, Duration) {
 }
 
 impl ExternalEngine {
-    /// Starts `program engine` to play the game `rules` (a preset: the protocol names a game by
+    /// Starts `program engine` to play `game` (a preset: the protocol names a game by
     /// its variant), then `player SPEC` if a player spec is given.
     pub fn start(
         program: &Path,
         player: Option<&str>,
         name: String,
-        rules: &Rules,
+        game: &Game,
     ) -> anyhow::Result<Self> {
-        let variant =
-            Variant::of(rules).context("an external engine plays the preset rule sets only")?;
+        let variant = game
+            .variant()
+            .context("an external engine plays the preset rule sets only")?;
         let (out_tx, from_engine) = std::sync::mpsc::channel();
         let mut child = start_reader(program.to_path_buf(), out_tx)
             .with_context(|| format!("cannot start the engine {}", program.display()))?;
@@ -207,7 +208,7 @@ impl ExternalEngine {
             to_engine: Some(to_engine),
             from_engine,
             dead: None,
-            rules: rules.clone(),
+            game: game.clone(),
             variant,
             told_variant: false,
             stop: None,
@@ -361,8 +362,8 @@ impl Player for ExternalEngine {
         self.name.clone()
     }
 
-    fn rules(&self) -> &Rules {
-        &self.rules
+    fn game(&self) -> &Game {
+        &self.game
     }
 
     fn choose(&mut self, pos: &Position, limits: &Limits) -> anyhow::Result<Choice> {
@@ -386,7 +387,7 @@ impl Player for ExternalEngine {
             None => self.move_without_time,
         };
         let reply = self.ask_within(&go, timeout, true)?;
-        parse_bestmove(&self.rules, pos, &reply)
+        parse_bestmove(&self.game, pos, &reply)
             .with_context(|| format!("the engine answered `{}`", super::excerpt(&reply, 80)))
     }
 

@@ -141,7 +141,12 @@ pub trait Player: Send {
     fn name(&self) -> String;
 
     /// The game this player plays.
-    fn rules(&self) -> &Rules;
+    fn game(&self) -> &Game;
+
+    /// The rules of that game.
+    fn rules(&self) -> &Rules {
+        self.game().rules()
+    }
 
     /// Whether that game is the player's own, whatever game it was built for: a trained network
     /// plays only the game it learned. Front ends that take the game from the players (`bao

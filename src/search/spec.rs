@@ -24,7 +24,7 @@ use super::alphabeta::{AlphaBeta, AlphaBetaConfig, MAX_DEPTH, MAX_TT_BITS, MIN_T
 use super::eval_fn::EvalWeights;
 use super::player::{Limits, Player};
 use super::random::{GreedyPlayer, RandomPlayer};
-use crate::rules::Rules;
+use crate::rules::Game;
 use anyhow::Context;
 use std::fmt;
 use std::path::PathBuf;
@@ -91,10 +91,10 @@ pub struct SpecError {
     pub why: String,
 }
 
-/// Builds a player of one kind from its spec, for the game `rules` (a player bound to a game
+/// Builds a player of one kind from its spec, for `game` (a player bound to a game
 /// of its own builds for that one), with a seed; it gets the whole registry, so that a player
 /// built around another (the solver's `else=`) can build that one too.
-pub type BuildFn = dyn Fn(&PlayerRegistry, &PlayerSpec, &Rules, u64) -> anyhow::Result<Box<dyn Player>>
+pub type BuildFn = dyn Fn(&PlayerRegistry, &PlayerSpec, &Game, u64) -> anyhow::Result<Box<dyn Player>>
     + Send
     + Sync;
 
@@ -124,17 +124,17 @@ impl PlayerRegistry {
     /// The classical players: `random`, `greedy`, `ab` (also `alphabeta`), `engine`, `solver`.
     pub fn classical() -> PlayerRegistry {
         let mut r = PlayerRegistry { kinds: Vec::new() };
-        r.register("random", |_, _, rules, seed| {
-            Ok(Box::new(RandomPlayer::new(rules, seed)))
+        r.register("random", |_, _, game, seed| {
+            Ok(Box::new(RandomPlayer::new(game, seed)))
         });
-        r.register("greedy", |_, _, rules, seed| {
-            Ok(Box::new(GreedyPlayer::new(rules, seed)))
+        r.register("greedy", |_, _, game, seed| {
+            Ok(Box::new(GreedyPlayer::new(game, seed)))
         });
-        r.register("ab", |_, spec, rules, _| match spec {
-            PlayerSpec::AlphaBeta(ab) => Ok(Box::new(spec.alpha_beta(ab, rules)?)),
+        r.register("ab", |_, spec, game, _| match spec {
+            PlayerSpec::AlphaBeta(ab) => Ok(Box::new(spec.alpha_beta(ab, game)?)),
             other => anyhow::bail!("`{other}` is not an alpha-beta spec"),
         });
-        r.register("engine", |_, spec, rules, _| {
+        r.register("engine", |_, spec, game, _| {
             let PlayerSpec::Other { options, .. } = spec else {
                 anyhow::bail!("`{spec}` is not an engine spec")
             };
@@ -150,23 +150,23 @@ impl PlayerRegistry {
                 std::path::Path::new(program),
                 player,
                 spec.to_string(),
-                rules,
+                game,
             )?))
         });
-        r.register("solver", |registry, spec, rules, seed| {
+        r.register("solver", |registry, spec, game, seed| {
             let options = match spec {
                 PlayerSpec::Other { options, .. } => options.as_str(),
                 _ => "",
             };
             let parsed = super::solver::player::SolverSpec::parse(options)?;
             let fallback = match &parsed.fallback {
-                Some(text) => Some(registry.resolve(text, rules, seed)?.1),
+                Some(text) => Some(registry.resolve(text, game, seed)?.1),
                 None => None,
             };
             Ok(Box::new(super::solver::SolverPlayer::new(
                 parsed,
                 spec.to_string(),
-                rules,
+                game,
                 fallback,
             )?))
         });
@@ -177,7 +177,7 @@ impl PlayerRegistry {
     pub fn register(
         &mut self,
         kind: &str,
-        build: impl Fn(&PlayerRegistry, &PlayerSpec, &Rules, u64) -> anyhow::Result<Box<dyn Player>>
+        build: impl Fn(&PlayerRegistry, &PlayerSpec, &Game, u64) -> anyhow::Result<Box<dyn Player>>
         + Send
         + Sync
         + 'static,
@@ -198,18 +198,18 @@ impl PlayerRegistry {
         self.kinds.iter().any(|(k, _)| k == kind)
     }
 
-    /// A fresh player from `spec` for the game `rules`, seeded (the seed drives any randomness
+    /// A fresh player from `spec` for `game`, seeded (the seed drives any randomness
     /// it has). A player bound to a game of its own (a trained network) plays that one: where
     /// the game is fixed, `search::check_players` refuses it, once, before any move.
     pub fn build(
         &self,
         spec: &PlayerSpec,
-        rules: &Rules,
+        game: &Game,
         seed: u64,
     ) -> anyhow::Result<Box<dyn Player>> {
         let kind = spec.kind();
         match self.kinds.iter().find(|(k, _)| k == kind) {
-            Some((_, build)) => build(self, spec, rules, seed),
+            Some((_, build)) => build(self, spec, game, seed),
             None => {
                 let hint = if matches!(spec, PlayerSpec::Mcts(_) | PlayerSpec::File(_)) {
                     " (network players need the ml feature)"
@@ -224,16 +224,16 @@ impl PlayerRegistry {
         }
     }
 
-    /// Reads a spec and builds its player for the game `rules` (as [`PlayerRegistry::build`]):
+    /// Reads a spec and builds its player for `game` (as [`PlayerRegistry::build`]):
     /// the one parse-then-resolve of the program.
     pub fn resolve(
         &self,
         text: &str,
-        rules: &Rules,
+        game: &Game,
         seed: u64,
     ) -> anyhow::Result<(PlayerSpec, Box<dyn Player>)> {
         let spec: PlayerSpec = text.parse()?;
-        let player = self.build(&spec, rules, seed)?;
+        let player = self.build(&spec, game, seed)?;
         Ok((spec, player))
     }
 }
@@ -251,7 +251,7 @@ impl PlayerSpec {
         }
     }
 
-    fn alpha_beta(&self, ab: &AbSpec, rules: &Rules) -> anyhow::Result<AlphaBeta> {
+    fn alpha_beta(&self, ab: &AbSpec, game: &Game) -> anyhow::Result<AlphaBeta> {
         let weights = match &ab.weights {
             None => EvalWeights::default(),
             Some(path) => {
@@ -270,7 +270,7 @@ impl PlayerSpec {
             tt_bits: ab.tt_bits.unwrap_or(AlphaBetaConfig::default().tt_bits),
             weights,
         };
-        Ok(AlphaBeta::new(rules, cfg).named(self.to_string()))
+        Ok(AlphaBeta::new(game, cfg).named(self.to_string()))
     }
 }
 

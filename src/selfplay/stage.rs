@@ -5,7 +5,7 @@
 use super::{ReplayBuffer, SelfPlayConfig, SelfPlayResult};
 use crate::mcts::Evaluator;
 use crate::nn::NetWeights;
-use crate::rules::Rules;
+use crate::rules::Game;
 use anyhow::{Context, bail, ensure};
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
@@ -64,7 +64,7 @@ impl SelfPlayOutput {
 /// in fixed chunks, so the same call gives the same samples). `progress` is told how many games
 /// have finished.
 pub fn play_games(
-    rules: &Rules,
+    rules: &Game,
     weights: &NetWeights,
     settings: &SelfPlayConfig,
     range: GameRange,
@@ -75,7 +75,7 @@ pub fn play_games(
 
 /// [`play_games`] with `victim` (if any) on one side of every game (see [`super::Victim`]).
 pub fn play_games_against(
-    rules: &Rules,
+    rules: &Game,
     weights: &NetWeights,
     settings: &SelfPlayConfig,
     victim: Option<&super::Victim>,
@@ -120,7 +120,7 @@ struct PartHeader {
 impl SelfPlayPart {
     /// Plays the games `range` with the network `weights`: [`play_games`] as a part.
     pub fn play(
-        rules: &Rules,
+        rules: &Game,
         weights: &NetWeights,
         settings: &SelfPlayConfig,
         range: GameRange,
@@ -140,7 +140,7 @@ impl SelfPlayPart {
     /// Plays the games `range` with a network already loaded (`evaluator`, of `version`): for
     /// a worker that keeps the network between calls.
     pub fn play_with(
-        rules: &Rules,
+        rules: &Game,
         evaluator: &dyn Evaluator,
         version: u64,
         settings: &SelfPlayConfig,

@@ -9,7 +9,7 @@
 
 use super::App;
 use super::table::Refusal;
-use crate::rules::{Rules, Variant};
+use crate::rules::{Game, Rules, Variant};
 use crate::search::{Player, PlayerSpec};
 
 /// The classical specs the page always offers.
@@ -40,15 +40,15 @@ fn refused(spec: &PlayerSpec) -> Option<String> {
 }
 
 impl App {
-    /// A player for `rules` from a spec a request named.
-    pub(super) fn build(&self, spec: &str, rules: &Rules) -> Result<Box<dyn Player>, Refusal> {
+    /// A player for `game` from a spec a request named.
+    pub(super) fn build(&self, spec: &str, game: &Game) -> Result<Box<dyn Player>, Refusal> {
         let spec = spec.trim();
         let parsed: PlayerSpec = spec.parse()?;
         if !self.players.kinds().contains(&parsed.kind()) {
             // The registry's own message names the kinds it knows.
             return Err(Refusal::from(
                 self.players
-                    .build(&parsed, rules, self.seed)
+                    .build(&parsed, game, self.seed)
                     .err()
                     .unwrap_or_else(|| anyhow::anyhow!("unknown player kind `{}`", parsed.kind())),
             ));
@@ -62,8 +62,8 @@ impl App {
                 self.offered.join(", ")
             )));
         }
-        let player = self.players.build(&parsed, rules, self.seed)?;
-        crate::search::check_players(rules, &[player.as_ref()])
+        let player = self.players.build(&parsed, game, self.seed)?;
+        crate::search::check_players(game, &[player.as_ref()])
             .map_err(|e| Refusal(e.to_string()))?;
         Ok(player)
     }

@@ -6,7 +6,7 @@ use super::{EvalEntry, TrainConfig};
 use crate::eval::arena::{MatchConfig, run_match};
 use crate::mcts::{Evaluator, MctsPlayer, PlaySettings};
 use crate::nn::NetWeights;
-use crate::rules::{Rules, Variant};
+use crate::rules::{Game, Variant};
 use crate::search::{Limits, PlayerRegistry, PlayerSpec};
 use std::sync::Arc;
 
@@ -60,7 +60,7 @@ pub struct EvalReport {
 /// the match against opponent `k` draws its openings from `seed + k`. `on_game` is called once
 /// per game played.
 pub fn evaluate(
-    rules: &Rules,
+    rules: &Game,
     weights: &NetWeights,
     settings: &EvalSettings,
     opponents: &[String],
@@ -88,7 +88,7 @@ pub fn evaluate(
 /// Evaluates the network `weights` of `iteration` of a run with `config` against the config's
 /// opponents, from the iteration's own seed: the same games wherever it runs.
 pub fn evaluate_iteration(
-    rules: &Rules,
+    rules: &Game,
     config: &TrainConfig,
     settings: &EvalSettings,
     weights: &NetWeights,
@@ -117,7 +117,7 @@ const NETWORK: &str = "network";
 /// 95% intervals, and the games as KIBA records. `on_game` is called once per game played, after
 /// the match.
 fn play_match(
-    rules: &Rules,
+    rules: &Game,
     eval: Arc<dyn Evaluator>,
     settings: &EvalSettings,
     opponent: &str,
@@ -137,7 +137,7 @@ fn play_match(
         options: String::new(),
     };
     let result = run_match(&MatchConfig {
-        rules: rules.clone(),
+        game: rules.clone(),
         start: None,
         games: settings.total_games(1),
         seed,
