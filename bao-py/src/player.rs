@@ -7,9 +7,9 @@ use crate::errors::{
 };
 use crate::{players, variant_rules};
 use bao_zero::notation::{line_text, move_text};
-use bao_zero::players::LoadedPlayer;
+use bao_zero::players::trained::LoadedPlayer;
+use bao_zero::players::{Bot, Limits, PlayerPanicked, PlayerSpec};
 use bao_zero::rules::{Game, MoveList, Position};
-use bao_zero::search::{Bot, Limits, PlayerPanicked, PlayerSpec};
 use pyo3::prelude::*;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -59,13 +59,13 @@ struct Seat {
     /// The index of the bot's game among those met (0: the game it was built for).
     game: u64,
     /// The players of other games with their games' indices, the least recently used first.
-    kept: Vec<(u64, Box<dyn bao_zero::search::Player>)>,
+    kept: Vec<(u64, Box<dyn bao_zero::players::Player>)>,
     /// Games met so far.
     met: u64,
 }
 
 impl Seat {
-    fn new(player: Box<dyn bao_zero::search::Player>) -> Seat {
+    fn new(player: Box<dyn bao_zero::players::Player>) -> Seat {
         Seat {
             bot: Bot::new(player),
             game: 0,
@@ -84,7 +84,7 @@ fn game_seed(seed: u64, game: u64) -> u64 {
     }
 }
 
-/// A player (the Rust `bao_zero::search::Player`): `Player.load(path)` for an exported player
+/// A player (the Rust `bao_zero::players::Player`): `Player.load(path)` for an exported player
 /// file, `Player.alphabeta(depth=...)`, `Player.random()`, `Player.greedy()` or
 /// `Player.from_spec("ab:nodes=100k")`. The search runs with the GIL released (a search of the
 /// Rust `Bot`, as in `bao engine`); calls from several threads take turns. A player of any game
@@ -139,7 +139,7 @@ impl Player {
     /// player it replaces is kept); a trained player of another game is refused.
     fn fit(&self, seat: &mut Seat, game: &Game) -> PyResult<()> {
         let player = seat.bot.player().map_err(runtime_error)?;
-        let Err(mismatch) = bao_zero::search::check_players(game, &[player]) else {
+        let Err(mismatch) = bao_zero::players::check_players(game, &[player]) else {
             return Ok(());
         };
         let Some(spec) = self.spec.as_ref().filter(|_| !player.is_bound()) else {
@@ -181,7 +181,7 @@ impl Player {
     fn change<T: Send>(
         &self,
         py: Python<'_>,
-        change: impl Fn(&mut dyn bao_zero::search::Player, u64) -> T + Send + Sync,
+        change: impl Fn(&mut dyn bao_zero::players::Player, u64) -> T + Send + Sync,
     ) -> PyResult<T> {
         py.detach(|| {
             let mut seat = self.seat()?;
@@ -201,7 +201,7 @@ impl Player {
         game: &Game,
         pos: &Position,
         limits: Limits,
-    ) -> PyResult<bao_zero::search::Choice> {
+    ) -> PyResult<bao_zero::players::Choice> {
         let mut seat = self.seat()?;
         self.fit(&mut seat, game)?;
         let bot = &mut seat.bot;
@@ -279,9 +279,9 @@ impl Player {
         guarded("Player.load", || {
             require_file(&path, "player file")?;
             let loaded = crate::errors::detach(py, || LoadedPlayer::load(&path))?;
-            let game = bao_zero::search::Player::game(&loaded).clone();
+            let game = bao_zero::players::Player::game(&loaded).clone();
             let bound = Some((loaded.header.variant.clone(), game));
-            let name = bao_zero::search::Player::name(&loaded);
+            let name = bao_zero::players::Player::name(&loaded);
             Ok(Player {
                 seat: Mutex::new(Seat::new(Box::new(loaded))),
                 name,

@@ -6,7 +6,7 @@ use crate::eval::arena::MatchConfig;
 use crate::eval::gauntlet::{GauntletConfig, Pairing, run_gauntlet};
 use crate::eval::pool::{MatchFile, PairedMatch, Pooled, compare, pool};
 use crate::eval::sprt::SprtConfig;
-use crate::search::{Limits, PlayerRegistry, PlayerSpec};
+use crate::players::{Limits, PlayerRegistry, PlayerSpec};
 use anyhow::{Context, anyhow, bail};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -97,7 +97,7 @@ pub fn match_game(
         .map(|s| players.build(s, &asked, 0))
         .collect::<anyhow::Result<Vec<_>>>()?;
     // Players bound to no game were built for `asked`; those bound to one say which it is.
-    let own: Vec<&dyn crate::search::Player> = (built.iter())
+    let own: Vec<&dyn crate::players::Player> = (built.iter())
         .map(|p| p.as_ref())
         .filter(|p| p.is_bound())
         .collect();
@@ -105,7 +105,7 @@ pub fn match_game(
         Some(p) if !named => (p.game().clone(), p.game().to_string()),
         _ => (asked, variant_name(&args)),
     };
-    crate::search::check_players(&game, &own)?;
+    crate::players::check_players(&game, &own)?;
     let start = args.start(&game)?;
     Ok((game, variant, start))
 }

@@ -6,8 +6,8 @@ use super::engine::{Event, spawn_line_reader};
 use super::eval_cmds::{LimitArgs, spec, variant_name};
 use crate::eval::arena::{mix, play_game, result_tag};
 use crate::notation::{Diagram, Record, legal_strings, line_text, move_text, parse_and_play};
+use crate::players::{Bot, Choice, Limits, Player, PlayerRegistry};
 use crate::rules::{Move, MoveList, Position, Rules, Side, Variant};
-use crate::search::{Bot, Choice, Limits, Player, PlayerRegistry};
 use anyhow::{Context, anyhow, bail};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -86,7 +86,7 @@ pub fn run_play(args: PlayArgs, players: &PlayerRegistry) -> anyhow::Result<()> 
     };
     let rules = args.game.game()?;
     let (_, ai) = players.resolve(&opponent, &rules, args.seed)?;
-    crate::search::check_players(&rules, &[ai.as_ref()])?;
+    crate::players::check_players(&rules, &[ai.as_ref()])?;
     let start = args.game.start(&rules)?;
     let limits = args.limits.limits()?;
     let record = args
@@ -145,7 +145,7 @@ fn watch_game(
     let seeds = (mix(args.seed, 1), mix(args.seed, 2));
     let mut south = players.build(&south_spec, &rules, seeds.0)?;
     let mut north = players.build(&north_spec, &rules, seeds.1)?;
-    crate::search::check_players(&rules, &[south.as_ref(), north.as_ref()])?;
+    crate::players::check_players(&rules, &[south.as_ref(), north.as_ref()])?;
     south.new_game(seeds.0);
     north.new_game(seeds.1);
     let limits = args.limits.limits()?;
@@ -390,7 +390,7 @@ fn game_loop(
             }
             text => match parse_and_play(rules, &pos, text) {
                 Ok((mv, next)) => history.push((mv, next)),
-                Err(e) => println!("{}", crate::search::excerpt(&e.to_string(), 200)),
+                Err(e) => println!("{}", crate::players::excerpt(&e.to_string(), 200)),
             },
         }
     }

@@ -9,8 +9,8 @@ use super::elo::{ScoreEstimate, pentanomial, trinomial};
 use super::sprt::{SprtConfig, SprtResult, Verdict};
 use crate::env::random_opening;
 use crate::notation::{Record, move_text};
+use crate::players::{Choice, Limits, Player, PlayerRegistry, PlayerSpec};
 use crate::rules::{EndReason, Game, Move, MoveList, Position, Rules, Side, Variant};
-use crate::search::{Choice, Limits, Player, PlayerRegistry, PlayerSpec};
 use anyhow::{Context, anyhow, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand::SeedableRng;
@@ -369,7 +369,7 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchResult> {
         cfg.players.build(&cfg.a, &cfg.game, 0)?,
         cfg.players.build(&cfg.b, &cfg.game, 0)?,
     );
-    crate::search::check_players(&cfg.game, &[a.as_ref(), b.as_ref()])?;
+    crate::players::check_players(&cfg.game, &[a.as_ref(), b.as_ref()])?;
     let (name_a, name_b) = (a.name(), b.name());
     let start = cfg.start.unwrap_or_else(|| Position::start(&cfg.game));
     let n_pairs = cfg.games.div_ceil(2);

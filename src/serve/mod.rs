@@ -31,8 +31,8 @@ mod seats;
 pub mod sowing;
 pub mod table;
 
+use crate::players::{Bot, PlayerRegistry};
 use crate::rules::{Game, Position, Variant};
-use crate::search::{Bot, PlayerRegistry};
 use axum::extract::{DefaultBodyLimit, FromRequest, Request};
 use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
@@ -203,7 +203,7 @@ fn app(config: &ServeConfig, players: PlayerRegistry) -> anyhow::Result<App> {
     }
     // The first game is the player's own if it is bound to one, else the run's.
     let variant = (first.is_bound())
-        .then(|| seats::variant_of(first.rules()))
+        .then(|| first.game().variant().map(|v| v.name().to_string()))
         .flatten()
         .or_else(|| run.as_ref().map(|r| r.variant.clone()))
         .unwrap_or_else(|| Variant::Kiswahili.name().to_string());

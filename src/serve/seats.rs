@@ -9,8 +9,8 @@
 
 use super::App;
 use super::table::Refusal;
-use crate::rules::{Game, Rules, Variant};
-use crate::search::{Player, PlayerSpec};
+use crate::players::{Player, PlayerSpec};
+use crate::rules::Game;
 
 /// The classical specs the page always offers.
 pub const CLASSICAL: [&str; 4] = ["ab:depth=4", "ab:time=1s", "greedy", "random"];
@@ -63,15 +63,10 @@ impl App {
             )));
         }
         let player = self.players.build(&parsed, game, self.seed)?;
-        crate::search::check_players(game, &[player.as_ref()])
+        crate::players::check_players(game, &[player.as_ref()])
             .map_err(|e| Refusal(e.to_string()))?;
         Ok(player)
     }
-}
-
-/// The name of the variant whose preset rules are `rules`.
-pub fn variant_of(rules: &Rules) -> Option<String> {
-    Variant::of(rules).map(|v| v.name().to_string())
 }
 
 /// The time per move a request asks for, checked.

@@ -6,9 +6,9 @@ use crate::common;
 
 use bao_zero::eval::{MatchConfig, play_game, run_match};
 use bao_zero::player_file::Bundle;
-use bao_zero::players::{LoadedPlayer, all_players};
+use bao_zero::players::trained::{LoadedPlayer, all_players};
+use bao_zero::players::{Limits, Player, PlayerSpec, RandomPlayer};
 use bao_zero::rules::{Game, Position, Variant};
-use bao_zero::search::{Limits, Player, PlayerSpec, RandomPlayer};
 use bao_zero::train::{self, RunOptions};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -257,7 +257,7 @@ fn a_loaded_player_plays_legal_moves_to_the_end_and_refuses_other_rules() {
     assert!(!game.moves.is_empty());
     // Another variant: refused once, where its game is set up, before any move.
     let hus = Game::from(Variant::Hus);
-    let err = bao_zero::search::check_players(&hus, &[&player]).unwrap_err();
+    let err = bao_zero::players::check_players(&hus, &[&player]).unwrap_err();
     assert!(err.to_string().contains(", not hus"), "{err}");
 }
 

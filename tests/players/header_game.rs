@@ -3,9 +3,9 @@
 #![cfg(feature = "ml")]
 
 use bao_zero::player_file::Bundle;
-use bao_zero::players::LoadedPlayer;
+use bao_zero::players::Player;
+use bao_zero::players::trained::LoadedPlayer;
 use bao_zero::rules::Game;
-use bao_zero::search::Player;
 use std::path::Path;
 use std::sync::Arc;
 

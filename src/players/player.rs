@@ -215,27 +215,27 @@ pub enum GameMismatch {
     },
 }
 
-/// The one check of whether `players` can play the game `rules`, made where a game is set up,
-/// before any move: players bound to different games are refused first (naming both games),
-/// then any player of another game. Players bound to no game were built for `rules`, so in
-/// practice only trained players are refused.
-pub fn check_players(rules: &Rules, players: &[&dyn Player]) -> Result<(), GameMismatch> {
+/// The one check of whether `players` can play `game`, made where a game is set up, before any
+/// move: players bound to different games are refused first (naming both games), then any
+/// player of another game. Players bound to no game were built for `game`, so in practice only
+/// trained players are refused.
+pub fn check_players(game: &Game, players: &[&dyn Player]) -> Result<(), GameMismatch> {
     let mut bound = players.iter().filter(|p| p.is_bound());
     if let Some(a) = bound.next()
-        && let Some(b) = bound.find(|b| b.rules() != a.rules())
+        && let Some(b) = bound.find(|b| b.game() != a.game())
     {
         return Err(GameMismatch::Apart {
             first: a.name(),
-            first_game: Game::describe(a.rules()),
+            first_game: a.game().to_string(),
             second: b.name(),
-            second_game: Game::describe(b.rules()),
+            second_game: b.game().to_string(),
         });
     }
-    match players.iter().find(|p| p.rules() != rules) {
+    match players.iter().find(|p| p.game() != game) {
         Some(p) => Err(GameMismatch::Elsewhere {
             player: p.name(),
-            plays: Game::describe(p.rules()),
-            game: Game::describe(rules),
+            plays: p.game().to_string(),
+            game: game.to_string(),
         }),
         None => Ok(()),
     }
