@@ -54,13 +54,6 @@ pub(super) fn spec(text: &str) -> anyhow::Result<PlayerSpec> {
     Ok(text.parse::<PlayerSpec>()?)
 }
 
-/// The variant's name as given, normalized when it is a preset.
-pub(super) fn variant_name(game: &GameArgs) -> String {
-    game.variant
-        .parse::<crate::rules::Variant>()
-        .map_or_else(|_| game.variant.clone(), |v| v.name().to_string())
-}
-
 /// The game of a match: like [`GameArgs`], but without `--variant` (and `--rules`) the game is
 /// the one the players' files were trained for (Bao la Kiswahili when no player brings one).
 #[derive(clap::Args, Clone, Debug, Default)]
@@ -103,7 +96,10 @@ pub fn match_game(
         .collect();
     let (game, variant) = match own.first() {
         Some(p) if !named => (p.game().clone(), p.game().to_string()),
-        _ => (asked, variant_name(&args)),
+        _ => {
+            let text = asked.to_string();
+            (asked, text)
+        }
     };
     crate::players::check_players(&game, &own)?;
     let start = args.start(&game)?;
@@ -353,8 +349,8 @@ pub fn run_gauntlet_cmd(args: GauntletArgs, registry: &PlayerRegistry) -> anyhow
         players,
         anchor,
         pairing,
+        variant: game.to_string(),
         game,
-        variant: variant_name(&args.game),
         start: Some(start),
         games_per_pair: args.games,
         seed: args.seed,

@@ -238,7 +238,7 @@ pub fn run_random(args: RandomArgs) -> anyhow::Result<()> {
         if args.records.is_some() {
             let mut rec = Record::from_game(&rules, &start, &moves)?;
             rec.set_tag("Game", (g + 1).to_string());
-            rec.set_tag("Variant", args.game.variant.clone());
+            rec.set_tag("Variant", rules.to_string());
             let result = match outcome {
                 Some(o) => outcome_json(Some(o)).to_string(),
                 None => format!("truncated after {} plies", args.max_plies),

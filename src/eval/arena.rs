@@ -493,7 +493,7 @@ fn game_record(
 ) -> anyhow::Result<String> {
     let mut rec = Record::from_game(&cfg.game, start, moves)
         .map_err(|e| anyhow!("cannot write the record of a game: {e}"))?;
-    rec.set_tag("Variant", cfg.variant.clone());
+    rec.set_tag("Variant", cfg.game.to_string());
     rec.set_tag("South", report.south.as_str());
     rec.set_tag("North", report.north.as_str());
     rec.set_tag("Result", result_tag(report.winner, report.end));

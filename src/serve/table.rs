@@ -237,7 +237,7 @@ impl Table {
     /// The game as a KIBA record.
     pub fn record(&self) -> String {
         let mut rec = Record::from_game(&self.rules, &self.start, &self.moves).unwrap_or_default();
-        rec.set_tag("Variant", self.variant.clone());
+        rec.set_tag("Variant", self.rules.to_string());
         rec.set_tag("South", self.seats[0].clone());
         rec.set_tag("North", self.seats[1].clone());
         if self.start != Position::start(&self.rules) {
