@@ -62,7 +62,7 @@ expect 12 "^ok player:"
 expect 13 '^ok$'
 expect 14 '^bestmove \S+ value [-+][0-9.]+ nodes 32 depth [0-9]+ pv '
 expect 15 '^ok hus$'
-expect 16 '^error .*other rules'
+expect 16 '^error .* plays kiswahili, not hus: a trained player plays only the game it learned$'
 expect 17 '^ok kiswahili$'
 expect 18 '^ok threads 2$'
 expect 19 '^bestmove \S+ value [-+][0-9.]+ nodes 1000 depth [0-9]+ pv '

@@ -108,7 +108,7 @@ pub fn bench_forward(
 /// default), against raw forward throughput.
 #[cfg(feature = "ml")]
 pub fn bench_mcts(cfg: &crate::train::TrainConfig, seconds: f64, runs: usize) -> MctsBench {
-    let rules = cfg.rules().expect("the built-in rules");
+    let rules = cfg.game().expect("the built-in rules");
     let trainer = crate::nn::Trainer::new(&cfg.net, 0.0, 1).expect("a network");
     let eval = crate::nn::NetEvaluator::new(trainer.snapshot());
     let sp = &cfg.selfplay;
@@ -160,7 +160,7 @@ pub fn bench_play(seconds: f64, runs: usize) -> PlayBench {
     use crate::players::{Limits, Player};
     let cfg: crate::train::TrainConfig =
         toml::from_str(crate::train::config::DEFAULT_CONFIG).expect("the built-in config parses");
-    let rules = cfg.rules().expect("the built-in rules");
+    let rules = cfg.game().expect("the built-in rules");
     let trainer = crate::nn::Trainer::new(&cfg.net, 0.0, 1).expect("a network");
     let eval = std::sync::Arc::new(crate::nn::NetEvaluator::new(trainer.snapshot()));
     let sp = crate::selfplay::SelfPlayConfig {

@@ -473,6 +473,13 @@ impl Env {
         self.variant
     }
 
+    /// The game as text: the preset's name, then each option that differs from it
+    /// (`kujifunza+takasia=valid-house-only`); `Env(env.game)` plays the same game.
+    #[getter]
+    fn game(&self) -> String {
+        self.env.game().to_string()
+    }
+
     /// The rule options in force (the preset's, with those of `rules=` applied), as a dict
     /// in the layout of a `--rules` TOML file.
     #[getter]

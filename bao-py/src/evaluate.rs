@@ -9,7 +9,7 @@ use crate::rules_arg::rules_of;
 use bao_zero::env::{ACTIONS, OBS_CHANNELS, OBS_LEN, action_to_move, encode, legal_mask_bits};
 use bao_zero::eval::arena::{MAX_GAMES, MAX_OPENING_PLIES, MatchConfig, MatchResult, run_match};
 use bao_zero::players::{Choice, Limits, Player, PlayerSpec};
-use bao_zero::rules::{MoveList, Position, Rules};
+use bao_zero::rules::{Game, MoveList, Position};
 use numpy::{PyArray1, PyArray3, PyArrayMethods};
 use pyo3::prelude::*;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
@@ -31,7 +31,7 @@ struct Ask {
 /// The policy as a player of the arena: it hands each position to the caller's thread, where
 /// the policy runs (see [`Policy`]).
 struct PolicyPlayer {
-    rules: Rules,
+    game: Game,
     name: String,
     asks: Sender<Ask>,
 }
@@ -41,8 +41,8 @@ impl Player for PolicyPlayer {
         self.name.clone()
     }
 
-    fn rules(&self) -> &Rules {
-        &self.rules
+    fn game(&self) -> &Game {
+        &self.game
     }
 
     fn choose(&mut self, pos: &Position, _: &Limits) -> anyhow::Result<Choice> {
@@ -62,7 +62,7 @@ impl Player for PolicyPlayer {
 /// and the policy is never called from two threads at once.
 struct Policy<'py> {
     callable: Bound<'py, PyAny>,
-    rules: Rules,
+    rules: Game,
     moves: MoveList,
     /// The first error raised (by the policy, or Ctrl-C meanwhile): every later question is
     /// refused, so the match ends at once, and it is raised again as it was.
@@ -216,16 +216,16 @@ pub(crate) fn evaluate<'py>(
     let mut players = crate::players().clone();
     let (asks, questions) = channel::<Ask>();
     let label = name.to_string();
-    players.register(KIND, move |_, _, rules, _| {
+    players.register(KIND, move |_, _, game, _| {
         Ok(Box::new(PolicyPlayer {
-            rules: rules.clone(),
+            game: game.clone(),
             name: label.clone(),
             asks: asks.clone(),
         }))
     });
     let a: PlayerSpec = KIND.parse().map_err(value_error)?;
     let mut cfg = MatchConfig::new(a, b, v);
-    cfg.rules = rules.clone();
+    cfg.game = rules.clone();
     cfg.games = games;
     cfg.seed = seed;
     cfg.opening_plies = opening as u32;

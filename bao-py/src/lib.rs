@@ -23,7 +23,7 @@ mod vec_opponent;
 
 use bao_zero::env::{ACTIONS, OBS_CHANNELS, OBS_HIGH, OBS_LEN};
 use bao_zero::players::PlayerRegistry;
-use bao_zero::rules::{Rules, Variant};
+use bao_zero::rules::{Game, Variant};
 use pyo3::prelude::*;
 use std::sync::OnceLock;
 
@@ -36,12 +36,12 @@ pub(crate) fn players() -> &'static PlayerRegistry {
     PLAYERS.get_or_init(bao_zero::players::trained::all_players)
 }
 
-/// The rules of the preset named `variant` (`kiswahili`, `hus`, `ladder-house`, ...).
-pub(crate) fn variant_rules(variant: &str) -> PyResult<(Variant, Rules)> {
+/// The preset named `variant` (`kiswahili`, `hus`, `ladder-house`, ...) and its game.
+pub(crate) fn variant_rules(variant: &str) -> PyResult<(Variant, Game)> {
     let v: Variant = variant
         .parse()
         .map_err(|e: bao_zero::rules::UnknownVariant| errors::value_error(e))?;
-    Ok((v, v.rules()))
+    Ok((v, v.into()))
 }
 
 /// The names of every preset: the eight games and the ladder steps from Hus to Bao la

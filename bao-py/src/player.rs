@@ -9,7 +9,7 @@ use crate::{players, variant_rules};
 use bao_zero::notation::{line_text, move_text};
 use bao_zero::players::trained::LoadedPlayer;
 use bao_zero::players::{Bot, Limits, PlayerPanicked, PlayerSpec};
-use bao_zero::rules::{MoveList, Position, Rules};
+use bao_zero::rules::{Game, MoveList, Position};
 use pyo3::prelude::*;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -99,8 +99,8 @@ pub struct Player {
     seat: Mutex<Seat>,
     /// Its name (the spec, or `player:PATH`).
     name: String,
-    /// The rules it is bound to (a trained player), with the preset's name.
-    bound: Option<(String, Rules)>,
+    /// The game it is bound to (a trained player), with its text.
+    bound: Option<(String, Game)>,
     /// The spec it was built from, to build it for another game (a player of any game meets
     /// the game with each call); `None` for a loaded file, bound to its own.
     spec: Option<PlayerSpec>,
@@ -113,15 +113,15 @@ pub struct Player {
 impl Player {
     /// The player of `spec`, built for Bao la Kiswahili until a call brings another game.
     fn from_built(spec: &PlayerSpec, seed: u64) -> PyResult<Player> {
-        let kiswahili = bao_zero::rules::Variant::Kiswahili.rules();
+        let kiswahili = Game::from(bao_zero::rules::Variant::Kiswahili);
         let player = guarded("building a player", || {
             players()
                 .build(spec, &kiswahili, seed)
                 .map_err(|e| crate::errors::chain_value_error(&e))
         })?;
         let bound = player.is_bound().then(|| {
-            let r = player.rules().clone();
-            let name = bao_zero::rules::Game::describe(&r);
+            let r = player.game().clone();
+            let name = r.to_string();
             (name, r)
         });
         Ok(Player {
@@ -134,25 +134,22 @@ impl Player {
         })
     }
 
-    /// Makes the bot's player one of the game `rules`, the check made where the game enters:
+    /// Makes the bot's player one of `game`, the check made where the game enters:
     /// the player kept for that game, or one built from the spec for a game not met yet (the
     /// player it replaces is kept); a trained player of another game is refused.
-    fn fit(&self, seat: &mut Seat, rules: &Rules) -> PyResult<()> {
+    fn fit(&self, seat: &mut Seat, game: &Game) -> PyResult<()> {
         let player = seat.bot.player().map_err(runtime_error)?;
-        if player.rules() == rules {
+        let Err(mismatch) = bao_zero::players::check_players(game, &[player]) else {
             return Ok(());
-        }
-        let Some(spec) = self.spec.as_ref().filter(|_| !player.is_bound()) else {
-            return Err(value_error(format!(
-                "{} plays other rules than the game's",
-                self.name
-            )));
         };
-        let (game, next) = match seat.kept.iter().position(|(_, p)| p.rules() == rules) {
+        let Some(spec) = self.spec.as_ref().filter(|_| !player.is_bound()) else {
+            return Err(value_error(mismatch));
+        };
+        let (game, next) = match seat.kept.iter().position(|(_, p)| p.game() == game) {
             Some(i) => seat.kept.remove(i),
             None => {
                 let seed = game_seed(self.seed.load(Ordering::Relaxed), seat.met);
-                let mut built = (players().build(spec, rules, seed))
+                let mut built = (players().build(spec, game, seed))
                     .map_err(|e| crate::errors::chain_value_error(&e))?;
                 match self.threads.load(Ordering::Relaxed) {
                     0 => {}
@@ -201,12 +198,12 @@ impl Player {
     /// turn. Call with the GIL released.
     fn search(
         &self,
-        rules: &Rules,
+        game: &Game,
         pos: &Position,
         limits: Limits,
     ) -> PyResult<bao_zero::players::Choice> {
         let mut seat = self.seat()?;
-        self.fit(&mut seat, rules)?;
+        self.fit(&mut seat, game)?;
         let bot = &mut seat.bot;
         // Other calls wait for the lock meanwhile, so only this one takes the answer.
         bot.start_here(pos, limits).map_err(runtime_error)?.run();
@@ -225,22 +222,22 @@ impl Player {
         }
     }
 
-    /// The rules and position to decide on: an `Env`'s, or text read with the player's own
-    /// rules (if bound) or those of `variant`.
+    /// The game and position to decide on: an `Env`'s, or text read in the player's own game
+    /// (if bound) or that of `variant`.
     fn position_of(
         &self,
         position: &Bound<'_, PyAny>,
         variant: Option<&str>,
-    ) -> PyResult<(Rules, Position)> {
+    ) -> PyResult<(Game, Position)> {
         if let Ok(env) = position.cast::<Env>() {
             let env = env.borrow();
-            return Ok((env.env.rules().clone(), *env.env.state()));
+            return Ok((env.env.game().clone(), *env.env.state()));
         }
         let text: String = position
             .extract()
             .map_err(|_| value_error("position must be position text (str) or a bao_zero.Env"))?;
         let rules = match (&self.bound, variant) {
-            (_, Some(v)) => variant_rules(v)?.1,
+            (_, Some(v)) => v.parse::<Game>().map_err(value_error)?,
             (Some((_, r)), None) => r.clone(),
             (None, None) => variant_rules("kiswahili")?.1,
         };
@@ -282,7 +279,8 @@ impl Player {
         guarded("Player.load", || {
             require_file(&path, "player file")?;
             let loaded = crate::errors::detach(py, || LoadedPlayer::load(&path))?;
-            let bound = Some((loaded.header.variant.clone(), loaded.header.rules.clone()));
+            let game = bao_zero::players::Player::game(&loaded).clone();
+            let bound = Some((loaded.header.variant.clone(), game));
             let name = bao_zero::players::Player::name(&loaded);
             Ok(Player {
                 seat: Mutex::new(Seat::new(Box::new(loaded))),

@@ -4,7 +4,7 @@
 
 use crate::args::{short_repr, type_name};
 use crate::errors::value_error;
-use bao_zero::rules::{Rules, Variant};
+use bao_zero::rules::{Game, Rules, Variant};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
@@ -12,22 +12,24 @@ use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 /// Deepest nesting of tables and lists a `rules` dict may have (the options nest two deep).
 const MAX_DEPTH: usize = 8;
 
-/// The preset named `variant` with the options of `rules` applied: `None` for the preset
-/// itself, a dict of options (`{"takasia": "none", "house": {"nyumba": {"tax": "always"}}}`),
+/// The game `variant` names (a preset's name, or a game's text such as
+/// `kujifunza+takasia=none`) with the options of `rules` applied, and the preset its text starts
+/// from: `None` for the game itself, a dict of options (`{"takasia": "none", "house": {"nyumba": {"tax": "always"}}}`),
 /// or a `str`/`os.PathLike` naming a TOML file of them. An option given as `None` is unset
 /// (as `Env.rules` shows an unset `lap_limit`), so every `rules` the package returns goes back
 /// in unchanged. Unknown or inconsistent options are a one-line `ValueError`.
 pub(crate) fn rules_of(
     variant: &str,
     rules: Option<&Bound<'_, PyAny>>,
-) -> PyResult<(Variant, Rules)> {
-    let v: Variant = variant
+) -> PyResult<(Variant, Game)> {
+    let named: Game = variant
         .parse()
-        .map_err(|e: bao_zero::rules::UnknownVariant| value_error(e))?;
+        .map_err(|e: bao_zero::rules::GameError| value_error(e))?;
+    let v = named.preset();
     let mut unset = Vec::new();
     let (text, source) = match rules {
-        None => return Ok((v, v.rules())),
-        Some(r) if r.is_none() => return Ok((v, v.rules())),
+        None => return Ok((v, named)),
+        Some(r) if r.is_none() => return Ok((v, named)),
         Some(r) if r.is_instance_of::<PyDict>() => {
             let table = table_of(r.cast::<PyDict>()?, "rules", "", 0, &mut unset)?;
             (table.to_string(), "rules".to_string())
@@ -48,13 +50,12 @@ pub(crate) fn rules_of(
             (text, format!("rules file {}", path.display()))
         }
     };
-    let rules = bao_zero::rules::variant::rules_with_overrides(v, &text)
+    let rules = bao_zero::rules::variant::overridden(named.rules(), &text)
         .map_err(|e| value_error(format!("bad {source}: {e}")))?;
     let rules = without(rules, &unset)?;
-    rules
-        .validate()
+    let game = Game::new(rules)
         .map_err(|e| value_error(format!("inconsistent rule options in {source}: {e}")))?;
-    Ok((v, rules))
+    Ok((v, game))
 }
 
 /// `rules` with the options at the JSON pointers `unset` set to none; `ValueError` naming the

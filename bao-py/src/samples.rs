@@ -4,7 +4,7 @@
 use crate::errors::{chain_value_error, guarded, require_file, value_error};
 use crate::variant_rules;
 use bao_zero::env::{ACTIONS, OBS_CHANNELS};
-use bao_zero::rules::Rules;
+use bao_zero::rules::Game;
 use bao_zero::selfplay::ReplayBuffer;
 use bao_zero::train::{Batch, RunDir};
 use numpy::{PyArray1, PyArrayMethods};
@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 /// The replay file and the rules of a run directory or a replay file (whose directory's
 /// `config.toml`, if any, names the rules; otherwise `variant`'s).
-fn locate(path: &Path, variant: Option<&str>) -> PyResult<(PathBuf, Rules)> {
+fn locate(path: &Path, variant: Option<&str>) -> PyResult<(PathBuf, Game)> {
     let (file, dir) = if path.is_dir() {
         // A run names its latest replay in meta.json; a bare folder may hold a `replay.bin`.
         let file = if RunDir::exists(path) {
@@ -36,7 +36,7 @@ fn locate(path: &Path, variant: Option<&str>) -> PyResult<(PathBuf, Rules)> {
     let rules = match run {
         Some(run) => run
             .read_config()
-            .and_then(|cfg| cfg.rules())
+            .and_then(|cfg| cfg.game())
             .map_err(|e| chain_value_error(&e))?,
         None => variant_rules("kiswahili")?.1,
     };

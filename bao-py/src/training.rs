@@ -7,7 +7,7 @@
 use crate::errors::{chain_value_error, check_range, detach, guarded, value_error};
 use bao_zero::nn::{NetEvaluator, NetWeights};
 use bao_zero::pool::OwnPool;
-use bao_zero::rules::Rules;
+use bao_zero::rules::Game;
 use bao_zero::selfplay::{MAX_THREADS, SelfPlayPart, merge_parts};
 use bao_zero::train::{self, EvalReport, EvalSettings, RunOptions, RunSource, TrainConfig};
 use pyo3::prelude::*;
@@ -16,10 +16,10 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 /// A config from its TOML text, validated.
-fn parse_config(text: &str) -> PyResult<(TrainConfig, Rules)> {
+fn parse_config(text: &str) -> PyResult<(TrainConfig, Game)> {
     let config =
         TrainConfig::from_toml(text).map_err(|e| chain_value_error(&e.context("bad config")))?;
-    let rules = config.rules().map_err(|e| chain_value_error(&e))?;
+    let rules = config.game().map_err(|e| chain_value_error(&e))?;
     Ok((config, rules))
 }
 
@@ -56,7 +56,7 @@ fn to_python<'py>(py: Python<'py>, value: &serde_json::Value) -> PyResult<Bound<
 #[pyclass(name = "SelfPlayWorker", module = "bao_zero._core")]
 pub struct SelfPlayWorker {
     config: TrainConfig,
-    rules: Rules,
+    rules: Game,
     pool: OwnPool,
     /// The network of the last call, kept while the weights stay the same.
     network: Mutex<Option<(Vec<u8>, NetEvaluator)>>,
@@ -302,7 +302,7 @@ impl Learner {
 #[pyclass(name = "Evaluator", module = "bao_zero._core")]
 pub struct Evaluator {
     config: TrainConfig,
-    rules: Rules,
+    rules: Game,
     settings: EvalSettings,
     pool: OwnPool,
 }

@@ -365,6 +365,12 @@ impl VecEnvCore {
         self.variant
     }
 
+    /// The game as text, as `Env.game` gives it.
+    #[getter]
+    fn game(&self) -> String {
+        self.venv.game().to_string()
+    }
+
     /// Pickles as the games (variant, rules, ply cap, opening plies, base seed, threads, the
     /// opponent's spec) and each one's state of play (position, ply count, episode index), so
     /// the copy's next steps and auto-resets are the original's; the last step's results are

@@ -8,7 +8,7 @@
 
 use bao_zero::env::{VecEnv, episode_seed, move_to_action};
 use bao_zero::players::{Limits, Player, PlayerSpec};
-use bao_zero::rules::Rules;
+use bao_zero::rules::Game;
 use rayon::prelude::*;
 use std::sync::Mutex;
 
@@ -28,16 +28,16 @@ pub(crate) struct Opponents {
 }
 
 impl Opponents {
-    /// `n` players of `spec` for games of `rules`; one line says why not (a bad spec, one that
-    /// does not load, or a player bound to another game).
-    pub(crate) fn build(spec: &str, rules: &Rules, n: usize) -> anyhow::Result<Opponents> {
+    /// `n` players of `spec` for `game`; one line says why not (a bad spec, one that does not
+    /// load, or a player bound to another game).
+    pub(crate) fn build(spec: &str, game: &Game, n: usize) -> anyhow::Result<Opponents> {
         let parsed: PlayerSpec = spec.parse()?;
         let registry = crate::players();
         let seats = (0..n)
             .map(|i| {
-                let player = registry.build(&parsed, rules, i as u64)?;
+                let player = registry.build(&parsed, game, i as u64)?;
                 if i == 0 {
-                    bao_zero::eval::check_one_game(rules, &[player.as_ref()])
+                    bao_zero::players::check_players(game, &[player.as_ref()])
                         .map_err(|e| anyhow::anyhow!("opponent `{spec}`: {e}"))?;
                 }
                 Ok(Seat {

@@ -275,3 +275,15 @@ def test_every_mask_is_int8_and_the_former_bool_masks_say_what_replaced_them() -
     for former_use in (lambda m: m[0], lambda m: ~m, lambda m: m.shape, np.asarray):
         with pytest.raises((TypeError, AttributeError), match=r"call venv\.action_masks\(\)"):
             former_use(venv.action_masks)
+
+
+def test_an_env_names_its_game_as_text_and_that_text_plays_the_same_game() -> None:
+    env = bao_zero.Env("kujifunza", rules={"takasia": "valid-house-only"})
+    assert env.game == "kujifunza+takasia=valid-house-only"
+    again = bao_zero.Env(env.game)
+    assert (again.game, again.variant, again.rules) == (env.game, "kujifunza", env.rules)
+    assert bao_zero.Env("hus").game == "hus"
+    venv = bao_zero.VecEnv(2, env.game)
+    assert (venv.game, venv.variant) == (env.game, "kujifunza")
+    with pytest.raises(ValueError, match="unknown variant `chess`"):
+        bao_zero.Env("chess+takasia=none")

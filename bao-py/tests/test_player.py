@@ -91,7 +91,7 @@ def test_missing_and_damaged_player_files(tmp_path: Path, shipped_player_path: P
 
 def test_a_trained_player_refuses_other_rules(shipped_player_path: Path) -> None:
     player = bao_zero.Player.load(shipped_player_path)
-    with pytest.raises(ValueError, match="plays other rules than the game's"):
+    with pytest.raises(ValueError, match="plays kiswahili, not hus: a trained player plays only"):
         player.choose(bao_zero.Env("hus"), sims=8)
     # A player of any game is built again for each game a call brings, its threads kept.
     ab = bao_zero.Player.alphabeta(depth=2)

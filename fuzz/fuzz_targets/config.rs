@@ -70,7 +70,7 @@ fn check(text: &str) {
         }
         Ok(config) => {
             config.validate().expect("an accepted config is valid");
-            config.rules().expect("an accepted config has rules");
+            config.game().expect("an accepted config has a game");
             let printed = toml::to_string(&config).expect("a valid config prints");
             let again = TrainConfig::from_toml(&printed).expect("a printed config reads back");
             assert_eq!(again, config);

@@ -141,7 +141,7 @@ fn bench_env(e: EnvBench) -> anyhow::Result<()> {
     check_range("--threads", e.threads, 1..=MAX_THREADS)?;
     let variant: crate::rules::Variant = e.variant.parse()?;
     let report = crate::env::bench_env(&crate::env::EnvBenchConfig {
-        rules: variant.rules(),
+        game: variant.into(),
         envs: e.envs,
         threads: e.threads,
         seconds_per_run: seconds,

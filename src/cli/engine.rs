@@ -4,7 +4,7 @@
 
 use crate::notation::{Diagram, legal_strings, line_text, move_text, parse_and_play};
 use crate::players::{Bot, Limits, Player, PlayerRegistry, excerpt};
-use crate::rules::{MoveList, Position, Rules, Variant};
+use crate::rules::{Game, GameError, MoveList, Position, Rules, RulesError, Variant};
 use anyhow::{Context, bail};
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
@@ -25,7 +25,7 @@ pub struct EngineArgs {
 pub struct Engine {
     variant: Variant,
     overrides: Vec<String>,
-    rules: Rules,
+    game: Game,
     start: Position,
     pos: Position,
     /// The player, searching on a thread of its own.
@@ -51,14 +51,14 @@ go [nodes N] [depth N] [movetime MS] [time MS [inc MS]], stop, isready, quit";
 impl Engine {
     /// An engine at the Bao la Kiswahili start, searching with the player `spec` names.
     pub fn new(spec: &str, players: &PlayerRegistry) -> anyhow::Result<Engine> {
-        let rules = Variant::Kiswahili.rules();
-        let player = build_player(spec, Variant::Kiswahili, &rules, players)?;
+        let game = Game::from(Variant::Kiswahili);
+        let player = build_player(spec, Variant::Kiswahili, &game, players)?;
         let mut engine = Engine {
             variant: Variant::Kiswahili,
             overrides: Vec::new(),
-            start: Position::start(&rules),
-            pos: Position::start(&rules),
-            rules,
+            start: Position::start(&game),
+            pos: Position::start(&game),
+            game,
             bot: Bot::new(player),
             spec: spec.to_string(),
             threads: None,
@@ -72,8 +72,9 @@ impl Engine {
     /// Notes whether the player can play the game: the check made once, when either changes.
     fn note_misfit(&mut self) -> anyhow::Result<()> {
         let player = self.bot.player()?;
-        self.misfit = (*player.rules() != self.rules)
-            .then(|| format!("{} plays other rules than the game's", player.name()));
+        self.misfit = crate::players::check_players(&self.game, &[player])
+            .err()
+            .map(|e| e.to_string());
         Ok(())
     }
 
@@ -82,14 +83,14 @@ impl Engine {
     fn follow_the_players_game(&mut self) -> anyhow::Result<()> {
         let player = self.bot.player()?;
         if player.is_bound() {
-            let rules = player.rules().clone();
-            if let Some(v) = Variant::of(&rules) {
+            let game = player.game().clone();
+            if let Some(v) = game.variant() {
                 self.variant = v;
                 self.overrides.clear();
             }
-            self.start = Position::start(&rules);
+            self.start = Position::start(&game);
             self.pos = self.start;
-            self.rules = rules;
+            self.game = game;
         }
         Ok(())
     }
@@ -98,7 +99,7 @@ impl Engine {
     /// `option`): the game's default player, or the same spec. One bound to another game stays,
     /// and `go` says that it cannot play this one.
     fn rebuild_player(&mut self) -> anyhow::Result<()> {
-        let player = build_player(&self.spec, self.variant, &self.rules, &self.players)?;
+        let player = build_player(&self.spec, self.variant, &self.game, &self.players)?;
         self.bot.set_player(player)?;
         if let Some(n) = self.threads {
             self.bot.player_mut()?.set_threads(n);
@@ -109,22 +110,24 @@ impl Engine {
     /// A new game of `variant` with `overrides`, at its start, the player built for it; on an
     /// error nothing changes.
     fn set_rules(&mut self, variant: Variant, overrides: Vec<String>) -> anyhow::Result<()> {
-        let rules = crate::rules::variant::rules_with_overrides(variant, &overrides.join("\n"))
-            .map_err(|e| anyhow::anyhow!("bad rule option: {e}"))?;
-        rules
-            .validate()
-            .map_err(|e| anyhow::anyhow!("inconsistent rule options: {e}"))?;
+        let game =
+            (Game::from(variant).with_overrides(&overrides.join("\n"))).map_err(|e| match e {
+                GameError::Rules(RulesError::Options(why)) => {
+                    anyhow::anyhow!("bad rule option: {why}")
+                }
+                e => anyhow::anyhow!("inconsistent rule options: {e}"),
+            })?;
         let before = (
             self.variant,
             std::mem::take(&mut self.overrides),
-            self.rules.clone(),
+            self.game.clone(),
         );
-        (self.variant, self.overrides, self.rules) = (variant, overrides, rules);
+        (self.variant, self.overrides, self.game) = (variant, overrides, game);
         if let Err(e) = self.rebuild_player() {
-            (self.variant, self.overrides, self.rules) = before;
+            (self.variant, self.overrides, self.game) = before;
             return Err(e);
         }
-        self.start = Position::start(&self.rules);
+        self.start = Position::start(&self.game);
         self.pos = self.start;
         Ok(())
     }
@@ -146,7 +149,7 @@ impl Engine {
                 "{}\nposition {}",
                 Diagram {
                     pos: &self.pos,
-                    rules: &self.rules
+                    rules: &self.game
                 },
                 self.pos
             ),
@@ -191,7 +194,7 @@ impl Engine {
     fn player_cmd(&mut self, rest: &[&str]) -> anyhow::Result<String> {
         anyhow::ensure!(!rest.is_empty(), "usage: player SPEC|default");
         let spec = rest.join(" ");
-        let player = build_player(&spec, self.variant, &self.rules, &self.players)?;
+        let player = build_player(&spec, self.variant, &self.game, &self.players)?;
         self.bot.set_player(player)?;
         (self.spec, self.threads) = (spec, None);
         // A trained player brings its own rules: the game switches to them (the default
@@ -211,11 +214,11 @@ impl Engine {
         };
         let mut pos = match base {
             ["startpos"] | [] => self.start,
-            ["text", text @ ..] => Position::from_text(&text.join(" "), &self.rules)?,
+            ["text", text @ ..] => Position::from_text(&text.join(" "), &self.game)?,
             _ => bail!("usage: position startpos|text POSITION [moves M...]"),
         };
         for m in moves {
-            pos = parse_and_play(&self.rules, &pos, m)?.1;
+            pos = parse_and_play(&self.game, &pos, m)?.1;
         }
         self.pos = pos;
         Ok("ok".into())
@@ -224,7 +227,7 @@ impl Engine {
     /// `legal`: the legal moves of the position, in move notation.
     fn legal_cmd(&self) -> String {
         let mut list = MoveList::new();
-        self.pos.legal_moves(&self.rules, &mut list);
+        self.pos.legal_moves(&self.game, &mut list);
         let legal = legal_strings(&list, self.pos.side_to_move()).join(" ");
         format!("legal {legal}").trim_end().to_string()
     }
@@ -250,7 +253,7 @@ impl Engine {
     fn go_cmd(&mut self, rest: &[&str]) -> anyhow::Result<String> {
         let limits = self.go_limits(rest)?;
         let choice = self.bot.choose(&self.pos, limits);
-        search_reply(choice, &self.rules, &self.pos)
+        search_reply(choice, &self.game, &self.pos)
     }
 
     /// The limits of `go`, refused where the game is over.
@@ -259,7 +262,7 @@ impl Engine {
         if let Some(why) = &self.misfit {
             bail!("{why}");
         }
-        if let Some(o) = self.pos.outcome(&self.rules) {
+        if let Some(o) = self.pos.outcome(&self.game) {
             let end = match o.winner {
                 Some(w) => format!("{w} won ({})", o.reason),
                 None => format!("the game is void ({})", o.reason),
@@ -285,7 +288,7 @@ impl Engine {
             true => self.bot.finish()?,
             false => self.bot.wait()?,
         };
-        Some(search_reply(choice, &self.rules, &self.pos))
+        Some(search_reply(choice, &self.game, &self.pos))
     }
 }
 
@@ -315,12 +318,12 @@ fn toml_value(value: &str) -> String {
     }
 }
 
-/// The player `spec` names for the game `rules` of `variant`: for [`DEFAULT_PLAYER`], the
+/// The player `spec` names for `game`, of `variant`: for [`DEFAULT_PLAYER`], the
 /// variant's default player (`crate::player_file::default_player_spec`).
 fn build_player(
     spec: &str,
     variant: Variant,
-    rules: &Rules,
+    game: &Game,
     players: &PlayerRegistry,
 ) -> anyhow::Result<Box<dyn Player>> {
     let spec = match spec {
@@ -330,7 +333,7 @@ fn build_player(
         }
         other => other.to_string(),
     };
-    Ok(players.resolve(&spec, rules, 0)?.1)
+    Ok(players.resolve(&spec, game, 0)?.1)
 }
 
 /// The limits of `go [nodes N] [depth N] [movetime MS] [time MS [inc MS]]` (`sims` is a

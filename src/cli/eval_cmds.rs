@@ -55,13 +55,6 @@ pub(super) fn spec(text: &str) -> anyhow::Result<PlayerSpec> {
     Ok(text.parse::<PlayerSpec>()?)
 }
 
-/// The variant's name as given, normalized when it is a preset.
-pub(super) fn variant_name(game: &GameArgs) -> String {
-    game.variant
-        .parse::<crate::rules::Variant>()
-        .map_or_else(|_| game.variant.clone(), |v| v.name().to_string())
-}
-
 /// The game of a match: like [`GameArgs`], but without `--variant` (and `--rules`) the game is
 /// the one the players' files were trained for (Bao la Kiswahili when no player brings one).
 #[derive(clap::Args, Clone, Debug, Default)]
@@ -88,40 +81,34 @@ pub fn match_game(
     specs: &[&PlayerSpec],
     players: &PlayerRegistry,
     kept: &KeptPlayers,
-) -> anyhow::Result<(crate::rules::Rules, String, crate::rules::Position)> {
+) -> anyhow::Result<(crate::rules::Game, String, crate::rules::Position)> {
     let named = game.variant.is_some() || game.rules.is_some();
     let args = GameArgs {
         variant: game.variant.clone().unwrap_or_else(|| "kiswahili".into()),
         rules: game.rules.clone(),
         position: game.position.clone(),
     };
-    let asked = args.rules()?;
-    let mut own: Vec<(String, crate::rules::Rules)> = Vec::new();
-    for s in specs {
-        let p = kept.take(players, s, &asked, 0)?;
-        if p.is_bound() {
-            own.push((p.name(), p.rules().clone()));
-        }
+    let asked = args.game()?;
+    let built = (specs.iter())
+        .map(|s| kept.take(players, s, &asked, 0))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    // Players bound to no game were built for `asked`; those bound to one say which it is.
+    let own: Vec<&dyn crate::players::Player> = (built.iter())
+        .map(|p| p.as_ref())
+        .filter(|p| p.is_bound())
+        .collect();
+    let game = match own.first() {
+        Some(p) if !named => p.game().clone(),
+        _ => asked.clone(),
+    };
+    crate::players::check_players(&game, &own)?;
+    // Kept for the match, which takes them again: an engine starts once.
+    for (s, p) in specs.iter().zip(built) {
         kept.keep(s, &asked, p);
     }
-    if let Some(((a, ra), (b, _))) = own
-        .first()
-        .and_then(|first| own.iter().find(|(_, r)| r != &first.1).map(|o| (first, o)))
-    {
-        let game = crate::rules::Game::describe(ra);
-        bail!("{a} plays {game} and {b} another game: a match needs players of one game");
-    }
-    let (rules, variant) = match own.first() {
-        Some((_, r)) if !named => (r.clone(), crate::rules::Game::describe(r)),
-        _ => (asked, variant_name(&args)),
-    };
-    if let Some((name, _)) = own.iter().find(|(_, r)| *r != rules) {
-        bail!(
-            "{name} plays other rules than {variant} (leave out --variant and --rules to play its game)"
-        );
-    }
-    let start = args.start(&rules)?;
-    Ok((rules, variant, start))
+    let variant = game.to_string();
+    let start = args.start(&game)?;
+    Ok((game, variant, start))
 }
 
 /// `bao eval`: a match between two players.
@@ -200,7 +187,7 @@ impl MatchRunArgs {
 pub fn run_eval(args: EvalArgs, players: &PlayerRegistry) -> anyhow::Result<()> {
     let (a, b) = (spec(&args.a)?, spec(&args.b)?);
     let kept = KeptPlayers::new();
-    let (rules, variant, start) = match_game(&args.game, &[&a, &b], players, &kept)?;
+    let (game, variant, start) = match_game(&args.game, &[&a, &b], players, &kept)?;
     let sprt = match &args.sprt {
         None => None,
         Some(s) => Some(s.parse::<SprtConfig>().map_err(|e| anyhow!(e))?),
@@ -209,7 +196,7 @@ pub fn run_eval(args: EvalArgs, players: &PlayerRegistry) -> anyhow::Result<()> 
     let cfg = MatchConfig {
         a,
         b,
-        rules,
+        game,
         variant,
         start: Some(start),
         games: args.games,
@@ -353,8 +340,8 @@ pub struct GauntletArgs {
 
 /// Runs `bao gauntlet`.
 pub fn run_gauntlet_cmd(args: GauntletArgs, registry: &PlayerRegistry) -> anyhow::Result<()> {
-    let rules = args.game.rules()?;
-    let start = args.game.start(&rules)?;
+    let game = args.game.game()?;
+    let start = args.game.start(&game)?;
     args.run.check_records()?;
     let players: Vec<PlayerSpec> = args
         .players
@@ -369,8 +356,8 @@ pub fn run_gauntlet_cmd(args: GauntletArgs, registry: &PlayerRegistry) -> anyhow
         players,
         anchor,
         pairing,
-        rules,
-        variant: variant_name(&args.game),
+        variant: game.to_string(),
+        game,
         start: Some(start),
         games_per_pair: args.games,
         seed: args.seed,

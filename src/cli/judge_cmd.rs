@@ -10,7 +10,7 @@ use crate::eval::arena::progress_bar;
 use crate::eval::perfect::{Keeping, Proven, Share, converting, keeping, prove};
 use crate::notation::{Record, split_records};
 use crate::players::{Limits, PlayerRegistry};
-use crate::rules::{Position, Rules};
+use crate::rules::{Game, Position, Rules};
 use crate::search::solver::player::{DEFAULT_MEMORY_MB, SolverSpec};
 use crate::search::solver::{SolveLimits, Solver, SolverPlayer, Value};
 use anyhow::bail;
@@ -100,7 +100,7 @@ struct Report {
 pub fn run_judge(args: JudgeArgs, registry: &PlayerRegistry) -> anyhow::Result<()> {
     check_args(&args)?;
     let limits = args.limits.limits()?;
-    let rules = args.game.rules()?;
+    let rules = args.game.game()?;
     // Every player is built before the long proving, so a bad spec, or a player of another
     // game, fails at once.
     let mut players = Vec::new();
@@ -108,7 +108,7 @@ pub fn run_judge(args: JudgeArgs, registry: &PlayerRegistry) -> anyhow::Result<(
         players.push(registry.resolve(text, &rules, args.seed)?);
     }
     let built: Vec<&dyn crate::players::Player> = players.iter().map(|(_, p)| p.as_ref()).collect();
-    crate::eval::check_one_game(&rules, &built)?;
+    crate::players::check_players(&rules, &built)?;
     let positions = sample(&args, &rules)?;
     let proven = prove_all(&args, &rules, &positions)?;
     let critical = |v: Value| {
@@ -118,7 +118,7 @@ pub fn run_judge(args: JudgeArgs, registry: &PlayerRegistry) -> anyhow::Result<(
             .count()
     };
     let mut report = Report {
-        variant: super::eval_cmds::variant_name(&args.game),
+        variant: rules.to_string(),
         positions: positions.len(),
         last_plies: args.last_plies,
         proven: proven.len(),
@@ -191,12 +191,17 @@ fn check_args(args: &JudgeArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Whether a record's `Variant` tag names `game`: its text, or the preset it starts from (what
+/// records of a game with rule options named before they named the whole game).
+fn names(tag: &str, game: &Game) -> bool {
+    tag.parse::<Game>().is_ok_and(|g| g == *game) || tag == game.preset().name()
+}
+
 /// The distinct unfinished positions of the records after the skipped plies, at most
 /// `--positions` of them drawn at random.
-fn sample(args: &JudgeArgs, rules: &Rules) -> anyhow::Result<Vec<Position>> {
+fn sample(args: &JudgeArgs, rules: &Game) -> anyhow::Result<Vec<Position>> {
     let text = crate::util::read_text_bounded(&args.records, crate::util::limits::TEXT, "records")?;
     let start = args.game.start(rules)?;
-    let variant = super::eval_cmds::variant_name(&args.game);
     let mut seen = HashSet::new();
     let mut positions = Vec::new();
     for (i, body) in split_records(&text).iter().enumerate() {
@@ -206,8 +211,8 @@ fn sample(args: &JudgeArgs, rules: &Rules) -> anyhow::Result<Vec<Position>> {
         let record = body
             .parse::<Record>()
             .map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
-        if let Some(v) = record.tag("Variant").filter(|v| *v != variant) {
-            bail!("{} is a game of {v}, not {variant}", at());
+        if let Some(v) = record.tag("Variant").filter(|v| !names(v, rules)) {
+            bail!("{} is a game of {v}, not {rules}", at());
         }
         let (_, line) =
             (record.replay(rules, &start)).map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;

@@ -17,7 +17,7 @@ pub mod solve_cmd;
 #[cfg(feature = "ml")]
 pub mod train_cmd;
 
-use crate::rules::{Position, Rules, Variant};
+use crate::rules::{Game, GameError, Position, Rules, RulesError};
 use anyhow::Context;
 
 /// Options that pick a rule set and an optional starting position.
@@ -36,23 +36,20 @@ pub struct GameArgs {
 }
 
 impl GameArgs {
-    /// The rule set: the preset, with the options of `--rules` applied.
-    pub fn rules(&self) -> anyhow::Result<Rules> {
-        let variant: Variant = self.variant.parse()?;
-        let rules = match &self.rules {
-            None => variant.rules(),
-            Some(path) => {
-                let text =
-                    crate::util::read_text_bounded(path, crate::util::limits::TEXT, "rules file")?;
-                crate::rules::variant::rules_with_overrides(variant, &text)
-                    .map_err(|e| anyhow::anyhow!("bad rules file {}: {e}", path.display()))?
-            }
+    /// The game: `--variant` (a preset's name or a game's text), with the options of `--rules`
+    /// applied.
+    pub fn game(&self) -> anyhow::Result<Game> {
+        let named: Game = self.variant.parse()?;
+        let Some(path) = &self.rules else {
+            return Ok(named);
         };
-        rules
-            .validate()
-            .map_err(anyhow::Error::msg)
-            .context("inconsistent rule options")?;
-        Ok(rules)
+        let text = crate::util::read_text_bounded(path, crate::util::limits::TEXT, "rules file")?;
+        named.with_overrides(&text).map_err(|e| match e {
+            GameError::Rules(RulesError::Options(why)) => {
+                anyhow::anyhow!("bad rules file {}: {why}", path.display())
+            }
+            e => anyhow::Error::msg(e).context("inconsistent rule options"),
+        })
     }
 
     /// The starting position: `--position`, validated against the rules, or the start.

@@ -3,7 +3,7 @@
 
 use super::GameArgs;
 use super::engine::{Event, spawn_line_reader};
-use super::eval_cmds::{LimitArgs, spec, variant_name};
+use super::eval_cmds::{LimitArgs, spec};
 use crate::eval::arena::{mix, play_game, result_tag};
 use crate::notation::{Diagram, Record, legal_strings, line_text, move_text, parse_and_play};
 use crate::players::{Bot, Choice, Limits, Player, PlayerRegistry};
@@ -84,15 +84,9 @@ pub fn run_play(args: PlayArgs, players: &PlayerRegistry) -> anyhow::Result<()> 
         };
         (me, opponent_spec(&args, players)?)
     };
-    let rules = args.game.rules()?;
+    let rules = args.game.game()?;
     let (_, ai) = players.resolve(&opponent, &rules, args.seed)?;
-    if *ai.rules() != rules {
-        bail!(
-            "{} plays other rules than {} (pick its variant with --variant, or its rule options with --rules)",
-            ai.name(),
-            args.game.variant
-        );
-    }
+    crate::players::check_players(&rules, &[ai.as_ref()])?;
     let start = args.game.start(&rules)?;
     let limits = args.limits.limits()?;
     let record = args
@@ -141,7 +135,7 @@ fn watch_game(
     north: &str,
     players: &PlayerRegistry,
 ) -> anyhow::Result<()> {
-    let rules = args.game.rules()?;
+    let rules = args.game.game()?;
     let start = args.game.start(&rules)?;
     if let Some(path) = &args.record {
         crate::util::check_output_path(path)
@@ -151,11 +145,11 @@ fn watch_game(
     let seeds = (mix(args.seed, 1), mix(args.seed, 2));
     let mut south = players.build(&south_spec, &rules, seeds.0)?;
     let mut north = players.build(&north_spec, &rules, seeds.1)?;
-    crate::eval::check_one_game(&rules, &[south.as_ref(), north.as_ref()])?;
+    crate::players::check_players(&rules, &[south.as_ref(), north.as_ref()])?;
     south.new_game(seeds.0);
     north.new_game(seeds.1);
     let limits = args.limits.limits()?;
-    let variant = variant_name(&args.game);
+    let variant = rules.to_string();
     println!(
         "{} (South) vs {} (North), {variant}",
         south.name(),
@@ -256,7 +250,7 @@ pub fn default_record_path(variant: &str) -> PathBuf {
 /// when it ends: at its end, at `quit` or the end of input, on Ctrl-C (see [`interrupt`]), or
 /// when the player fails. The player searches on a [`Bot`]'s thread, so Ctrl-C stops it.
 pub fn play_human(
-    rules: &Rules,
+    rules: &crate::rules::Game,
     start: Position,
     me: Side,
     ai: Box<dyn Player>,
@@ -452,7 +446,7 @@ fn undo(history: &mut Vec<(Move, Position)>, me: Side) {
 
 /// Writes the record of a game you (`me`) played against `opponent` to `path`.
 fn save_record(
-    rules: &Rules,
+    rules: &crate::rules::Game,
     start: &Position,
     moves: &[Move],
     me: Side,
@@ -464,9 +458,7 @@ fn save_record(
         Side::South => ("South", "North"),
         Side::North => ("North", "South"),
     };
-    if let Some(v) = Variant::of(rules) {
-        rec.set_tag("Variant", v.name());
-    }
+    rec.set_tag("Variant", rules.to_string());
     rec.set_tag(mine, "human");
     rec.set_tag(theirs, opponent);
     crate::util::write_atomic(path, rec.to_string().as_bytes())?;

@@ -62,7 +62,7 @@ pub fn moves_line(rules: &Rules, start: &Position, line: &str) -> (serde_json::V
 
 /// Runs `bao moves`.
 pub fn run_moves(args: MovesArgs) -> anyhow::Result<()> {
-    let rules = args.game.rules()?;
+    let rules = args.game.game()?;
     let start = args.game.start(&rules)?;
     let stdin = std::io::stdin();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
@@ -99,7 +99,7 @@ pub struct PerftArgs {
 
 /// Runs `bao perft`.
 pub fn run_perft(args: PerftArgs) -> anyhow::Result<()> {
-    let rules = args.game.rules()?;
+    let rules = args.game.game()?;
     let pos = args.game.start(&rules)?;
     let t = std::time::Instant::now();
     let total = if args.divide {
@@ -137,7 +137,7 @@ pub struct ShowArgs {
 
 /// Runs `bao show`.
 pub fn run_show(args: ShowArgs) -> anyhow::Result<()> {
-    let rules = args.game.rules()?;
+    let rules = args.game.game()?;
     let mut pos = args.game.start(&rules)?;
     let mut list = MoveList::new();
     let mut last_events = Vec::new();
@@ -207,7 +207,7 @@ pub struct RandomArgs {
 /// Runs `bao random`.
 pub fn run_random(args: RandomArgs) -> anyhow::Result<()> {
     use rand::{RngExt, SeedableRng};
-    let rules = args.game.rules()?;
+    let rules = args.game.game()?;
     let start = args.game.start(&rules)?;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed);
     let mut list = MoveList::new();
@@ -238,7 +238,7 @@ pub fn run_random(args: RandomArgs) -> anyhow::Result<()> {
         if args.records.is_some() {
             let mut rec = Record::from_game(&rules, &start, &moves)?;
             rec.set_tag("Game", (g + 1).to_string());
-            rec.set_tag("Variant", args.game.variant.clone());
+            rec.set_tag("Variant", rules.to_string());
             let result = match outcome {
                 Some(o) => outcome_json(Some(o)).to_string(),
                 None => format!("truncated after {} plies", args.max_plies),

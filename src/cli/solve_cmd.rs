@@ -74,7 +74,7 @@ pub fn run_solve(args: SolveArgs) -> anyhow::Result<()> {
     if !(1..=1 << 20).contains(&args.memory) {
         bail!("--memory must be 1..=1048576 (MiB)");
     }
-    let rules = args.game.rules()?;
+    let rules = args.game.game()?;
     let pos = position(&args, &rules)?;
     let cached = match args.cache.dir().map(|dir| cache::load(dir, &rules, &pos)) {
         None => None,

@@ -109,7 +109,7 @@ mod tests {
 
     #[test]
     fn random_agent_plays_only_legal_actions_and_reaches_all_of_them() {
-        let mut env = Env::new(Variant::Kiswahili.rules(), EnvConfig::default()).unwrap();
+        let mut env = Env::new(Variant::Kiswahili.into(), EnvConfig::default()).unwrap();
         env.reset(3);
         let mut agent = RandomAgent::new(9);
         let bits = env.legal_mask_bits();

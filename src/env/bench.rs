@@ -5,7 +5,7 @@ use super::action::{ACTIONS, nth_action};
 use super::env::{Env, EnvConfig};
 use super::observation::OBS_LEN;
 use super::vec_env::{VecEnv, episode_seed};
-use crate::rules::{Game, Rules, Variant};
+use crate::rules::{Game, Variant};
 use crate::util::median;
 use crate::util::splitmix64;
 use std::fmt;
@@ -14,8 +14,8 @@ use std::time::Instant;
 /// What [`bench_env`] measures.
 #[derive(Clone, Debug)]
 pub struct EnvBenchConfig {
-    /// The rules played.
-    pub rules: Rules,
+    /// The game played.
+    pub game: Game,
     /// Environments in the `VecEnv`.
     pub envs: usize,
     /// Threads of the `VecEnv`'s rayon pool.
@@ -30,7 +30,7 @@ impl Default for EnvBenchConfig {
     /// Bao la Kiswahili, 64 environments on 2 threads, 5 runs of 2 seconds.
     fn default() -> Self {
         EnvBenchConfig {
-            rules: Variant::Kiswahili.rules(),
+            game: Variant::Kiswahili.into(),
             envs: 64,
             threads: 2,
             seconds_per_run: 2.0,
@@ -119,7 +119,7 @@ impl fmt::Display for BenchReport {
 /// figures are the environments' and the `VecEnv`'s serial part is not the driver's generator.
 pub fn bench_env(config: &EnvBenchConfig) -> BenchReport {
     const SLICES: usize = 10;
-    let rules = &config.rules;
+    let rules = &config.game;
     let envs = config.envs.max(1);
     let threads = config.threads.max(1);
     let pool = |n: usize| rayon::ThreadPoolBuilder::new().num_threads(n).build().ok();
@@ -176,7 +176,7 @@ pub fn bench_env(config: &EnvBenchConfig) -> BenchReport {
     let column = |i: usize| median(&all.iter().map(|r| r[i]).collect::<Vec<_>>());
     let ratio = |a: usize, b: usize| median(&all.iter().map(|r| r[a] / r[b]).collect::<Vec<_>>());
     BenchReport {
-        variant: Game::describe(rules),
+        variant: rules.to_string(),
         vec_envs: envs,
         vec_threads: many.as_ref().map_or(1, |p| p.current_num_threads()),
         single_steps_per_sec: column(0),
@@ -218,7 +218,7 @@ struct SingleBench {
 }
 
 impl SingleBench {
-    fn new(rules: &Rules, seed: u64, owned: bool) -> Option<SingleBench> {
+    fn new(rules: &Game, seed: u64, owned: bool) -> Option<SingleBench> {
         let mut b = SingleBench {
             env: Env::new(rules.clone(), EnvConfig::default()).ok()?,
             picker: CheapPick(seed),
@@ -274,7 +274,7 @@ struct VecBench {
 }
 
 impl VecBench {
-    fn new(rules: &Rules, seed: u64, n: usize) -> Option<VecBench> {
+    fn new(rules: &Game, seed: u64, n: usize) -> Option<VecBench> {
         Some(VecBench {
             venv: VecEnv::new(rules.clone(), EnvConfig::default(), n, seed).ok()?,
             picker: CheapPick(seed),
@@ -310,7 +310,7 @@ mod tests {
     #[test]
     fn the_report_has_every_figure() {
         let r = bench_env(&EnvBenchConfig {
-            rules: Variant::Kujifunza.rules(),
+            game: Variant::Kujifunza.into(),
             envs: 4,
             threads: 2,
             seconds_per_run: 0.01,

@@ -6,7 +6,7 @@ use super::action::{
 };
 use super::observation::{OBS_LEN, encode};
 use crate::notation::MoveText;
-use crate::rules::{EndReason, MoveList, Outcome, Position, Rules, Side};
+use crate::rules::{EndReason, Game, MoveList, Outcome, Position, Rules, Side};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -39,9 +39,6 @@ impl Default for EnvConfig {
 /// Misuse of an environment. Nothing here panics; every error names what is wrong.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum EnvError {
-    /// The rule set does not validate.
-    #[error("invalid rules: {0}")]
-    InvalidRules(#[from] crate::rules::RulesError),
     /// The configuration does not make sense.
     #[error("invalid environment config: {0}")]
     InvalidConfig(String),
@@ -157,11 +154,11 @@ pub struct Step {
     pub info: StepInfo,
 }
 
-/// The environment: a rule set, the current position, its legal moves (generated once per
+/// The environment: a game, the current position, its legal moves (generated once per
 /// position and reused by `step`), and a seeded random generator for varied starts.
 #[derive(Clone, Debug)]
 pub struct Env {
-    rules: Rules,
+    game: Game,
     config: EnvConfig,
     pos: Position,
     /// Legal moves and child positions of `pos`.
@@ -176,9 +173,8 @@ pub struct Env {
 }
 
 impl Env {
-    /// An environment at the start position (as after `reset(0)`).
-    pub fn new(rules: Rules, config: EnvConfig) -> Result<Env, EnvError> {
-        rules.validate().map_err(EnvError::InvalidRules)?;
+    /// An environment of `game` at the start position (as after `reset(0)`).
+    pub fn new(game: Game, config: EnvConfig) -> Result<Env, EnvError> {
         if config.max_plies == 0 {
             return Err(EnvError::InvalidConfig(
                 "max_plies must be at least 1".into(),
@@ -190,9 +186,9 @@ impl Env {
                 config.opening_random_plies, config.max_plies
             )));
         }
-        let pos = Position::start(&rules);
+        let pos = Position::start(&game);
         let mut env = Env {
-            rules,
+            game,
             config,
             pos,
             list: MoveList::new(),
@@ -218,13 +214,13 @@ impl Env {
     pub fn reset_into(&mut self, seed: u64, obs: &mut [f32]) -> Result<(), EnvError> {
         check_buffer(obs)?;
         self.reset_state(seed);
-        encode(&self.rules, &self.pos, obs);
+        encode(&self.game, &self.pos, obs);
         Ok(())
     }
 
     pub(super) fn reset_state(&mut self, seed: u64) {
         self.rng = ChaCha8Rng::seed_from_u64(seed);
-        self.pos = Position::start(&self.rules);
+        self.pos = Position::start(&self.game);
         self.plies = 0;
         self.refresh();
         let mut scratch = MoveList::new();
@@ -240,7 +236,7 @@ impl Env {
                 let j = self.rng.random_range(k..n);
                 order.swap(k, j);
                 let child = self.list.children()[order[k] as usize];
-                child.legal_moves(&self.rules, &mut scratch);
+                child.legal_moves(&self.game, &mut scratch);
                 if child.outcome_given(&scratch).is_none() {
                     next = Some(child);
                     break;
@@ -256,7 +252,7 @@ impl Env {
 
     /// Puts the environment in `pos` (checked against the rules) as a fresh episode.
     pub fn set_state(&mut self, pos: Position) -> Result<(), EnvError> {
-        pos.validate(&self.rules)
+        pos.validate(&self.game)
             .map_err(EnvError::InvalidPosition)?;
         self.pos = pos;
         self.plies = u32::from(pos.ply());
@@ -279,7 +275,7 @@ impl Env {
     /// Generates the legal moves of `pos` and the mask, and sees whether the game is over.
     #[inline]
     fn refresh(&mut self) {
-        self.pos.legal_moves(&self.rules, &mut self.list);
+        self.pos.legal_moves(&self.game, &mut self.list);
         self.index_moves();
     }
 
@@ -315,7 +311,7 @@ impl Env {
     pub fn step_into(&mut self, action: usize, obs: &mut [f32]) -> Result<Transition, EnvError> {
         check_buffer(obs)?;
         let t = self.advance(action)?;
-        encode(&self.rules, &self.pos, obs);
+        encode(&self.game, &self.pos, obs);
         Ok(t)
     }
 
@@ -379,14 +375,14 @@ impl Env {
     /// The observation of the current position, for the player to move.
     pub fn observation(&self) -> Observation {
         let mut v = vec![0.0; OBS_LEN];
-        encode(&self.rules, &self.pos, &mut v);
+        encode(&self.game, &self.pos, &mut v);
         v
     }
 
     /// Writes the current observation into `obs` (`OBS_LEN` floats).
     pub fn observe_into(&self, obs: &mut [f32]) -> Result<(), EnvError> {
         check_buffer(obs)?;
-        encode(&self.rules, &self.pos, obs);
+        encode(&self.game, &self.pos, obs);
         Ok(())
     }
 
@@ -430,10 +426,16 @@ impl Env {
         &self.pos
     }
 
-    /// The rule set.
+    /// The game.
+    #[inline]
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The game's rule set.
     #[inline]
     pub fn rules(&self) -> &Rules {
-        &self.rules
+        self.game.rules()
     }
 
     /// The episode settings.
@@ -472,7 +474,7 @@ impl Env {
 
     /// The action of the legal move written `text` in KIBA notation.
     pub fn parse_action(&self, text: &str) -> Result<usize, EnvError> {
-        Ok(parse_action(&self.rules, &self.pos, text)?)
+        Ok(parse_action(&self.game, &self.pos, text)?)
     }
 
     /// The stage name of the current position (`opening`, `namua`, `mtaji`).
@@ -501,7 +503,7 @@ mod tests {
 
     #[test]
     fn step_reuses_the_cached_moves_and_matches_the_engine() {
-        let rules = Variant::Kiswahili.rules();
+        let rules = Game::from(Variant::Kiswahili);
         let mut env = Env::new(rules.clone(), EnvConfig::default()).unwrap();
         let a = env.parse_action("A6<").unwrap();
         let expected = Position::start(&rules)
@@ -518,7 +520,7 @@ mod tests {
 
     #[test]
     fn bad_configs_are_rejected() {
-        let rules = Variant::Kiswahili.rules();
+        let rules = Game::from(Variant::Kiswahili);
         let zero = EnvConfig {
             max_plies: 0,
             ..EnvConfig::default()
@@ -527,11 +529,12 @@ mod tests {
             Env::new(rules.clone(), zero),
             Err(EnvError::InvalidConfig(_))
         ));
-        let mut bad = rules;
+        // Rules that make no game never reach an environment: the game refuses them.
+        let mut bad = rules.rules().clone();
         bad.min_lift = 0;
         assert!(matches!(
-            Env::new(bad, EnvConfig::default()),
-            Err(EnvError::InvalidRules(_))
+            Game::new(bad),
+            Err(crate::rules::GameError::Rules(_))
         ));
     }
 }

@@ -5,7 +5,7 @@ use super::action::{ACTIONS, write_mask};
 use super::env::{Env, EnvConfig, EnvError, EpisodeEnd};
 use super::observation::{Features, OBS_LEN};
 use super::share::{ByIndex, Claims};
-use crate::rules::{Position, Rules, Side};
+use crate::rules::{Game, Position, Side};
 use rayon::prelude::*;
 
 /// Misuse of a [`VecEnv`].
@@ -166,9 +166,9 @@ pub struct VecEnv {
 }
 
 impl VecEnv {
-    /// `n` environments of `rules`, each reset with [`episode_seed`]`(base_seed, i, 0)`.
+    /// `n` environments of `game`, each reset with [`episode_seed`]`(base_seed, i, 0)`.
     pub fn new(
-        rules: Rules,
+        game: Game,
         config: EnvConfig,
         n: usize,
         base_seed: u64,
@@ -176,8 +176,7 @@ impl VecEnv {
         if n == 0 {
             return Err(VecEnvError::Empty);
         }
-        let env =
-            Env::new(rules, config).map_err(|source| VecEnvError::Env { index: 0, source })?;
+        let env = Env::new(game, config).map_err(|source| VecEnvError::Env { index: 0, source })?;
         let lanes = (0..n)
             .map(|index| Lane {
                 out: LaneOut {
@@ -387,6 +386,11 @@ impl VecEnv {
     /// Always false: a `VecEnv` has at least one environment.
     pub fn is_empty(&self) -> bool {
         self.lanes.is_empty()
+    }
+
+    /// The game every environment plays (a `VecEnv` has at least one).
+    pub fn game(&self) -> &Game {
+        self.lanes[0].env.game()
     }
 
     /// Environment `i` (read-only: step it through [`VecEnv::step`]).

@@ -11,7 +11,7 @@ use super::sprt::{SprtConfig, SprtResult, Verdict};
 use crate::env::random_opening;
 use crate::notation::{Record, move_text};
 use crate::players::{Choice, Limits, Player, PlayerRegistry, PlayerSpec};
-use crate::rules::{EndReason, Move, MoveList, Position, Rules, Side, Variant};
+use crate::rules::{EndReason, Game, Move, MoveList, Position, Rules, Side, Variant};
 use anyhow::{Context, anyhow, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand::SeedableRng;
@@ -139,8 +139,8 @@ pub struct MatchConfig {
     pub a: PlayerSpec,
     /// The second player.
     pub b: PlayerSpec,
-    /// The rule set.
-    pub rules: Rules,
+    /// The game.
+    pub game: Game,
     /// The variant's name, for records and reports.
     pub variant: String,
     /// The start position (default: the rule set's start).
@@ -174,7 +174,7 @@ impl MatchConfig {
         MatchConfig {
             a,
             b,
-            rules: variant.rules(),
+            game: variant.into(),
             variant: variant.name().to_string(),
             start: None,
             games: 100,
@@ -371,14 +371,14 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchResult> {
     // Fail on a bad spec, or players of another game, before any game, and learn the names;
     // the players built for that play the first games.
     let (a, b) = (
-        cfg.kept.take(&cfg.players, &cfg.a, &cfg.rules, 0)?,
-        cfg.kept.take(&cfg.players, &cfg.b, &cfg.rules, 0)?,
+        cfg.kept.take(&cfg.players, &cfg.a, &cfg.game, 0)?,
+        cfg.kept.take(&cfg.players, &cfg.b, &cfg.game, 0)?,
     );
-    super::check_one_game(&cfg.rules, &[a.as_ref(), b.as_ref()])?;
+    crate::players::check_players(&cfg.game, &[a.as_ref(), b.as_ref()])?;
     let (name_a, name_b) = (a.name(), b.name());
-    cfg.kept.keep(&cfg.a, &cfg.rules, a);
-    cfg.kept.keep(&cfg.b, &cfg.rules, b);
-    let start = cfg.start.unwrap_or_else(|| Position::start(&cfg.rules));
+    cfg.kept.keep(&cfg.a, &cfg.game, a);
+    cfg.kept.keep(&cfg.b, &cfg.game, b);
+    let start = cfg.start.unwrap_or_else(|| Position::start(&cfg.game));
     let n_pairs = cfg.games.div_ceil(2);
     let bar = progress_bar(cfg.games as u64, cfg.progress);
     bar.set_message(format!("{name_a} vs {name_b}"));
@@ -428,7 +428,7 @@ fn play_pair(
 ) -> anyhow::Result<Vec<GameReport>> {
     let pair_seed = mix(cfg.seed, p as u64);
     let mut rng = ChaCha8Rng::seed_from_u64(pair_seed);
-    let (opening, from) = random_opening(&cfg.rules, start, cfg.opening_plies, &mut rng);
+    let (opening, from) = random_opening(&cfg.game, start, cfg.opening_plies, &mut rng);
     let games_here = if 2 * p + 1 < cfg.games { 2 } else { 1 };
     let mut out = Vec::with_capacity(games_here);
     for g in 0..games_here {
@@ -438,8 +438,8 @@ fn play_pair(
             mix(pair_seed, 2 * g as u64 + 1),
             mix(pair_seed, 2 * g as u64 + 2),
         );
-        let mut a = cfg.kept.take(&cfg.players, &cfg.a, &cfg.rules, seed_a)?;
-        let mut b = cfg.kept.take(&cfg.players, &cfg.b, &cfg.rules, seed_b)?;
+        let mut a = cfg.kept.take(&cfg.players, &cfg.a, &cfg.game, seed_a)?;
+        let mut b = cfg.kept.take(&cfg.players, &cfg.b, &cfg.game, seed_b)?;
         let (south, north): (&mut dyn Player, &mut dyn Player) = if a_is_south {
             (&mut *a, &mut *b)
         } else {
@@ -447,7 +447,7 @@ fn play_pair(
         };
         let left = cfg.max_plies.saturating_sub(opening.len());
         let outcome = play_game(
-            &cfg.rules,
+            &cfg.game,
             &from,
             south,
             north,
@@ -457,8 +457,8 @@ fn play_pair(
         )
         .with_context(|| format!("game {game} of {name_a} vs {name_b}"))?;
         // Only players whose game ended well play again (an error drops them above).
-        cfg.kept.keep(&cfg.a, &cfg.rules, a);
-        cfg.kept.keep(&cfg.b, &cfg.rules, b);
+        cfg.kept.keep(&cfg.a, &cfg.game, a);
+        cfg.kept.keep(&cfg.b, &cfg.game, b);
         let (south, north) = if a_is_south {
             (name_a, name_b)
         } else {
@@ -499,9 +499,9 @@ fn game_record(
     report: &GameReport,
     opening_plies: usize,
 ) -> anyhow::Result<String> {
-    let mut rec = Record::from_game(&cfg.rules, start, moves)
+    let mut rec = Record::from_game(&cfg.game, start, moves)
         .map_err(|e| anyhow!("cannot write the record of a game: {e}"))?;
-    rec.set_tag("Variant", cfg.variant.clone());
+    rec.set_tag("Variant", cfg.game.to_string());
     rec.set_tag("South", report.south.as_str());
     rec.set_tag("North", report.north.as_str());
     rec.set_tag("Result", result_tag(report.winner, report.end));

@@ -11,7 +11,7 @@ use super::arena::{MAX_OPENING_PLIES, mix};
 use super::{MatchConfig, MatchResult, run_match};
 use crate::env::random_opening;
 use crate::players::{Limits, PlayerRegistry, PlayerSpec};
-use crate::rules::{Position, Rules, Side, Variant};
+use crate::rules::{Game, Position, Rules, Side, Variant};
 use crate::search::book::{Book, BookEntry};
 use crate::search::solver::best_response::{BestResponder, Response};
 use crate::search::solver::victim::{Memory, Victim, VictimBuilder, check_determinism};
@@ -156,7 +156,7 @@ pub fn exact_exploitability(
 
 /// Checks the config's bounds, the game and the victim (it loads, plays this game and is not
 /// random by kind); the rule set.
-fn check_config(cfg: &ExactConfig, players: &PlayerRegistry) -> anyhow::Result<Rules> {
+fn check_config(cfg: &ExactConfig, players: &PlayerRegistry) -> anyhow::Result<Game> {
     if !SOLVED_GAMES.contains(&cfg.variant) {
         let names: Vec<&str> = SOLVED_GAMES.iter().map(|v| v.name()).collect();
         bail!(
@@ -172,7 +172,7 @@ fn check_config(cfg: &ExactConfig, players: &PlayerRegistry) -> anyhow::Result<R
         cfg.max_plies,
         cfg.opening_plies as usize + 1..=crate::search::solver::MAX_PLY,
     )?;
-    let rules = cfg.variant.rules();
+    let rules = Game::from(cfg.variant);
     let spec: PlayerSpec = cfg.victim.parse()?;
     if matches!(spec, PlayerSpec::Random) {
         bail!("the victim `random` plays at random: --exact needs a deterministic victim");
@@ -187,10 +187,10 @@ fn check_config(cfg: &ExactConfig, players: &PlayerRegistry) -> anyhow::Result<R
         );
     }
     let victim = players.build(&spec, &rules, cfg.seed)?;
-    super::check_one_game(&rules, &[victim.as_ref()])?;
+    crate::players::check_players(&rules, &[victim.as_ref()])?;
     if let Some(trained) = &cfg.trained {
         let t = players.resolve(trained, &rules, cfg.seed)?.1;
-        super::check_one_game(&rules, &[t.as_ref()])?;
+        crate::players::check_players(&rules, &[t.as_ref()])?;
     }
     Ok(rules)
 }
@@ -199,7 +199,7 @@ fn check_config(cfg: &ExactConfig, players: &PlayerRegistry) -> anyhow::Result<R
 fn victim_builder(
     cfg: &ExactConfig,
     players: &PlayerRegistry,
-    rules: &Rules,
+    rules: &Game,
     seed: u64,
 ) -> Box<VictimBuilder> {
     let (players, rules, text) = (players.clone(), rules.clone(), cfg.victim.clone());
@@ -262,12 +262,12 @@ fn write_book(
 /// [`run_match`] with the suite's seed, openings and cap.
 fn play_suite(
     cfg: &ExactConfig,
-    rules: &Rules,
+    rules: &Game,
     players: &PlayerRegistry,
     exploiter: &str,
 ) -> anyhow::Result<Vec<f64>> {
     let result: MatchResult = run_match(&MatchConfig {
-        rules: rules.clone(),
+        game: rules.clone(),
         variant: cfg.variant.name().to_string(),
         games: cfg.games,
         seed: cfg.seed,

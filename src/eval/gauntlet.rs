@@ -10,7 +10,7 @@
 use super::arena::{MatchConfig, MatchResult, mix, run_match};
 use super::kept::KeptPlayers;
 use crate::players::{Limits, PlayerRegistry, PlayerSpec};
-use crate::rules::{Position, Rules};
+use crate::rules::{Game, Position};
 use anyhow::{bail, ensure};
 use serde::Serialize;
 
@@ -33,8 +33,8 @@ pub struct GauntletConfig {
     pub anchor: usize,
     /// Which pairs play.
     pub pairing: Pairing,
-    /// The rule set.
-    pub rules: Rules,
+    /// The game.
+    pub game: Game,
     /// Its name.
     pub variant: String,
     /// The start position (default: the rule set's start).
@@ -228,12 +228,12 @@ pub fn run_gauntlet(cfg: &GauntletConfig) -> anyhow::Result<GauntletResult> {
     // here. They are kept for the matches, which share them (an engine starts once for all).
     let kept = KeptPlayers::new();
     let built = (cfg.players.iter())
-        .map(|s| kept.take(&cfg.registry, s, &cfg.rules, 0))
+        .map(|s| kept.take(&cfg.registry, s, &cfg.game, 0))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let refs: Vec<&dyn crate::players::Player> = built.iter().map(|p| p.as_ref()).collect();
-    super::check_one_game(&cfg.rules, &refs)?;
+    crate::players::check_players(&cfg.game, &refs)?;
     for (spec, player) in cfg.players.iter().zip(built) {
-        kept.keep(spec, &cfg.rules, player);
+        kept.keep(spec, &cfg.game, player);
     }
     let pairs: Vec<(usize, usize)> = match &cfg.pairing {
         Pairing::RoundRobin => (0..n)
@@ -256,7 +256,7 @@ pub fn run_gauntlet(cfg: &GauntletConfig) -> anyhow::Result<GauntletResult> {
         let m = run_match(&MatchConfig {
             a: cfg.players[i].clone(),
             b: cfg.players[j].clone(),
-            rules: cfg.rules.clone(),
+            game: cfg.game.clone(),
             variant: cfg.variant.clone(),
             start: cfg.start,
             games: cfg.games_per_pair,

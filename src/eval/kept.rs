@@ -4,7 +4,7 @@
 //! program above all, starts once for each game played at the same time rather than once a game.
 
 use crate::players::{Candidate, Choice, Limits, Player, PlayerRegistry, PlayerSpec};
-use crate::rules::{Position, Rules};
+use crate::rules::{Game, Position};
 use std::fmt;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 /// An idle player, with the spec and the game it was built for.
 struct Idle {
     spec: PlayerSpec,
-    rules: Rules,
+    game: Game,
     player: Box<dyn Player>,
 }
 
@@ -40,38 +40,36 @@ impl KeptPlayers {
         self.idle.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// A player of `spec` for a game of `rules` seeded `seed`: a kept one, started on a new game
+    /// A player of `spec` for `game` seeded `seed`: a kept one, started on a new game
     /// with that seed, or else one `registry` builds (and starts the same way, so that both are
     /// the same player to the game).
     pub fn take(
         &self,
         registry: &PlayerRegistry,
         spec: &PlayerSpec,
-        rules: &Rules,
+        game: &Game,
         seed: u64,
     ) -> anyhow::Result<Box<dyn Player>> {
         let kept = {
             let mut idle = self.lock();
-            let at = idle
-                .iter()
-                .position(|k| k.spec == *spec && k.rules == *rules);
+            let at = idle.iter().position(|k| k.spec == *spec && k.game == *game);
             at.map(|i| idle.swap_remove(i).player)
         };
         let mut player = match kept {
             Some(player) => player,
-            None => registry.build(spec, rules, seed)?,
+            None => registry.build(spec, game, seed)?,
         };
         player.new_game(seed);
         Ok(player)
     }
 
-    /// Keeps `player`, built from `spec` for a game of `rules`, for a later game. Only a player
+    /// Keeps `player`, built from `spec` for `game`, for a later game. Only a player
     /// whose game ended well comes back: one that failed is dropped (an engine that failed is
     /// ended with it).
-    pub fn keep(&self, spec: &PlayerSpec, rules: &Rules, player: Box<dyn Player>) {
+    pub fn keep(&self, spec: &PlayerSpec, game: &Game, player: Box<dyn Player>) {
         self.lock().push(Idle {
             spec: spec.clone(),
-            rules: rules.clone(),
+            game: game.clone(),
             player,
         });
     }
@@ -83,14 +81,14 @@ impl KeptPlayers {
         &self,
         registry: &PlayerRegistry,
         spec: &PlayerSpec,
-        rules: &Rules,
+        game: &Game,
         seed: u64,
     ) -> anyhow::Result<Box<dyn Player>> {
-        let player = self.take(registry, spec, rules, seed)?;
+        let player = self.take(registry, spec, game, seed)?;
         Ok(Box::new(Lent {
             player: Some(player),
             spec: spec.clone(),
-            rules: rules.clone(),
+            game: game.clone(),
             home: self.clone(),
         }))
     }
@@ -111,7 +109,7 @@ impl KeptPlayers {
 struct Lent {
     player: Option<Box<dyn Player>>,
     spec: PlayerSpec,
-    rules: Rules,
+    game: Game,
     home: KeptPlayers,
 }
 
@@ -130,7 +128,7 @@ impl Drop for Lent {
         if let Some(player) = self.player.take()
             && !std::thread::panicking()
         {
-            self.home.keep(&self.spec, &self.rules, player);
+            self.home.keep(&self.spec, &self.game, player);
         }
     }
 }
@@ -140,8 +138,8 @@ impl Player for Lent {
         self.player().name()
     }
 
-    fn rules(&self) -> &Rules {
-        self.player().rules()
+    fn game(&self) -> &Game {
+        self.player().game()
     }
 
     fn is_bound(&self) -> bool {
@@ -181,9 +179,9 @@ mod tests {
         let built = Arc::new(AtomicUsize::new(0));
         let mut registry = PlayerRegistry::classical();
         let count = built.clone();
-        registry.register("counted", move |_, _, rules, seed| {
+        registry.register("counted", move |_, _, game, seed| {
             count.fetch_add(1, Ordering::Relaxed);
-            Ok(Box::new(RandomPlayer::new(rules, seed)))
+            Ok(Box::new(RandomPlayer::new(game, seed)))
         });
         (registry, built)
     }
@@ -192,11 +190,11 @@ mod tests {
     fn a_lent_player_comes_back_when_dropped_and_plays_as_a_new_one() {
         let (registry, built) = counting();
         let spec: PlayerSpec = "counted".parse().unwrap();
-        let rules = Variant::Kiswahili.rules();
-        let start = Position::start(&rules);
+        let game = Game::from(Variant::Kiswahili);
+        let start = Position::start(&game);
         let kept = KeptPlayers::new();
         let moves = |seed| {
-            let mut player = kept.lend(&registry, &spec, &rules, seed).unwrap();
+            let mut player = kept.lend(&registry, &spec, &game, seed).unwrap();
             (0..3)
                 .map(|_| player.choose(&start, &Limits::NONE).unwrap().mv)
                 .collect::<Vec<_>>()
@@ -206,12 +204,12 @@ mod tests {
         // Lent again, started afresh: the same seed plays the same moves.
         assert_eq!(moves(7), first);
         assert_eq!((built.load(Ordering::Relaxed), kept.len()), (1, 1));
-        // Two at once are two players; another game's rules, another one.
-        let a = kept.lend(&registry, &spec, &rules, 1).unwrap();
-        let b = kept.lend(&registry, &spec, &rules, 2).unwrap();
-        let hus = Variant::Hus.rules();
+        // Two at once are two players; another game, another one.
+        let a = kept.lend(&registry, &spec, &game, 1).unwrap();
+        let b = kept.lend(&registry, &spec, &game, 2).unwrap();
+        let hus = Game::from(Variant::Hus);
         let c = kept.lend(&registry, &spec, &hus, 3).unwrap();
-        assert_eq!(c.rules(), &hus);
+        assert_eq!(c.game(), &hus);
         drop((a, b, c));
         assert_eq!((built.load(Ordering::Relaxed), kept.len()), (3, 3));
     }

@@ -9,7 +9,7 @@
 use crate::eval::arena::play_game;
 use crate::eval::elo::wilson;
 use crate::players::player::{Choice, Limits, Player};
-use crate::rules::{Move, Position, Rules, Side};
+use crate::rules::{Game, Move, Position, Rules, Side};
 use crate::search::solver::{MoveValue, Solver, Value, cache};
 use serde::Serialize;
 use std::path::Path;
@@ -253,8 +253,8 @@ impl Player for Limited<'_> {
         self.player.name()
     }
 
-    fn rules(&self) -> &Rules {
-        self.player.rules()
+    fn game(&self) -> &Game {
+        self.player.game()
     }
 
     fn is_bound(&self) -> bool {

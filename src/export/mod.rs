@@ -49,9 +49,10 @@ pub fn from_run_averaged(
         1 => nets.into_iter().next().expect("one iteration read"),
         _ => crate::nn::average_weights(&config.net, &nets, crate::nn::Precision::F32)?,
     };
+    let game = config.game()?;
     let header = Header {
-        variant: config.variant.clone(),
-        rules: config.rules()?,
+        variant: game.to_string(),
+        rules: game.rules().clone(),
         // A player file is the same whatever device trained it.
         net: crate::nn::NetConfig {
             device: crate::nn::Compute::Cpu,

@@ -8,7 +8,7 @@
 use super::{EvalCache, Evaluator, LeafBatch, PlaySettings, SplitEvaluator, Tree, search_round};
 use crate::players::{Candidate, Choice, Limits, Player};
 use crate::pool::OwnPool;
-use crate::rules::{Position, Rules};
+use crate::rules::{Game, Position};
 use anyhow::Context;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -39,8 +39,8 @@ const POOL_NAME: &str = "mcts";
 /// An MCTS player: a search with its play settings only (no root noise), the most visited move.
 pub struct MctsPlayer {
     name: String,
-    rules: Rules,
-    /// Whether `rules` is the network's own game (see [`Player::is_bound`]).
+    game: Game,
+    /// Whether `game` is the network's own (see [`Player::is_bound`]).
     bound: bool,
     eval: Arc<dyn Evaluator>,
     settings: PlaySettings,
@@ -58,18 +58,18 @@ pub struct MctsPlayer {
 }
 
 impl MctsPlayer {
-    /// A player of the game `rules` over `eval`, searching with `settings`, `sims` simulations
+    /// A player of `game` over `eval`, searching with `settings`, `sims` simulations
     /// per move unless its limits say otherwise.
     pub fn new(
         name: impl Into<String>,
-        rules: &Rules,
+        game: &Game,
         eval: Arc<dyn Evaluator>,
         settings: &PlaySettings,
         sims: u32,
     ) -> Self {
         MctsPlayer {
             name: name.into(),
-            rules: rules.clone(),
+            game: game.clone(),
             bound: false,
             eval,
             settings: settings.clone(),
@@ -136,7 +136,7 @@ impl MctsPlayer {
     fn search(&mut self, pos: &Position, limits: &Limits) -> anyhow::Result<Choice> {
         let started = Instant::now();
         // A copy (a few dozen bytes, no allocation), so that the search may borrow itself mutably.
-        let rules = &self.rules.clone();
+        let rules = &self.game.clone();
         let budget = match (limits.nodes, limits.time) {
             (Some(n), _) => n.min(u64::from(MAX_SIMS)) as u32,
             (None, Some(_)) => MAX_SIMS,
@@ -211,7 +211,7 @@ impl Player for MctsPlayer {
     /// (the default simulations still cap it unless a node limit is given too); depth is
     /// ignored.
     fn choose(&mut self, pos: &Position, limits: &Limits) -> anyhow::Result<Choice> {
-        let rules = &self.rules;
+        let rules = &self.game;
         pos.validate(rules)
             .map_err(|e| anyhow::anyhow!("the position does not fit the rules: {e}"))?;
         anyhow::ensure!(pos.outcome(rules).is_none(), "the game is over");
@@ -228,8 +228,8 @@ impl Player for MctsPlayer {
         })
     }
 
-    fn rules(&self) -> &Rules {
-        &self.rules
+    fn game(&self) -> &Game {
+        &self.game
     }
 
     fn is_bound(&self) -> bool {
@@ -283,7 +283,7 @@ mod tests {
 
     #[test]
     fn plays_legal_moves_within_its_limits() {
-        let rules = Variant::Kiswahili.rules();
+        let rules = Game::from(Variant::Kiswahili);
         let pos = Position::start(&rules);
         let mut p = MctsPlayer::new(
             "uniform",
@@ -309,18 +309,12 @@ mod tests {
     #[test]
     fn timed_searches_gather_full_batches_and_small_searches_small_ones() {
         let cfg = PlaySettings::default();
-        let batched = MctsPlayer::new(
-            "batched",
-            &Variant::Hus.rules(),
-            Arc::new(Stamped),
-            &cfg,
-            50,
-        );
+        let batched = MctsPlayer::new("batched", &Variant::Hus.into(), Arc::new(Stamped), &cfg, 50);
         assert_eq!(batched.batch_for(u32::MAX, true), MAX_BATCH);
         assert_eq!(batched.batch_for(64, false), 4);
         assert_eq!(batched.batch_for(10, false), 1);
         assert_eq!(batched.batch_for(10_000, false), MAX_BATCH);
-        let told = MctsPlayer::new("told", &Variant::Hus.rules(), Arc::new(Stamped), &cfg, 50)
+        let told = MctsPlayer::new("told", &Variant::Hus.into(), Arc::new(Stamped), &cfg, 50)
             .with_batch(8);
         assert_eq!(told.batch_for(10_000, true), 8);
     }
@@ -328,7 +322,7 @@ mod tests {
     #[test]
     fn a_player_on_two_threads_makes_the_same_search_as_on_one_with_the_same_batches() {
         // Sharing a batch out over threads changes where the network runs, not what it answers.
-        let rules = Variant::Kiswahili.rules();
+        let rules = Game::from(Variant::Kiswahili);
         let pos = Position::start(&rules);
         let cfg = PlaySettings::default();
         let mut one = MctsPlayer::new("one", &rules, Arc::new(Stamped), &cfg, 400).with_batch(16);
@@ -344,9 +338,9 @@ mod tests {
 
     #[test]
     fn refuses_positions_of_another_game() {
-        let rules = Variant::Hus.rules();
+        let rules = Game::from(Variant::Hus);
         // Hus with three seeds a pit: 80 seeds, where Hus has 64.
-        let mut other = rules.clone();
+        let mut other = rules.rules().clone();
         other.setup.front = [3; 8];
         other.setup.back = [3; 8];
         let mut p = MctsPlayer::new(

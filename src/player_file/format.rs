@@ -3,7 +3,7 @@
 use super::Meta;
 use crate::mcts::{MAX_SIMS, PlaySettings};
 use crate::nn::{NetConfig, NetEvaluator};
-use crate::rules::Rules;
+use crate::rules::{Game, Rules};
 use crate::util::check_range;
 use anyhow::{Context, bail};
 use serde::{Deserialize, Serialize};
@@ -37,7 +37,8 @@ const SELFPLAY_ONLY_FIELDS: [&str; 12] = [
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Header {
-    /// The variant preset's name.
+    /// The game's text ([`Game`]'s: a preset's name, else a preset and the options that
+    /// differ). Files that predate it hold the preset's name only; their `rules` say the rest.
     pub variant: String,
     /// The full rule set the player was trained on.
     pub rules: Rules,
@@ -59,16 +60,27 @@ impl Header {
     /// [`NetConfig::validate`]), search settings in range and 1 to [`MAX_SIMS`] simulations. A
     /// file with a correct checksum can still say any of these wrong; one line names the key.
     pub fn validate(&self) -> anyhow::Result<()> {
-        self.variant
-            .parse::<crate::rules::Variant>()
-            .map_err(|e| anyhow::anyhow!("the header's variant: {e}"))?;
+        let named: Game =
+            (self.variant.parse()).map_err(|e| anyhow::anyhow!("the header's variant: {e}"))?;
         // The rules as a loader reads them (a file of the former safety bound is still read).
-        rules_as_loaded(&self.rules)
-            .validate()
+        let game = Game::new(rules_as_loaded(&self.rules))
             .map_err(|e| anyhow::anyhow!("the header's rules are inconsistent: {e}"))?;
+        // A text with options names the whole game; a preset's name alone may head other rules.
+        if self.variant.contains('+') && named != game {
+            bail!(
+                "the header's variant `{}` is another game than its rules ({game})",
+                self.variant
+            );
+        }
         self.net.validate()?;
         self.search.validate("search")?;
         check_range("sims", self.sims, 1..=MAX_SIMS)
+    }
+
+    /// The game the player plays: its rules, checked.
+    pub fn game(&self) -> anyhow::Result<Game> {
+        Game::new(self.rules.clone())
+            .map_err(|e| anyhow::anyhow!("the header's rules are inconsistent: {e}"))
     }
 }
 

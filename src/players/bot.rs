@@ -322,24 +322,24 @@ fn why(panic: &Box<dyn std::any::Any + Send>) -> String {
 mod tests {
     use super::*;
     use crate::players::GreedyPlayer;
-    use crate::rules::{Rules, Variant};
+    use crate::rules::{Game, Variant};
 
-    fn game() -> (Rules, Position) {
-        let rules = Variant::Kiswahili.rules();
+    fn game() -> (Game, Position) {
+        let rules = Game::from(Variant::Kiswahili);
         let pos = Position::start(&rules);
         (rules, pos)
     }
 
     /// A player that deepens one ply per 100 ms up to its depth limit, and answers at once
     /// when its stop flag is set, as a search does.
-    struct Deepening(Rules, Arc<AtomicBool>);
+    struct Deepening(Game, Arc<AtomicBool>);
 
     impl Player for Deepening {
         fn name(&self) -> String {
             "deepening".into()
         }
 
-        fn rules(&self) -> &Rules {
+        fn game(&self) -> &Game {
             &self.0
         }
 
@@ -403,14 +403,14 @@ mod tests {
     }
 
     /// A player with a bug: it panics on its first move.
-    struct Faulty(bool, Rules);
+    struct Faulty(bool, Game);
 
     impl Player for Faulty {
         fn name(&self) -> String {
             "faulty".into()
         }
 
-        fn rules(&self) -> &Rules {
+        fn game(&self) -> &Game {
             &self.1
         }
 
@@ -434,14 +434,14 @@ mod tests {
     }
 
     /// A player that notes the thread each of its searches runs on.
-    struct Noted(Arc<std::sync::Mutex<Vec<std::thread::ThreadId>>>, Rules);
+    struct Noted(Arc<std::sync::Mutex<Vec<std::thread::ThreadId>>>, Game);
 
     impl Player for Noted {
         fn name(&self) -> String {
             "noted".into()
         }
 
-        fn rules(&self) -> &Rules {
+        fn game(&self) -> &Game {
             &self.1
         }
 

@@ -9,7 +9,7 @@
 
 use super::player::{Choice, Limits, Player};
 use crate::notation::MoveSpec;
-use crate::rules::{MoveList, Position, Rules, Variant};
+use crate::rules::{Game, MoveList, Position, Rules, Variant};
 use anyhow::{Context, bail};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -49,7 +49,7 @@ pub struct ExternalEngine {
     /// Why the engine can no longer be used, once it cannot.
     dead: Option<String>,
     /// The game, one of the presets.
-    rules: Rules,
+    game: Game,
     variant: Variant,
     /// Whether the engine was told the variant (at the first move).
     told_variant: bool,
@@ -217,16 +217,16 @@ fn reply_timeouts() -> (Duration, Duration) {
 }
 
 impl ExternalEngine {
-    /// Starts `program engine` to play the game `rules` (a preset: the protocol names a game by
+    /// Starts `program engine` to play `game` (a preset: the protocol names a game by
     /// its variant), then `player SPEC` if a player spec is given.
     pub fn start(
         program: &Path,
         player: Option<&str>,
         name: String,
-        rules: &Rules,
+        game: &Game,
     ) -> anyhow::Result<Self> {
         let command = vec![program.to_string_lossy().into_owned()];
-        Self::start_command(&command, player, name, rules)
+        Self::start_command(&command, player, name, game)
     }
 
     /// Starts `PROGRAM [ARGS...] engine`, the words of `command` (see [`command_words`]), as
@@ -235,10 +235,11 @@ impl ExternalEngine {
         command: &[String],
         player: Option<&str>,
         name: String,
-        rules: &Rules,
+        game: &Game,
     ) -> anyhow::Result<Self> {
-        let variant =
-            Variant::of(rules).context("an external engine plays the preset rule sets only")?;
+        let variant = game
+            .variant()
+            .context("an external engine plays the preset rule sets only")?;
         let program = PathBuf::from(command.join(" "));
         let (out_tx, from_engine) = std::sync::mpsc::channel();
         let mut child = start_reader(command.to_vec(), out_tx)
@@ -257,7 +258,7 @@ impl ExternalEngine {
             to_engine: Some(to_engine),
             from_engine,
             dead: None,
-            rules: rules.clone(),
+            game: game.clone(),
             variant,
             told_variant: false,
             stop: None,
@@ -411,8 +412,8 @@ impl Player for ExternalEngine {
         self.name.clone()
     }
 
-    fn rules(&self) -> &Rules {
-        &self.rules
+    fn game(&self) -> &Game {
+        &self.game
     }
 
     fn choose(&mut self, pos: &Position, limits: &Limits) -> anyhow::Result<Choice> {
@@ -436,7 +437,7 @@ impl Player for ExternalEngine {
             None => self.move_without_time,
         };
         let reply = self.ask_within(&go, timeout, true)?;
-        parse_bestmove(&self.rules, pos, &reply)
+        parse_bestmove(&self.game, pos, &reply)
             .with_context(|| format!("the engine answered `{}`", super::excerpt(&reply, 80)))
     }
 

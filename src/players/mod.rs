@@ -16,7 +16,7 @@ pub mod trained;
 
 pub use bot::{BUSY, Bot, PlayerPanicked};
 pub use external::ExternalEngine;
-pub use player::{Candidate, Choice, Limits, Player};
+pub use player::{Candidate, Choice, GameMismatch, Limits, Player, check_players};
 pub use random::{GreedyPlayer, RandomPlayer};
 pub use spec::{PlayerRegistry, PlayerSpec, SpecError};
 

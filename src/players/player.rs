@@ -1,7 +1,7 @@
 //! The player interface shared by every way of choosing moves: random, greedy, alpha-beta, and
 //! (behind the `ml` feature, later) MCTS with a network.
 
-use crate::rules::{Move, Position, Rules};
+use crate::rules::{Game, Move, Position, Rules};
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
@@ -132,16 +132,21 @@ pub struct Candidate {
     pub pv: Vec<Move>,
 }
 
-/// Something that chooses moves in one game. A player is built for its game (the [`Rules`] it
+/// Something that chooses moves in one game. A player is built for its game (the [`Game`] it
 /// is given, or a trained network's own), and front ends check that game once, when they build
-/// it, so that asking for a move is only a position and limits. Players are `Send` so an arena
+/// it ([`check_players`]), so that asking for a move is only a position and limits. Players are `Send` so an arena
 /// can run games in parallel; each game gets its own players.
 pub trait Player: Send {
     /// A short name for tables and game records.
     fn name(&self) -> String;
 
     /// The game this player plays.
-    fn rules(&self) -> &Rules;
+    fn game(&self) -> &Game;
+
+    /// The rules of that game.
+    fn rules(&self) -> &Rules {
+        self.game().rules()
+    }
 
     /// Whether that game is the player's own, whatever game it was built for: a trained network
     /// plays only the game it learned. Front ends that take the game from the players (`bao
@@ -177,5 +182,61 @@ pub trait Player: Send {
     /// value and line).
     fn candidates(&self) -> Vec<Candidate> {
         Vec::new()
+    }
+}
+
+/// Why players cannot play a game together: the one line that every front end (matches,
+/// gauntlets, `bao play`, `bao judge`, the engine, the server, Python) prints.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GameMismatch {
+    /// Two players bound to different games.
+    #[error(
+        "{first} plays {first_game} and {second} plays {second_game}: a game needs players of one game"
+    )]
+    Apart {
+        /// The first bound player's name.
+        first: String,
+        /// Its game, as text.
+        first_game: String,
+        /// The name of a bound player of another game.
+        second: String,
+        /// Its game, as text.
+        second_game: String,
+    },
+    /// A player of another game than the one set up.
+    #[error("{player} plays {plays}, not {game}: a trained player plays only the game it learned")]
+    Elsewhere {
+        /// The player's name.
+        player: String,
+        /// The game it plays, as text.
+        plays: String,
+        /// The game set up, as text.
+        game: String,
+    },
+}
+
+/// The one check of whether `players` can play `game`, made where a game is set up, before any
+/// move: players bound to different games are refused first (naming both games), then any
+/// player of another game. Players bound to no game were built for `game`, so in practice only
+/// trained players are refused.
+pub fn check_players(game: &Game, players: &[&dyn Player]) -> Result<(), GameMismatch> {
+    let mut bound = players.iter().filter(|p| p.is_bound());
+    if let Some(a) = bound.next()
+        && let Some(b) = bound.find(|b| b.game() != a.game())
+    {
+        return Err(GameMismatch::Apart {
+            first: a.name(),
+            first_game: a.game().to_string(),
+            second: b.name(),
+            second_game: b.game().to_string(),
+        });
+    }
+    match players.iter().find(|p| p.game() != game) {
+        Some(p) => Err(GameMismatch::Elsewhere {
+            player: p.name(),
+            plays: p.game().to_string(),
+            game: game.to_string(),
+        }),
+        None => Ok(()),
     }
 }

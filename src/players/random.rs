@@ -3,7 +3,7 @@
 use super::player::{Choice, Limits, Player};
 use crate::env::agents::greedy_index;
 pub use crate::env::agents::{board_seeds, captured};
-use crate::rules::{MoveList, Position, Rules};
+use crate::rules::{Game, MoveList, Position};
 use anyhow::bail;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -11,16 +11,16 @@ use rand_chacha::ChaCha8Rng;
 /// Plays a uniformly random legal move, from its own seeded generator.
 #[derive(Clone, Debug)]
 pub struct RandomPlayer {
-    rules: Rules,
+    game: Game,
     rng: ChaCha8Rng,
     list: MoveList,
 }
 
 impl RandomPlayer {
-    /// A random player of the game `rules`, with a seed.
-    pub fn new(rules: &Rules, seed: u64) -> RandomPlayer {
+    /// A random player of `game`, with a seed.
+    pub fn new(game: &Game, seed: u64) -> RandomPlayer {
         RandomPlayer {
-            rules: rules.clone(),
+            game: game.clone(),
             rng: ChaCha8Rng::seed_from_u64(seed),
             list: MoveList::new(),
         }
@@ -32,12 +32,12 @@ impl Player for RandomPlayer {
         "random".to_string()
     }
 
-    fn rules(&self) -> &Rules {
-        &self.rules
+    fn game(&self) -> &Game {
+        &self.game
     }
 
     fn choose(&mut self, pos: &Position, _: &Limits) -> anyhow::Result<Choice> {
-        pos.legal_moves(&self.rules, &mut self.list);
+        pos.legal_moves(&self.game, &mut self.list);
         if self.list.is_empty() {
             bail!("no legal move: the game is over in {pos}");
         }
@@ -57,16 +57,16 @@ impl Player for RandomPlayer {
 /// its seeded generator).
 #[derive(Clone, Debug)]
 pub struct GreedyPlayer {
-    rules: Rules,
+    game: Game,
     rng: ChaCha8Rng,
     list: MoveList,
 }
 
 impl GreedyPlayer {
-    /// A greedy player of the game `rules`, with a seed for tie-breaking.
-    pub fn new(rules: &Rules, seed: u64) -> GreedyPlayer {
+    /// A greedy player of `game`, with a seed for tie-breaking.
+    pub fn new(game: &Game, seed: u64) -> GreedyPlayer {
         GreedyPlayer {
-            rules: rules.clone(),
+            game: game.clone(),
             rng: ChaCha8Rng::seed_from_u64(seed),
             list: MoveList::new(),
         }
@@ -78,12 +78,12 @@ impl Player for GreedyPlayer {
         "greedy".to_string()
     }
 
-    fn rules(&self) -> &Rules {
-        &self.rules
+    fn game(&self) -> &Game {
+        &self.game
     }
 
     fn choose(&mut self, pos: &Position, _: &Limits) -> anyhow::Result<Choice> {
-        pos.legal_moves(&self.rules, &mut self.list);
+        pos.legal_moves(&self.game, &mut self.list);
         if self.list.is_empty() {
             bail!("no legal move: the game is over in {pos}");
         }

@@ -23,7 +23,7 @@
 //! know are kept as [`PlayerSpec::Other`] for the registry to build.
 
 use super::player::{Limits, Player};
-use crate::rules::Rules;
+use crate::rules::Game;
 use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
@@ -89,10 +89,10 @@ pub struct SpecError {
     pub why: String,
 }
 
-/// Builds a player of one kind from its spec, for the game `rules` (a player bound to a game
+/// Builds a player of one kind from its spec, for `game` (a player bound to a game
 /// of its own builds for that one), with a seed; it gets the whole registry, so that a player
 /// built around another (the solver's `else=`) can build that one too.
-pub type BuildFn = dyn Fn(&PlayerRegistry, &PlayerSpec, &Rules, u64) -> anyhow::Result<Box<dyn Player>>
+pub type BuildFn = dyn Fn(&PlayerRegistry, &PlayerSpec, &Game, u64) -> anyhow::Result<Box<dyn Player>>
     + Send
     + Sync;
 
@@ -123,7 +123,7 @@ impl PlayerRegistry {
     pub fn register(
         &mut self,
         kind: &str,
-        build: impl Fn(&PlayerRegistry, &PlayerSpec, &Rules, u64) -> anyhow::Result<Box<dyn Player>>
+        build: impl Fn(&PlayerRegistry, &PlayerSpec, &Game, u64) -> anyhow::Result<Box<dyn Player>>
         + Send
         + Sync
         + 'static,
@@ -144,18 +144,18 @@ impl PlayerRegistry {
         self.kinds.iter().any(|(k, _)| k == kind)
     }
 
-    /// A fresh player from `spec` for the game `rules`, seeded (the seed drives any randomness
+    /// A fresh player from `spec` for `game`, seeded (the seed drives any randomness
     /// it has). A player bound to a game of its own (a trained network) plays that one: where
-    /// the game is fixed, `eval::check_one_game` refuses it, once, before any move.
+    /// the game is fixed, `players::check_players` refuses it, once, before any move.
     pub fn build(
         &self,
         spec: &PlayerSpec,
-        rules: &Rules,
+        game: &Game,
         seed: u64,
     ) -> anyhow::Result<Box<dyn Player>> {
         let kind = spec.kind();
         match self.kinds.iter().find(|(k, _)| k == kind) {
-            Some((_, build)) => build(self, spec, rules, seed),
+            Some((_, build)) => build(self, spec, game, seed),
             None => {
                 let hint = if matches!(spec, PlayerSpec::Mcts(_) | PlayerSpec::File(_)) {
                     " (network players need the ml feature)"
@@ -170,16 +170,16 @@ impl PlayerRegistry {
         }
     }
 
-    /// Reads a spec and builds its player for the game `rules` (as [`PlayerRegistry::build`]):
+    /// Reads a spec and builds its player for `game` (as [`PlayerRegistry::build`]):
     /// the one parse-then-resolve of the program.
     pub fn resolve(
         &self,
         text: &str,
-        rules: &Rules,
+        game: &Game,
         seed: u64,
     ) -> anyhow::Result<(PlayerSpec, Box<dyn Player>)> {
         let spec: PlayerSpec = text.parse()?;
-        let player = self.build(&spec, rules, seed)?;
+        let player = self.build(&spec, game, seed)?;
         Ok((spec, player))
     }
 }

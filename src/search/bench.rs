@@ -4,7 +4,7 @@
 
 use super::alphabeta::{AlphaBeta, AlphaBetaConfig};
 use crate::players::{Limits, Player};
-use crate::rules::{MoveList, Position, Rules, Variant};
+use crate::rules::{Game, MoveList, Position, Variant};
 use crate::util::median;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -37,7 +37,7 @@ pub struct AbBench {
 /// `count` middle-game positions: seeded random play from the start for 20 to 59 plies (so both
 /// the namua and the mtaji stage appear), keeping positions with at least 3 legal moves and no
 /// result proven by a depth-2 search.
-pub fn middle_game_positions(rules: &Rules, count: usize, seed: u64) -> Vec<Position> {
+pub fn middle_game_positions(rules: &Game, count: usize, seed: u64) -> Vec<Position> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut list = MoveList::new();
     let mut out = Vec::with_capacity(count);
@@ -82,7 +82,7 @@ pub fn bench_ab(
     depth_positions: usize,
     seed: u64,
 ) -> anyhow::Result<AbBench> {
-    let rules = Variant::Kiswahili.rules();
+    let rules = Game::from(Variant::Kiswahili);
     let set = middle_game_positions(&rules, positions.max(1), seed);
     let mut rates = Vec::new();
     let mut times = Vec::new();

@@ -11,7 +11,7 @@
 use super::solver::cache::rules_fingerprint;
 use crate::players::PlayerRegistry;
 use crate::players::{Choice, Limits, Player};
-use crate::rules::{Move, MoveList, Position, Rules};
+use crate::rules::{Game, Move, MoveList, Position, Rules};
 use anyhow::{Context, bail};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -69,9 +69,9 @@ impl Book {
         crate::util::write_atomic(path, format!("{json}\n").as_bytes())
     }
 
-    /// Reads a book from `path`: its game (the game `rules` where the book is of it, else the
-    /// book's own variant, which the player is then bound to) and its moves by position.
-    pub fn read(path: &Path, rules: &Rules) -> anyhow::Result<(Rules, HashMap<u64, Move>)> {
+    /// Reads a book from `path`: its game (`game` where the book is of it, else the book's own
+    /// variant, which the player is then bound to) and its moves by position.
+    pub fn read(path: &Path, game: &Game) -> anyhow::Result<(Game, HashMap<u64, Move>)> {
         let shown = path.display();
         let text = crate::util::read_regular_text_bounded(path, MAX_BYTES, "book file")?;
         let book: Book = serde_json::from_str(&text)
@@ -84,9 +84,9 @@ impl Book {
             );
         }
         let own = book.variant.parse::<crate::rules::Variant>().ok();
-        let game = std::iter::once(rules.clone())
-            .chain(own.map(|v| v.rules()))
-            .find(|r| rules_fingerprint(r) == book.rules)
+        let game = std::iter::once(game.clone())
+            .chain(own.map(Game::from))
+            .find(|g| rules_fingerprint(g) == book.rules)
             .ok_or_else(|| {
                 anyhow::anyhow!(
                     "the book {shown} is of a rule set no preset has ({})",
@@ -112,7 +112,7 @@ impl Book {
 pub struct BookPlayer {
     name: String,
     path: String,
-    rules: Rules,
+    game: Game,
     /// Whether the book is of another game than the one it was built for.
     bound: bool,
     moves: HashMap<u64, Move>,
@@ -124,8 +124,8 @@ impl Player for BookPlayer {
         self.name.clone()
     }
 
-    fn rules(&self) -> &Rules {
-        &self.rules
+    fn game(&self) -> &Game {
+        &self.game
     }
 
     /// A book plays its own game: bound where that is not the game it was built for.
@@ -154,11 +154,11 @@ impl Player for BookPlayer {
     }
 }
 
-/// Builds a `book:FILE[,else=SPEC]` player for the game `rules` (the registry's builder).
+/// Builds a `book:FILE[,else=SPEC]` player for `game` (the registry's builder).
 pub fn build(
     registry: &PlayerRegistry,
     spec: &crate::players::PlayerSpec,
-    rules: &Rules,
+    asked: &Game,
     seed: u64,
 ) -> anyhow::Result<Box<dyn Player>> {
     let crate::players::PlayerSpec::Other { options, .. } = spec else {
@@ -171,7 +171,7 @@ pub fn build(
     if path.is_empty() {
         bail!("`book:` needs a file: book:FILE[,else=SPEC]");
     }
-    let (game, moves) = Book::read(Path::new(path), rules)?;
+    let (game, moves) = Book::read(Path::new(path), asked)?;
     let fallback = match fallback {
         Some("") => bail!("book option `else=` needs a player spec (else=ab:depth=4)"),
         Some(text) => Some(registry.resolve(text, &game, seed)?.1),
@@ -180,8 +180,8 @@ pub fn build(
     Ok(Box::new(BookPlayer {
         name: spec.to_string(),
         path: path.to_string(),
-        bound: game != *rules,
-        rules: game,
+        bound: game != *asked,
+        game,
         moves,
         fallback,
     }))

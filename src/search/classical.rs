@@ -7,7 +7,7 @@ use super::solver::SolverPlayer;
 use super::solver::player::SolverSpec;
 use crate::players::spec::AbSpec;
 use crate::players::{ExternalEngine, GreedyPlayer, PlayerRegistry, PlayerSpec, RandomPlayer};
-use crate::rules::Rules;
+use crate::rules::Game;
 use anyhow::Context;
 
 impl Default for PlayerRegistry {
@@ -20,17 +20,17 @@ impl PlayerRegistry {
     /// The classical players: `random`, `greedy`, `ab` (also `alphabeta`), `engine`, `solver`.
     pub fn classical() -> PlayerRegistry {
         let mut r = PlayerRegistry::empty();
-        r.register("random", |_, _, rules, seed| {
-            Ok(Box::new(RandomPlayer::new(rules, seed)))
+        r.register("random", |_, _, game, seed| {
+            Ok(Box::new(RandomPlayer::new(game, seed)))
         });
-        r.register("greedy", |_, _, rules, seed| {
-            Ok(Box::new(GreedyPlayer::new(rules, seed)))
+        r.register("greedy", |_, _, game, seed| {
+            Ok(Box::new(GreedyPlayer::new(game, seed)))
         });
-        r.register("ab", |_, spec, rules, _| match spec {
-            PlayerSpec::AlphaBeta(ab) => Ok(Box::new(alpha_beta(spec, ab, rules)?)),
+        r.register("ab", |_, spec, game, _| match spec {
+            PlayerSpec::AlphaBeta(ab) => Ok(Box::new(alpha_beta(spec, ab, game)?)),
             other => anyhow::bail!("`{other}` is not an alpha-beta spec"),
         });
-        r.register("engine", |_, spec, rules, _| {
+        r.register("engine", |_, spec, game, _| {
             let PlayerSpec::Other { options, .. } = spec else {
                 anyhow::bail!("`{spec}` is not an engine spec")
             };
@@ -43,24 +43,24 @@ impl PlayerRegistry {
                 &command,
                 player,
                 spec.to_string(),
-                rules,
+                game,
             )?))
         });
         r.register("book", super::book::build);
-        r.register("solver", |registry, spec, rules, seed| {
+        r.register("solver", |registry, spec, game, seed| {
             let options = match spec {
                 PlayerSpec::Other { options, .. } => options.as_str(),
                 _ => "",
             };
             let parsed = SolverSpec::parse(options)?;
             let fallback = match &parsed.fallback {
-                Some(text) => Some(registry.resolve(text, rules, seed)?.1),
+                Some(text) => Some(registry.resolve(text, game, seed)?.1),
                 None => None,
             };
             Ok(Box::new(SolverPlayer::new(
                 parsed,
                 spec.to_string(),
-                rules,
+                game,
                 fallback,
             )?))
         });
@@ -69,7 +69,7 @@ impl PlayerRegistry {
 }
 
 /// The alpha-beta player of `spec`, with its weights file read (bounded) where it names one.
-fn alpha_beta(spec: &PlayerSpec, ab: &AbSpec, rules: &Rules) -> anyhow::Result<AlphaBeta> {
+fn alpha_beta(spec: &PlayerSpec, ab: &AbSpec, game: &Game) -> anyhow::Result<AlphaBeta> {
     let weights = match &ab.weights {
         None => EvalWeights::default(),
         Some(path) => {
@@ -85,7 +85,7 @@ fn alpha_beta(spec: &PlayerSpec, ab: &AbSpec, rules: &Rules) -> anyhow::Result<A
         tt_bits: ab.tt_bits.unwrap_or(AlphaBetaConfig::default().tt_bits),
         weights,
     };
-    Ok(AlphaBeta::new(rules, cfg).named(spec.to_string()))
+    Ok(AlphaBeta::new(game, cfg).named(spec.to_string()))
 }
 
 #[cfg(test)]

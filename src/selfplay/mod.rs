@@ -16,7 +16,7 @@ use crate::env::random_opening;
 use crate::mcts::{Evaluator, Leaf, LeafBatch, SelfPlaySearch, Tree};
 use crate::nn::Sample;
 use crate::players::{Limits, Player};
-use crate::rules::{Move, MoveList, Position, Rules, Side};
+use crate::rules::{Game, Move, MoveList, Position, Side};
 use crate::search::{AlphaBeta, AlphaBetaConfig};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -118,7 +118,7 @@ impl SelfPlayConfig {
 
 /// Builds a fresh player for one self-play game: the rules and the game's seed (for a player
 /// with randomness of its own). Passed down from above, as the players' registry lives there.
-pub type PlayerFactory = dyn Fn(&Rules, u64) -> anyhow::Result<Box<dyn Player>> + Sync;
+pub type PlayerFactory = dyn Fn(&Game, u64) -> anyhow::Result<Box<dyn Player>> + Sync;
 
 /// A frozen player that plays one side of every self-play game (an exploiter's training): the
 /// network plays South in games of even seed and North in the others, so that each seat comes
@@ -242,7 +242,7 @@ struct Slot {
 
 impl Slot {
     fn new(
-        rules: &Rules,
+        rules: &Game,
         game: usize,
         seed: u64,
         cfg: &SelfPlayConfig,
@@ -343,7 +343,7 @@ impl Slot {
 /// (a game's in ply order), so a game's samples depend on its seed alone, not on the threads,
 /// the games in flight, or which call played it.
 pub fn play(
-    rules: &Rules,
+    rules: &Game,
     eval: &dyn Evaluator,
     cfg: &SelfPlayConfig,
     game_seeds: &[u64],
@@ -356,7 +356,7 @@ pub fn play(
 /// [`play`] with `victim` (if any) on one side of every game; fails when the victim cannot be
 /// built.
 pub fn play_against(
-    rules: &Rules,
+    rules: &Game,
     eval: &dyn Evaluator,
     cfg: &SelfPlayConfig,
     victim: Option<&Victim>,
@@ -379,7 +379,7 @@ pub fn play_against(
 
 /// One worker: up to `cfg.concurrent_games` games at once, one batched evaluation per round.
 fn play_worker(
-    rules: &Rules,
+    rules: &Game,
     eval: &dyn Evaluator,
     cfg: &SelfPlayConfig,
     victim: Option<&Victim>,
@@ -505,7 +505,7 @@ fn victim_move(
 /// Plays the searched move of a game, the victim's or alpha-beta's; returns true when the game
 /// is over (its pending samples are then scored, and its result counted in `out`).
 fn finish_move(
-    rules: &Rules,
+    rules: &Game,
     cfg: &SelfPlayConfig,
     slot: &mut Slot,
     list: &mut MoveList,

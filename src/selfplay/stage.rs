@@ -5,7 +5,7 @@
 use super::{ReplayBuffer, SelfPlayConfig, SelfPlayResult};
 use crate::mcts::Evaluator;
 use crate::nn::NetWeights;
-use crate::rules::Rules;
+use crate::rules::Game;
 use anyhow::{Context, bail, ensure};
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
@@ -64,18 +64,18 @@ impl SelfPlayOutput {
 /// in fixed chunks, so the same call gives the same samples). `progress` is told how many games
 /// have finished.
 pub fn play_games(
-    rules: &Rules,
+    game: &Game,
     weights: &NetWeights,
     settings: &SelfPlayConfig,
     range: GameRange,
     progress: &(dyn Fn(usize) + Sync),
 ) -> anyhow::Result<SelfPlayOutput> {
-    play_games_against(rules, weights, settings, None, range, progress)
+    play_games_against(game, weights, settings, None, range, progress)
 }
 
 /// [`play_games`] with `victim` (if any) on one side of every game (see [`super::Victim`]).
 pub fn play_games_against(
-    rules: &Rules,
+    game: &Game,
     weights: &NetWeights,
     settings: &SelfPlayConfig,
     victim: Option<&super::Victim>,
@@ -85,7 +85,7 @@ pub fn play_games_against(
     let t0 = Instant::now();
     let evaluator = weights.evaluator()?;
     let seeds = range.seeds();
-    let games = super::play_against(rules, &evaluator, settings, victim, &seeds, progress)?;
+    let games = super::play_against(game, &evaluator, settings, victim, &seeds, progress)?;
     Ok(SelfPlayOutput {
         games,
         seconds: t0.elapsed().as_secs_f64(),
@@ -120,7 +120,7 @@ struct PartHeader {
 impl SelfPlayPart {
     /// Plays the games `range` with the network `weights`: [`play_games`] as a part.
     pub fn play(
-        rules: &Rules,
+        game: &Game,
         weights: &NetWeights,
         settings: &SelfPlayConfig,
         range: GameRange,
@@ -128,7 +128,7 @@ impl SelfPlayPart {
     ) -> anyhow::Result<SelfPlayPart> {
         let evaluator = weights.evaluator()?;
         Ok(SelfPlayPart::play_with(
-            rules,
+            game,
             &evaluator,
             weights.version,
             settings,
@@ -140,7 +140,7 @@ impl SelfPlayPart {
     /// Plays the games `range` with a network already loaded (`evaluator`, of `version`): for
     /// a worker that keeps the network between calls.
     pub fn play_with(
-        rules: &Rules,
+        game: &Game,
         evaluator: &dyn Evaluator,
         version: u64,
         settings: &SelfPlayConfig,
@@ -148,7 +148,7 @@ impl SelfPlayPart {
         progress: &(dyn Fn(usize) + Sync),
     ) -> SelfPlayPart {
         let t0 = Instant::now();
-        let games = super::play(rules, evaluator, settings, &range.seeds(), progress);
+        let games = super::play(game, evaluator, settings, &range.seeds(), progress);
         SelfPlayPart {
             range,
             version,

@@ -1,7 +1,7 @@
 //! Self-play's unit tests: reproducibility, openings, and the opponents (alpha-beta, a victim).
 use super::*;
 use crate::mcts::UniformEvaluator;
-use crate::rules::Variant;
+use crate::rules::{Game, Variant};
 
 /// Eight games of 8 simulations a move on one worker, four at a time.
 fn eight_small_games() -> SelfPlayConfig {
@@ -20,7 +20,7 @@ fn eight_small_games() -> SelfPlayConfig {
 
 #[test]
 fn self_play_with_a_uniform_evaluator_is_reproducible_and_scores_every_sample() {
-    let rules = Variant::Kujifunza.rules();
+    let rules = Game::from(Variant::Kujifunza);
     let cfg = SelfPlayConfig {
         games_per_iteration: 6,
         concurrent_games: 3,
@@ -49,7 +49,7 @@ fn self_play_with_a_uniform_evaluator_is_reproducible_and_scores_every_sample() 
 
 #[test]
 fn random_openings_start_the_asked_share_of_games_off_the_start_position_reproducibly() {
-    let rules = Variant::Kujifunza.rules();
+    let rules = Game::from(Variant::Kujifunza);
     let start = Position::start(&rules);
     let base = eight_small_games();
     let seeds: Vec<u64> = (0..8).collect();
@@ -81,7 +81,7 @@ fn random_openings_start_the_asked_share_of_games_off_the_start_position_reprodu
 
 #[test]
 fn games_against_alpha_beta_record_only_the_networks_moves_and_count_its_score() {
-    let rules = Variant::Kujifunza.rules();
+    let rules = Game::from(Variant::Kujifunza);
     let base = eight_small_games();
     let seeds: Vec<u64> = (0..8).collect();
     let run = |cfg: &SelfPlayConfig| play(&rules, &UniformEvaluator, cfg, &seeds, &|_| {});
@@ -127,7 +127,7 @@ fn games_against_alpha_beta_record_only_the_networks_moves_and_count_its_score()
 
 #[test]
 fn a_victim_plays_one_side_of_every_game_the_seat_by_seed_and_makes_no_samples() {
-    let rules = Variant::Kujifunza.rules();
+    let rules = Game::from(Variant::Kujifunza);
     let cfg = eight_small_games();
     let greedy: &PlayerFactory =
         &|rules, seed| Ok(Box::new(crate::players::GreedyPlayer::new(rules, seed)));
@@ -184,13 +184,13 @@ fn a_victim_plays_one_side_of_every_game_the_seat_by_seed_and_makes_no_samples()
 }
 
 /// A victim that cannot move.
-struct Failing(Rules);
+struct Failing(Game);
 
 impl Player for Failing {
     fn name(&self) -> String {
         "failing".into()
     }
-    fn rules(&self) -> &Rules {
+    fn game(&self) -> &Game {
         &self.0
     }
     fn choose(&mut self, _: &Position, _: &Limits) -> anyhow::Result<crate::players::Choice> {
@@ -200,7 +200,7 @@ impl Player for Failing {
 
 #[test]
 fn a_victim_that_fails_a_move_stops_self_play_with_one_line() {
-    let rules = Variant::Kujifunza.rules();
+    let rules = Game::from(Variant::Kujifunza);
     let failing: &PlayerFactory = &|rules, _| Ok(Box::new(Failing(rules.clone())));
     let victim = Victim {
         build: failing,

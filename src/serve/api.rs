@@ -6,7 +6,7 @@ use super::seats::time_of;
 use super::table::{HUMAN, Refusal, Table};
 use super::{ApiError, App, Body};
 use crate::players::{Bot, Candidate, Choice, Limits};
-use crate::rules::{Position, Rules, Variant};
+use crate::rules::{Game, Position, Rules, Variant};
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -36,16 +36,12 @@ macro_rules! idle_table {
     }};
 }
 
-/// The players of `seats` for `rules` (none for a person).
-fn seat_players(
-    app: &App,
-    seats: &[String; 2],
-    rules: &Rules,
-) -> Result<[Option<Bot>; 2], Refusal> {
+/// The players of `seats` for `game` (none for a person).
+fn seat_players(app: &App, seats: &[String; 2], game: &Game) -> Result<[Option<Bot>; 2], Refusal> {
     let mut players: [Option<Bot>; 2] = [None, None];
     for (k, seat) in seats.iter().enumerate() {
         if seat != HUMAN {
-            players[k] = Some(Bot::new(app.build(seat, rules)?));
+            players[k] = Some(Bot::new(app.build(seat, game)?));
         }
     }
     Ok(players)
@@ -158,7 +154,7 @@ pub(super) struct NewGame {
 pub(super) async fn new_game(State(app): State<Arc<App>>, Body(req): Body<NewGame>) -> ApiResult {
     let mut t = idle_table!(app);
     let variant = req.variant.unwrap_or_else(|| t.variant.clone());
-    let rules = variant.parse::<Variant>().map_err(Refusal::from)?.rules();
+    let rules: Game = variant.parse::<Variant>().map_err(Refusal::from)?.into();
     let seats = [
         req.south.unwrap_or_else(|| HUMAN.into()).trim().to_string(),
         req.north
@@ -362,7 +358,7 @@ pub(super) async fn analyse(State(app): State<Arc<App>>, Body(req): Body<Analyse
     // kept one would go on playing a file replaced since, or a run's first iteration.
     let fits = |bot: &Bot| {
         bot.player()
-            .is_ok_and(|p| *p.rules() == rules && !p.is_bound())
+            .is_ok_and(|p| *p.game() == rules && !p.is_bound())
     };
     let (name, player) = match taken {
         Some((name, bot)) if fits(&bot) => (name, bot),

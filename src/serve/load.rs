@@ -4,7 +4,7 @@
 
 use super::table::Refusal;
 use crate::notation::Record;
-use crate::rules::{Move, Position, Rules, Variant};
+use crate::rules::{Game, Move, Position, Variant};
 
 /// Reads a game from text: a KIBA record or one position line of `variant` (a record's own
 /// `Variant` tag wins).
@@ -12,7 +12,7 @@ use crate::rules::{Move, Position, Rules, Variant};
 pub fn read_game(
     text: &str,
     variant: &str,
-) -> Result<(String, Rules, Position, Vec<Move>), Refusal> {
+) -> Result<(String, Game, Position, Vec<Move>), Refusal> {
     let text = text.trim();
     if text.is_empty() {
         return Err(Refusal(
@@ -25,9 +25,9 @@ pub fn read_game(
                 .next()
                 .is_some_and(|n| n.trim().parse::<u32>().is_ok())
     });
-    let variant_of = |name: &str| -> Result<(String, Rules), Refusal> {
+    let variant_of = |name: &str| -> Result<(String, Game), Refusal> {
         let v: Variant = name.parse()?;
-        Ok((name.to_string(), v.rules()))
+        Ok((name.to_string(), v.into()))
     };
     if looks_like_record {
         let rec: Record = text.parse()?;

@@ -32,7 +32,7 @@ pub mod sowing;
 pub mod table;
 
 use crate::players::{Bot, PlayerRegistry};
-use crate::rules::{Position, Variant};
+use crate::rules::{Game, Position, Variant};
 use axum::extract::{DefaultBodyLimit, FromRequest, Request};
 use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
@@ -188,7 +188,7 @@ fn router(app: Arc<App>, guard: guard::Guard, body_timeout: std::time::Duration)
 /// The server's state for `config`: the first game is South (a person) against the player.
 fn app(config: &ServeConfig, players: PlayerRegistry) -> anyhow::Result<App> {
     // A bad --player fails now, not at the first game.
-    let kiswahili = Variant::Kiswahili.rules();
+    let kiswahili = Game::from(Variant::Kiswahili);
     let (spec, first) = players.resolve(&config.player, &kiswahili, config.seed)?;
     let run = config.run.as_deref().map(run::RunInfo::read).transpose()?;
     let mut offered = vec![config.player.clone()];
@@ -203,17 +203,17 @@ fn app(config: &ServeConfig, players: PlayerRegistry) -> anyhow::Result<App> {
     }
     // The first game is the player's own if it is bound to one, else the run's.
     let variant = (first.is_bound())
-        .then(|| seats::variant_of(first.rules()))
+        .then(|| first.game().variant().map(|v| v.name().to_string()))
         .flatten()
         .or_else(|| run.as_ref().map(|r| r.variant.clone()))
         .unwrap_or_else(|| Variant::Kiswahili.name().to_string());
-    let rules = variant.parse::<Variant>()?.rules();
-    let first = match first.is_bound() || *first.rules() == rules {
+    let rules = Game::from(variant.parse::<Variant>()?);
+    let first = match first.is_bound() || *first.game() == rules {
         true => first,
         false => players.build(&spec, &rules, config.seed)?,
     };
     let mut table = Table::new(&variant, rules.clone(), Some(Position::start(&rules)));
-    if *first.rules() == rules {
+    if *first.game() == rules {
         table.seats[1] = config.player.clone();
         table.players[1] = Some(Bot::new(first));
     }

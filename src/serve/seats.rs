@@ -10,7 +10,7 @@
 use super::App;
 use super::table::Refusal;
 use crate::players::{Player, PlayerSpec};
-use crate::rules::{Rules, Variant};
+use crate::rules::Game;
 
 /// The classical specs the page always offers.
 pub const CLASSICAL: [&str; 4] = ["ab:depth=4", "ab:time=1s", "greedy", "random"];
@@ -40,15 +40,15 @@ fn refused(spec: &PlayerSpec) -> Option<String> {
 }
 
 impl App {
-    /// A player for `rules` from a spec a request named.
-    pub(super) fn build(&self, spec: &str, rules: &Rules) -> Result<Box<dyn Player>, Refusal> {
+    /// A player for `game` from a spec a request named.
+    pub(super) fn build(&self, spec: &str, game: &Game) -> Result<Box<dyn Player>, Refusal> {
         let spec = spec.trim();
         let parsed: PlayerSpec = spec.parse()?;
         if !self.players.kinds().contains(&parsed.kind()) {
             // The registry's own message names the kinds it knows.
             return Err(Refusal::from(
                 self.players
-                    .build(&parsed, rules, self.seed)
+                    .build(&parsed, game, self.seed)
                     .err()
                     .unwrap_or_else(|| anyhow::anyhow!("unknown player kind `{}`", parsed.kind())),
             ));
@@ -62,18 +62,11 @@ impl App {
                 self.offered.join(", ")
             )));
         }
-        let player = self.players.build(&parsed, rules, self.seed)?;
-        if player.rules() != rules {
-            let name = crate::rules::Game::describe(player.rules());
-            return Err(Refusal(format!("{spec} plays only {name}")));
-        }
+        let player = self.players.build(&parsed, game, self.seed)?;
+        crate::players::check_players(game, &[player.as_ref()])
+            .map_err(|e| Refusal(e.to_string()))?;
         Ok(player)
     }
-}
-
-/// The name of the variant whose preset rules are `rules`.
-pub fn variant_of(rules: &Rules) -> Option<String> {
-    Variant::of(rules).map(|v| v.name().to_string())
 }
 
 /// The time per move a request asks for, checked.

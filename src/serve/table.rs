@@ -6,7 +6,7 @@ use super::sowing::{Frame, frames};
 use crate::board_svg::{board_svg, status_line};
 use crate::notation::{MoveSpec, Record, move_text};
 use crate::players::Bot;
-use crate::rules::{Move, MoveKind, MoveList, Pit, Position, Row, Rules, Side, Stage};
+use crate::rules::{Game, Move, MoveKind, MoveList, Pit, Position, Row, Side, Stage};
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -38,8 +38,8 @@ pub struct LastMove {
 pub struct Table {
     /// The variant's name.
     pub variant: String,
-    /// Its rules.
-    pub rules: Rules,
+    /// Its game.
+    pub rules: Game,
     /// The position the game started from.
     pub start: Position,
     /// Every position of the game: `positions[0]` is the start, `positions[i]` follows `moves[i-1]`.
@@ -64,7 +64,7 @@ pub struct Table {
 
 impl Table {
     /// A new game of `variant` from `start` (the variant's start if `None`).
-    pub fn new(variant: &str, rules: Rules, start: Option<Position>) -> Table {
+    pub fn new(variant: &str, rules: Game, start: Option<Position>) -> Table {
         let start = start.unwrap_or_else(|| Position::start(&rules));
         Table {
             variant: variant.to_string(),
@@ -237,7 +237,7 @@ impl Table {
     /// The game as a KIBA record.
     pub fn record(&self) -> String {
         let mut rec = Record::from_game(&self.rules, &self.start, &self.moves).unwrap_or_default();
-        rec.set_tag("Variant", self.variant.clone());
+        rec.set_tag("Variant", self.rules.to_string());
         rec.set_tag("South", self.seats[0].clone());
         rec.set_tag("North", self.seats[1].clone());
         if self.start != Position::start(&self.rules) {

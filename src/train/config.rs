@@ -35,7 +35,8 @@ pub const MAX_OPPONENTS: usize = 64;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TrainConfig {
-    /// Variant preset (see `bao --help`).
+    /// The game: a preset's name (see `bao --help`) or a game's text, as a player file's header
+    /// writes it (`kujifunza+takasia=none`); `rules` overrides options of it.
     pub variant: String,
     /// Rule options overriding the preset, as in a `--rules` file (optional).
     #[serde(default)]
@@ -213,7 +214,7 @@ impl TrainConfig {
         let cfg: TrainConfig = toml::Value::Table(table)
             .try_into()
             .map_err(|e: toml::de::Error| one_line(&e))?;
-        cfg.rules().context("bad rules")?;
+        cfg.game().context("bad rules")?;
         cfg.validate()?;
         Ok(cfg)
     }
@@ -235,16 +236,13 @@ impl TrainConfig {
         samples > 0 && samples >= self.optim.min_replay
     }
 
-    /// The rule set: the variant preset with the config's overrides.
-    pub fn rules(&self) -> anyhow::Result<crate::rules::Rules> {
-        let variant: crate::rules::Variant = self.variant.parse()?;
-        let rules = match &self.rules {
-            None => variant.rules(),
-            Some(t) => crate::rules::variant::rules_with_overrides(variant, &t.to_string())
-                .map_err(anyhow::Error::msg)?,
-        };
-        rules.validate().map_err(anyhow::Error::msg)?;
-        Ok(rules)
+    /// The game: `variant` (a preset's name or a game's text) with the config's `[rules]`.
+    pub fn game(&self) -> anyhow::Result<crate::rules::Game> {
+        let named: crate::rules::Game = self.variant.parse()?;
+        Ok(match &self.rules {
+            None => named,
+            Some(t) => named.with_overrides(&t.to_string())?,
+        })
     }
 
     /// The learning rate at `iteration` (0-based): linear warm-up, then cosine decay.

@@ -7,7 +7,7 @@ use crate::eval::arena::{MatchConfig, run_match};
 use crate::mcts::{Evaluator, MctsPlayer, PlaySettings};
 use crate::nn::NetWeights;
 use crate::players::{Limits, PlayerRegistry, PlayerSpec};
-use crate::rules::{Rules, Variant};
+use crate::rules::{Game, Variant};
 use std::sync::Arc;
 
 /// How the network is evaluated: its search, and the matches it plays.
@@ -60,7 +60,7 @@ pub struct EvalReport {
 /// the match against opponent `k` draws its openings from `seed + k`. `on_game` is called once
 /// per game played.
 pub fn evaluate(
-    rules: &Rules,
+    game: &Game,
     weights: &NetWeights,
     settings: &EvalSettings,
     opponents: &[String],
@@ -72,7 +72,7 @@ pub fn evaluate(
     let mut report = EvalReport::default();
     for (k, opponent) in opponents.iter().enumerate() {
         let (entry, records) = play_match(
-            rules,
+            game,
             network.clone(),
             settings,
             opponent,
@@ -88,7 +88,7 @@ pub fn evaluate(
 /// Evaluates the network `weights` of `iteration` of a run with `config` against the config's
 /// opponents, from the iteration's own seed: the same games wherever it runs.
 pub fn evaluate_iteration(
-    rules: &Rules,
+    game: &Game,
     config: &TrainConfig,
     settings: &EvalSettings,
     weights: &NetWeights,
@@ -96,7 +96,7 @@ pub fn evaluate_iteration(
     on_game: &(dyn Fn(&str) + Sync),
 ) -> anyhow::Result<EvalReport> {
     evaluate(
-        rules,
+        game,
         weights,
         settings,
         &config.eval.opponents,
@@ -117,7 +117,7 @@ const NETWORK: &str = "network";
 /// 95% intervals, and the games as KIBA records. `on_game` is called once per game played, after
 /// the match.
 fn play_match(
-    rules: &Rules,
+    game: &Game,
     eval: Arc<dyn Evaluator>,
     settings: &EvalSettings,
     opponent: &str,
@@ -127,8 +127,8 @@ fn play_match(
     let opponent_spec: PlayerSpec = opponent.parse()?;
     let mut players = settings.players.clone();
     let (search, sims) = (settings.search.clone(), settings.sims);
-    players.register(NETWORK, move |_, _, rules, seed| {
-        let mut net = MctsPlayer::new(NETWORK, rules, eval.clone(), &search, sims);
+    players.register(NETWORK, move |_, _, game, seed| {
+        let mut net = MctsPlayer::new(NETWORK, game, eval.clone(), &search, sims);
         crate::players::Player::new_game(&mut net, seed);
         Ok(Box::new(net))
     });
@@ -137,7 +137,7 @@ fn play_match(
         options: String::new(),
     };
     let result = run_match(&MatchConfig {
-        rules: rules.clone(),
+        game: game.clone(),
         start: None,
         games: settings.total_games(1),
         seed,

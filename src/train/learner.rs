@@ -12,7 +12,7 @@ use super::{EvalEntry, Meta, MetricsSink, RunDir, RunOptions, TrainConfig, deriv
 use crate::nn::{NetWeights, Trainer};
 use crate::nn::{TrainReport, TrainSteps};
 use crate::pool::OwnPool;
-use crate::rules::Rules;
+use crate::rules::Game;
 use crate::selfplay::{GameRange, ReplayBuffer, SelfPlayOutput};
 use anyhow::{Context, bail, ensure};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 /// has trained but not yet committed.
 pub struct Learner {
     config: TrainConfig,
-    rules: Rules,
+    game: Game,
     dir: RunDir,
     trainer: Trainer,
     replay: ReplayBuffer,
@@ -55,7 +55,7 @@ impl Learner {
         let dir = RunDir::new(&config.run_dir);
         // A config built in code gets the checks a config file gets at load.
         config.validate()?;
-        config.rules()?;
+        config.game()?;
         std::fs::create_dir_all(&dir.path)
             .with_context(|| format!("cannot create {}", dir.path.display()))?;
         let lock = dir.lock()?;
@@ -131,7 +131,7 @@ impl Learner {
         let pool = OwnPool::new(config.selfplay.threads.max(1), "bao-learner");
         pool.pool()?;
         Ok(Learner {
-            rules: config.rules()?,
+            game: config.game()?,
             eval: EvalSettings::of_run(&config, &opts.players),
             sink: MetricsSink::new(&dir, config.iterations, opts.quiet)?,
             quiet: opts.quiet,
@@ -151,9 +151,9 @@ impl Learner {
         &self.config
     }
 
-    /// The run's rules.
-    pub fn rules(&self) -> &Rules {
-        &self.rules
+    /// The run's game.
+    pub fn game(&self) -> &Game {
+        &self.game
     }
 
     /// The run directory.
@@ -221,7 +221,7 @@ impl Learner {
         let plan = TrainSteps::of_iteration(&self.config, iteration);
         let train = if self.config.ready_to_train(self.replay.len()) {
             let pb = bar(plan.steps as u64, "training", self.quiet);
-            let (trainer, replay, rules) = (&mut self.trainer, &self.replay, &self.rules);
+            let (trainer, replay, rules) = (&mut self.trainer, &self.replay, &self.game);
             let report = self
                 .pool
                 .install(|| trainer.train(rules, replay, &plan, &|| pb.inc(1)))??;
@@ -263,7 +263,7 @@ impl Learner {
             "evaluation",
             self.quiet,
         );
-        let (rules, config, settings) = (&self.rules, &self.config, &self.eval);
+        let (rules, config, settings) = (&self.game, &self.config, &self.eval);
         let report = self.pool.install(|| {
             evaluate::evaluate_iteration(
                 rules,

@@ -110,7 +110,7 @@ fn run(mut learner: Learner, opts: &RunOptions) -> anyhow::Result<Meta> {
         Some(n) => total.min(learner.meta().iteration + n),
         None => total,
     };
-    let rules = learner.rules().clone();
+    let rules = learner.game().clone();
     let victim = match &learner.config().exploit {
         Some(x) => Some((x.victim_factory(&opts.players, &rules)?, x.limits())),
         None => None,
@@ -123,7 +123,7 @@ fn run(mut learner: Learner, opts: &RunOptions) -> anyhow::Result<Meta> {
         let weights = learner.weights()?;
         let count = learner.config().selfplay.games_per_iteration;
         let games = learner.games(0, count);
-        let (rules, settings) = (learner.rules(), &learner.config().selfplay);
+        let (rules, settings) = (learner.game(), &learner.config().selfplay);
         let pb = bar(count as u64, "self-play", opts.quiet);
         let selfplay = learner.install(|| {
             let progress = |n: usize| pb.set_position(n as u64);

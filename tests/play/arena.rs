@@ -8,7 +8,7 @@ use bao_zero::eval::gauntlet::{GauntletConfig, Pairing, run_gauntlet};
 use bao_zero::eval::sprt::{SprtConfig, Verdict, llr};
 use bao_zero::notation::Record;
 use bao_zero::players::{Limits, PlayerRegistry, PlayerSpec};
-use bao_zero::rules::{Position, Side, Variant};
+use bao_zero::rules::{Game, Position, Side, Variant};
 use clap::Parser;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -113,7 +113,7 @@ fn same_seed_same_games_and_pairs_share_their_opening() {
     })
     .unwrap();
     assert_ne!(x.records(), z.records());
-    let rules = Variant::Kiswahili.rules();
+    let rules = Game::from(Variant::Kiswahili);
     let start = Position::start(&rules);
     for pair in x.game_list.chunks(2) {
         assert!(pair[0].a_is_south && !pair[1].a_is_south);
@@ -188,7 +188,7 @@ fn a_gauntlet_orders_players_on_one_scale() {
         registry: PlayerRegistry::classical(),
         anchor: 0,
         pairing: Pairing::RoundRobin,
-        rules: Variant::Kiswahili.rules(),
+        game: Variant::Kiswahili.into(),
         variant: "kiswahili".into(),
         start: None,
         games_per_pair: 20,
@@ -334,7 +334,7 @@ fn matches_run_and_record_on_every_preset() {
             ..MatchConfig::new(spec("ab:depth=2,tt=12"), spec("greedy"), v)
         })
         .unwrap();
-        let rules = v.rules();
+        let rules = Game::from(v);
         for g in &r.game_list {
             let rec: Record = g.record.parse().unwrap();
             let (moves, _) = rec
@@ -346,14 +346,14 @@ fn matches_run_and_record_on_every_preset() {
 }
 
 /// A player that fails on its third move.
-struct FailsOnItsThirdMove(bao_zero::rules::Rules, usize);
+struct FailsOnItsThirdMove(Game, usize);
 
 impl bao_zero::players::Player for FailsOnItsThirdMove {
     fn name(&self) -> String {
         "fails".into()
     }
 
-    fn rules(&self) -> &bao_zero::rules::Rules {
+    fn game(&self) -> &Game {
         &self.0
     }
 

@@ -354,3 +354,39 @@ fn pool_refuses_matches_on_other_openings_and_files_that_are_no_matches_in_one_l
         "{err}"
     );
 }
+
+#[test]
+fn records_name_their_game_as_text_and_a_custom_game_reads_back_from_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = dir.path().join("rules.toml");
+    std::fs::write(&rules, "takasia = \"valid-house-only\"\n").unwrap();
+    let records = dir.path().join("games.kiba");
+    let (ok, _, err) = run(&[
+        "random",
+        "-v",
+        "kujifunza",
+        "--rules",
+        rules.to_str().unwrap(),
+        "-n",
+        "1",
+        "--records",
+        records.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    let text = std::fs::read_to_string(&records).unwrap();
+    assert!(
+        text.contains("[Variant \"kujifunza+takasia=valid-house-only\"]"),
+        "{text}"
+    );
+    // The tag's text is the game: `--variant` takes it and plays the same rules.
+    let (ok, out, err) = run(&["show", "-v", "kujifunza+takasia=valid-house-only"]);
+    let (ok2, same, _) = run(&[
+        "show",
+        "-v",
+        "kujifunza",
+        "--rules",
+        rules.to_str().unwrap(),
+    ]);
+    assert!(ok && ok2, "{err}");
+    assert_eq!(out, same);
+}

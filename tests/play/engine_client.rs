@@ -5,7 +5,7 @@
 use super::protocol_inputs::{run_with, script};
 use bao_zero::notation::move_text;
 use bao_zero::players::{ExternalEngine, Limits, Player};
-use bao_zero::rules::{Position, Variant};
+use bao_zero::rules::{Game, Position, Variant};
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -37,7 +37,7 @@ done"
 
 /// An `engine:` player of Bao la Kiswahili running `program` (with `player`, if given).
 fn engine_player(program: &str, player: Option<&str>) -> ExternalEngine {
-    let rules = Variant::Kiswahili.rules();
+    let rules = Game::from(Variant::Kiswahili);
     ExternalEngine::start(program.as_ref(), player, "engine".into(), &rules).unwrap()
 }
 

@@ -7,7 +7,7 @@ use bao_zero::env::{
     action_to_move, encode, legal_mask_bits, move_to_action, parse_action,
 };
 use bao_zero::notation::move_text;
-use bao_zero::rules::{MoveKind, MoveList, Outcome, Pit, Position, Side, Stage, Variant};
+use bao_zero::rules::{Game, MoveKind, MoveList, Outcome, Pit, Position, Side, Stage, Variant};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::HashMap;
@@ -25,7 +25,7 @@ pub(crate) fn sample_positions(
     max_plies: usize,
     seed: u64,
 ) -> Vec<Position> {
-    let rules = v.rules();
+    let rules = Game::from(v);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut list = MoveList::new();
     let mut out = Vec::new();
@@ -103,7 +103,7 @@ pub(crate) fn bits_of(obs: &[f32]) -> Vec<u32> {
 fn the_mask_is_the_engine_legal_list_for_every_preset() {
     let mut list = MoveList::new();
     for v in Variant::ALL {
-        let rules = v.rules();
+        let rules = Game::from(v);
         let mut env = Env::new(rules.clone(), LONG).unwrap();
         let mut checked = 0;
         for pos in sample_positions(v, 12, 400, 11) {
@@ -143,7 +143,7 @@ fn the_mask_is_the_engine_legal_list_for_every_preset() {
 fn actions_moves_and_notation_round_trip() {
     let mut list = MoveList::new();
     for v in Variant::ALL {
-        let rules = v.rules();
+        let rules = Game::from(v);
         for pos in sample_positions(v, 4, 300, 5) {
             let side = pos.side_to_move();
             pos.legal_moves(&rules, &mut list);
@@ -179,7 +179,7 @@ fn actions_moves_and_notation_round_trip() {
 
 #[test]
 fn opening_actions_are_placements_and_captures() {
-    let rules = Variant::MalawiAdvanced.rules();
+    let rules = Game::from(Variant::MalawiAdvanced);
     let mut env = Env::new(rules, LONG).unwrap();
     env.reset(0);
     let mut agent = RandomAgent::new(4);
@@ -221,7 +221,7 @@ fn the_observation_is_the_same_from_either_side() {
     let mut list = MoveList::new();
     let mut swapped = MoveList::new();
     for v in Variant::ALL {
-        let rules = v.rules();
+        let rules = Game::from(v);
         let mut a = vec![0.0; OBS_LEN];
         let mut b = vec![0.0; OBS_LEN];
         for pos in sample_positions(v, 4, 300, 21) {
@@ -246,7 +246,7 @@ fn the_observation_is_the_same_from_either_side() {
 #[test]
 fn different_positions_encode_differently() {
     for v in Variant::ALL {
-        let rules = v.rules();
+        let rules = Game::from(v);
         let mut seen: HashMap<Vec<u32>, (Key, Position)> = HashMap::new();
         for pos in sample_positions(v, 20, 400, 33) {
             let enc = bits_of(&observe(&rules, &pos));
@@ -344,7 +344,7 @@ fn every_single_change_shows_in_the_observation() {
         Variant::Kimasai,
         Variant::Hus,
     ] {
-        let rules = v.rules();
+        let rules = Game::from(v);
         for pos in sample_positions(v, 2, 120, 8).into_iter().step_by(7) {
             if pos.result().is_some() {
                 continue;
@@ -364,7 +364,7 @@ fn incremental_observation_updates_equal_full_encodings() {
     // writes: along whole games of every preset (the ended positions included), and between
     // unrelated positions and single-feature mutations.
     for v in Variant::ALL {
-        let rules = v.rules();
+        let rules = Game::from(v);
         let positions = sample_positions(v, 3, 400, 21);
         let mut buffer = observe(&rules, &positions[0]);
         let mut shown = Features::of(&positions[0]);

@@ -8,11 +8,11 @@ use bao_zero::env::{
     RandomAgent, VecEnv, VecEnvError, action_to_move, episode_seed,
 };
 use bao_zero::notation::legal_strings;
-use bao_zero::rules::{MoveList, Position, Side, Variant};
+use bao_zero::rules::{Game, MoveList, Position, Side, Variant};
 
 #[test]
 fn misuse_gives_typed_errors_and_changes_nothing() {
-    let rules = Variant::Kiswahili.rules();
+    let rules = Game::from(Variant::Kiswahili);
     let mut env = Env::new(rules.clone(), EnvConfig::default()).unwrap();
     env.reset(1);
     let start = *env.state();
@@ -87,7 +87,7 @@ fn misuse_gives_typed_errors_and_changes_nothing() {
 #[test]
 fn stepping_a_finished_game_is_an_error_naming_how_it_ended() {
     let mut agent = RandomAgent::new(2);
-    let mut env = Env::new(Variant::Hus.rules(), LONG).unwrap();
+    let mut env = Env::new(Variant::Hus.into(), LONG).unwrap();
     env.reset(0);
     while !env.is_done() {
         env.step(agent.act(&env)).unwrap();
@@ -104,7 +104,7 @@ fn stepping_a_finished_game_is_an_error_naming_how_it_ended() {
 #[test]
 fn rewards_and_outcomes_at_the_end_of_games() {
     for v in Variant::ALL {
-        let mut env = Env::new(v.rules(), LONG).unwrap();
+        let mut env = Env::new(v.into(), LONG).unwrap();
         let mut agent = RandomAgent::new(7);
         for episode in 0..3 {
             env.reset(episode);
@@ -157,7 +157,7 @@ fn truncation_at_max_plies() {
         max_plies: 10,
         opening_random_plies: 4,
     };
-    let mut env = Env::new(Variant::Kiswahili.rules(), config).unwrap();
+    let mut env = Env::new(Variant::Kiswahili.into(), config).unwrap();
     env.reset(3);
     assert_eq!(env.plies(), 4);
     assert_eq!(env.state().ply(), 4);
@@ -189,7 +189,7 @@ type Record = (usize, Vec<u32>, [f32; 2], bool, String);
 
 /// A trajectory of random play over several episodes.
 fn trajectory(v: Variant, config: EnvConfig, seed: u64, steps: usize) -> Vec<Record> {
-    let mut env = Env::new(v.rules(), config).unwrap();
+    let mut env = Env::new(v.into(), config).unwrap();
     let mut agent = RandomAgent::new(seed);
     let mut out = vec![(0, bits_of(&env.reset(seed)), [0.0; 2], false, String::new())];
     let mut episode = 0;
@@ -234,7 +234,7 @@ fn env_replays_are_deterministic() {
         assert_ne!(a, trajectory(v, config, 43, 300), "{v}");
     }
     // The random opening plies depend on the seed.
-    let mut env = Env::new(Variant::Kiswahili.rules(), config).unwrap();
+    let mut env = Env::new(Variant::Kiswahili.into(), config).unwrap();
     let starts: std::collections::HashSet<Position> = (0..8)
         .map(|s| {
             env.reset(s);
@@ -258,7 +258,7 @@ fn vec_run(
         .build()
         .unwrap();
     pool.install(|| {
-        let mut venv = VecEnv::new(v.rules(), config, n, 9).unwrap();
+        let mut venv = VecEnv::new(v.into(), config, n, 9).unwrap();
         let mut agent = RandomAgent::new(9);
         let mut actions = vec![0; n];
         let mut prints = Vec::new();
@@ -312,7 +312,7 @@ fn vec_env_matches_independent_envs_with_derived_seeds() {
         max_plies: 40,
         opening_random_plies: 3,
     };
-    let rules = Variant::Kujifunza.rules();
+    let rules = Game::from(Variant::Kujifunza);
     let n = 5;
     let mut venv = VecEnv::new(rules.clone(), config, n, 77).unwrap();
     let mut envs: Vec<Env> = (0..n)
@@ -359,7 +359,7 @@ fn vec_env_matches_independent_envs_with_derived_seeds() {
 
 #[test]
 fn vec_env_rejects_bad_actions_without_stepping() {
-    let mut venv = VecEnv::new(Variant::Kiswahili.rules(), EnvConfig::default(), 4, 1).unwrap();
+    let mut venv = VecEnv::new(Variant::Kiswahili.into(), EnvConfig::default(), 4, 1).unwrap();
     let before = venv.obs().to_vec();
     assert_eq!(
         venv.step(&[0, 0]),
@@ -399,7 +399,7 @@ fn vec_env_rejects_bad_actions_without_stepping() {
     assert_eq!(venv.obs(), before.as_slice());
     assert_eq!(venv.envs().map(|e| e.plies()).max(), Some(0));
     assert!(matches!(
-        VecEnv::new(Variant::Kiswahili.rules(), EnvConfig::default(), 0, 1),
+        VecEnv::new(Variant::Kiswahili.into(), EnvConfig::default(), 0, 1),
         Err(VecEnvError::Empty)
     ));
 }
@@ -414,7 +414,7 @@ fn greedy_agent_takes_the_biggest_capture() {
         Variant::Kimasai,
         Variant::MalawiAdvanced,
     ] {
-        let rules = v.rules();
+        let rules = Game::from(v);
         let mut env = Env::new(rules.clone(), LONG).unwrap();
         let (mut g1, mut g2) = (GreedyAgent::new(1), GreedyAgent::new(2));
         let mut differ = false;
@@ -451,7 +451,7 @@ fn greedy_agent_takes_the_biggest_capture() {
 
 #[test]
 fn vec_env_steps_only_the_environments_it_is_told_to() {
-    let mut venv = VecEnv::new(Variant::Hus.rules(), EnvConfig::default(), 3, 1).unwrap();
+    let mut venv = VecEnv::new(Variant::Hus.into(), EnvConfig::default(), 3, 1).unwrap();
     let first_legal = |venv: &VecEnv| -> Vec<usize> {
         let bits = venv.mask_bits().iter();
         bits.map(|&b| b.trailing_zeros() as usize).collect()
@@ -496,7 +496,7 @@ fn vec_env_restored_from_saved_states_steps_as_the_original() {
         max_plies: 20,
         opening_random_plies: 2,
     };
-    let mut venv = VecEnv::new(Variant::Kiswahili.rules(), config, 5, 9).unwrap();
+    let mut venv = VecEnv::new(Variant::Kiswahili.into(), config, 5, 9).unwrap();
     for _ in 0..33 {
         venv.step(&last_legal(&venv)).unwrap();
     }
@@ -505,7 +505,7 @@ fn vec_env_restored_from_saved_states_steps_as_the_original() {
         .zip(venv.episodes())
         .map(|(e, &episode)| (*e.state(), e.plies(), episode))
         .collect();
-    let mut copy = VecEnv::new(Variant::Kiswahili.rules(), config, 5, 9).unwrap();
+    let mut copy = VecEnv::new(Variant::Kiswahili.into(), config, 5, 9).unwrap();
     assert_eq!(
         copy.restore(&saved[..2]),
         Err(VecEnvError::WrongStateCount {

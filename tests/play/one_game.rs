@@ -25,7 +25,26 @@ fn eval_takes_the_game_from_the_player_files_and_refuses_players_of_different_ga
     assert!(out.contains("on hus"), "{out}");
     let (ok, _, err) = run(&["eval", "--a", &hus, "--b", &kis, "-n", "2", "-q"]);
     assert!(!ok);
-    assert_one_line_error(&err, "a match needs players of one game");
+    assert_one_line_error(&err, "plays hus and");
+    assert!(
+        err.contains("plays kujifunza: a game needs players of one game"),
+        "{err}"
+    );
+    // A game named on the command line that the player file does not play: the same check.
+    let (ok, _, err) = run(&[
+        "eval",
+        "--a",
+        &hus,
+        "--b",
+        "random",
+        "--variant",
+        "kiswahili",
+    ]);
+    assert!(!ok);
+    assert_one_line_error(
+        &err,
+        "plays hus, not kiswahili: a trained player plays only the game it learned",
+    );
 }
 
 #[cfg(feature = "ml")]
@@ -47,7 +66,10 @@ fn gauntlets_and_watched_games_of_players_of_different_games_are_refused_up_fron
     assert_one_line_error(&err, "plays hus and");
     let (ok, _, err) = run(&["play", "--south", &hus, "--north", "random"]);
     assert!(!ok);
-    assert_one_line_error(&err, "plays hus, not kiswahili");
+    assert_one_line_error(
+        &err,
+        "plays hus, not kiswahili: a trained player plays only the game it learned",
+    );
 }
 
 #[cfg(feature = "ml")]
@@ -66,7 +88,10 @@ fn the_engine_checks_its_player_against_each_new_game_and_go_says_why_it_cannot_
     assert!(lines[1].starts_with("bestmove"), "{out}");
     assert_eq!(lines[2], "ok kujifunza", "{out}");
     assert!(
-        lines[3].starts_with("error") && lines[3].contains("plays other rules than the game's"),
+        lines[3].starts_with("error")
+            && lines[3].contains(
+                "plays hus, not kujifunza: a trained player plays only the game it learned"
+            ),
         "{out}"
     );
     assert_eq!(lines[4], "ok ab:depth=2", "{out}");

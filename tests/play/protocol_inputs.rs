@@ -481,7 +481,7 @@ fn player_specs_nested_past_the_bound_are_refused_in_one_line_by_every_front_end
     use bao_zero::players::PlayerRegistry;
     use bao_zero::players::spec::MAX_NESTING;
     let players = PlayerRegistry::classical();
-    let rules = bao_zero::rules::Variant::Kiswahili.rules();
+    let rules = bao_zero::rules::Game::from(bao_zero::rules::Variant::Kiswahili);
     let (_, inner) = players
         .resolve(&nested_solvers(MAX_NESTING), &rules, 0)
         .unwrap();

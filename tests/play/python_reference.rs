@@ -33,7 +33,7 @@ fn random_game(variant: Variant, seed: u64) -> Value {
         max_plies: 300,
         opening_random_plies: 4,
     };
-    let mut env = Env::new(variant.rules(), config).unwrap();
+    let mut env = Env::new(variant.into(), config).unwrap();
     env.reset(seed);
     let start = env.state().to_string();
     let mut agent = RandomAgent::new(seed + 1);
@@ -58,7 +58,7 @@ fn random_game(variant: Variant, seed: u64) -> Value {
 /// moves with weights 1, 2, 3, ..., the value 0.5, the outcome the game's) in one replay buffer,
 /// and the samples' positions in order.
 fn random_replay(variant: Variant, games: usize, seed: u64) -> (ReplayBuffer, Vec<String>) {
-    let rules = variant.rules();
+    let rules = bao_zero::rules::Game::from(variant);
     let mut agent = RandomAgent::new(seed);
     let mut buffer = ReplayBuffer::new(1 << 20);
     let mut positions = Vec::new();

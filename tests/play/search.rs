@@ -3,7 +3,7 @@
 
 use bao_zero::notation::move_text;
 use bao_zero::players::{GreedyPlayer, Limits, Player, PlayerRegistry, PlayerSpec, RandomPlayer};
-use bao_zero::rules::{EndReason, MoveList, Position, Rules, Setup, Side, Variant};
+use bao_zero::rules::{EndReason, Game, MoveList, Position, Rules, Setup, Side, Variant};
 use bao_zero::search::alphabeta::{WIN, mate_distance};
 use bao_zero::search::bench::middle_game_positions;
 use bao_zero::search::{AlphaBeta, AlphaBetaConfig};
@@ -72,7 +72,7 @@ const WIN_IN_TWO: [&str; 3] = [
 
 /// Alpha-beta for Bao la Kiswahili, the game of every position here.
 fn ab() -> AlphaBeta {
-    let rules = Variant::Kiswahili.rules();
+    let rules = Game::from(Variant::Kiswahili);
     AlphaBeta::new(
         &rules,
         AlphaBetaConfig {
@@ -84,7 +84,7 @@ fn ab() -> AlphaBeta {
 
 #[test]
 fn alpha_beta_finds_a_win_in_one() {
-    let rules = Variant::Kiswahili.rules();
+    let rules = Game::from(Variant::Kiswahili);
     let p = pos(WIN_IN_ONE);
     assert_eq!(legal(&rules, &p), ["A4>", "A6<", "A6>", "A8<"]);
     let win = p
@@ -114,7 +114,7 @@ fn alpha_beta_finds_a_win_in_one() {
 
 #[test]
 fn alpha_beta_finds_a_win_in_two() {
-    let rules = Variant::Kiswahili.rules();
+    let rules = Game::from(Variant::Kiswahili);
     let mut front_row_wins = 0;
     for text in WIN_IN_TWO {
         let p = pos(text);
@@ -151,7 +151,7 @@ fn alpha_beta_finds_a_win_in_two() {
 
 #[test]
 fn deeper_search_never_scores_below_shallower_on_winning_positions() {
-    let rules = Variant::Kiswahili.rules();
+    let rules = Game::from(Variant::Kiswahili);
     let mut set: Vec<Position> = WIN_IN_TWO.iter().map(|t| pos(t)).collect();
     set.push(pos(WIN_IN_ONE));
     // More from seeded random play: positions where a depth-5 search proves a win.
@@ -180,7 +180,7 @@ fn deeper_search_never_scores_below_shallower_on_winning_positions() {
 
 #[test]
 fn depth_and_node_limits_are_deterministic() {
-    let rules = Variant::Kiswahili.rules();
+    let rules = Game::from(Variant::Kiswahili);
     let positions = middle_game_positions(&rules, 4, 3);
     for limits in [Limits::depth(6), Limits::nodes(20_000)] {
         for p in &positions {
@@ -215,7 +215,7 @@ fn depth_and_node_limits_are_deterministic() {
 
 #[test]
 fn node_limit_is_kept_and_a_time_limit_returns_a_move() {
-    let rules = Variant::Kiswahili.rules();
+    let rules = Game::from(Variant::Kiswahili);
     let p = middle_game_positions(&rules, 1, 5)[0];
     let a = ab().analyse(&p, &Limits::nodes(3_000)).unwrap();
     // Depth 1 always completes; beyond it the count stops at the limit.
@@ -237,7 +237,7 @@ fn node_limit_is_kept_and_a_time_limit_returns_a_move() {
 #[test]
 fn alpha_beta_plays_legal_games_on_every_preset() {
     for v in Variant::ALL {
-        let rules = v.rules();
+        let rules = Game::from(v);
         let mut south = AlphaBeta::new(
             &rules,
             AlphaBetaConfig {
@@ -268,7 +268,7 @@ fn alpha_beta_plays_legal_games_on_every_preset() {
 
 #[test]
 fn greedy_takes_the_biggest_capture_and_random_follows_its_seed() {
-    let rules = Variant::Kiswahili.rules();
+    let rules = Game::from(Variant::Kiswahili);
     let p = pos(WIN_IN_ONE);
     let mut g = GreedyPlayer::new(&rules, 0);
     let c = g.choose(&p, &Limits::NONE).unwrap();
@@ -298,7 +298,7 @@ fn player_specs_parse_build_and_fail_clearly() {
     ] {
         let spec: PlayerSpec = good.parse().unwrap();
         let player = (PlayerRegistry::classical())
-            .build(&spec, &Variant::Hus.rules(), 1)
+            .build(&spec, &Variant::Hus.into(), 1)
             .unwrap();
         assert_eq!(player.name(), good);
     }
@@ -329,7 +329,7 @@ fn player_specs_parse_build_and_fail_clearly() {
     // The network players are recognized but not built by the classical registry; a kind nobody
     // registered is named with the kinds known.
     let classical = PlayerRegistry::classical();
-    let rules = Variant::Kiswahili.rules();
+    let rules = Game::from(Variant::Kiswahili);
     for later in ["mcts:sims=100", "player:runs/x.bao"] {
         let spec: PlayerSpec = later.parse().unwrap();
         let e = classical.build(&spec, &rules, 0).err().unwrap().to_string();
@@ -352,7 +352,7 @@ fn player_specs_parse_build_and_fail_clearly() {
         Ok(Box::new(RandomPlayer::new(rules, seed)))
     });
     let (_, first) = more
-        .resolve("first:anything", &Variant::Hus.rules(), 1)
+        .resolve("first:anything", &Variant::Hus.into(), 1)
         .unwrap();
     assert_eq!(
         *first.rules(),

@@ -117,7 +117,10 @@ fn a_replaced_player_file_plays_at_the_next_game() {
     place("hus", &file);
     let (status, body) = new("kiswahili");
     assert_eq!(status, 400, "{}", short(&body));
-    assert!(body.contains("plays only hus"), "{body}");
+    assert!(
+        body.contains("plays hus, not kiswahili: a trained player plays only the game it learned"),
+        "{body}"
+    );
     let (status, body) = new("hus");
     assert_eq!(status, 200, "{}", short(&body));
 }

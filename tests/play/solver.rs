@@ -8,7 +8,7 @@ use crate::small_solver;
 use bao_zero::eval::perfect::{Proven, converting, keeping, prove};
 use bao_zero::players::{Limits, Player, PlayerRegistry, RandomPlayer};
 use bao_zero::rules::variant::StartSeeds;
-use bao_zero::rules::{MoveList, Position, Rules, Side, Variant};
+use bao_zero::rules::{Game, MoveList, Position, Rules, Side, Variant};
 use bao_zero::search::solver::{Value, cache};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -30,6 +30,27 @@ fn small(variant: Variant, per_side: u8) -> Rules {
         },
         ..variant.rules()
     }
+}
+
+/// The game of `rules` for a player: its own, or where its start leaves no move (single seeds),
+/// the same rules with the same seeds two to a pit at the start. A player's game decides its
+/// moves and the seed total of the positions it is given, never where they came from.
+fn game_of(rules: &Rules) -> Game {
+    Game::new(rules.clone()).unwrap_or_else(|_| {
+        let mut front = [0u8; 8];
+        for i in 0..rules.setup.front.iter().sum::<u8>() as usize {
+            front[i / 2] += 1;
+        }
+        let setup = StartSeeds {
+            front,
+            ..rules.setup
+        };
+        Game::new(Rules {
+            setup,
+            ..rules.clone()
+        })
+        .expect("a small game with a move at the start")
+    })
 }
 
 /// A position through the text gate.
@@ -290,6 +311,7 @@ fn the_cache_round_trips_and_refuses_corrupt_or_foreign_files_in_one_line() {
 #[test]
 fn the_perfect_player_never_loses_a_won_position() {
     let rules = small(Variant::Kujifunza, 6);
+    let game = game_of(&rules);
     let registry = PlayerRegistry::classical();
     let mut rng = ChaCha8Rng::seed_from_u64(11);
     let mut check = solver();
@@ -302,9 +324,9 @@ fn the_perfect_player_never_loses_a_won_position() {
         games += 1;
         let perfect_side = start.side_to_move();
         let (_, mut perfect) = registry
-            .resolve("solver:time=5s,memory=16", &rules, 1)
+            .resolve("solver:time=5s,memory=16", &game, 1)
             .unwrap();
-        let mut random = RandomPlayer::new(&rules, games);
+        let mut random = RandomPlayer::new(&game, games);
         let mut pos = start;
         for _ in 0..400 {
             if pos.outcome(&rules).is_some() {
@@ -331,7 +353,7 @@ fn the_perfect_player_never_loses_a_won_position() {
 #[test]
 fn the_solver_spec_builds_and_refuses_bad_options_in_one_line() {
     let registry = PlayerRegistry::classical();
-    let kiswahili = Variant::Kiswahili.rules();
+    let kiswahili = Game::from(Variant::Kiswahili);
     for good in ["solver", "solver:time=1s", "solver:time=500ms,memory=8"] {
         let (_, p) = registry.resolve(good, &kiswahili, 0).unwrap();
         assert_eq!(p.name(), good);
@@ -452,7 +474,7 @@ fn the_perfect_player_takes_the_quickest_win_and_else_the_longest_loss() {
     let rules = small(Variant::Kujifunza, 3);
     let pos = read(&rules, &format!("{CAPTURE_ENDGAME} S 0,0 - - - 9"));
     let (_, mut perfect) = PlayerRegistry::classical()
-        .resolve("solver", &rules, 0)
+        .resolve("solver", &game_of(&rules), 0)
         .unwrap();
     let choice = perfect.choose(&pos, &Limits::NONE).unwrap();
     assert_eq!(bao_zero::notation::move_text(choice.mv, Side::South), "A1>");
@@ -511,7 +533,7 @@ fn proven_positions(rules: &Rules) -> Vec<Proven> {
 
 #[test]
 fn the_perfect_player_keeps_and_converts_every_proven_win_and_random_does_not() {
-    let rules = small(Variant::Kujifunza, 12);
+    let rules = game_of(&small(Variant::Kujifunza, 12));
     let proven = proven_positions(&rules);
     let critical: Vec<&Proven> = proven.iter().filter(|p| p.is_critical()).collect();
     assert!(

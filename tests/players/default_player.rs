@@ -5,7 +5,7 @@
 use crate::small_solver;
 use bao_zero::eval::perfect::prove;
 use bao_zero::players::{Limits, PlayerRegistry};
-use bao_zero::rules::{Position, Variant};
+use bao_zero::rules::{Game, Position, Variant};
 use bao_zero::search::solver::cache;
 use small_solver::solver;
 use std::time::Duration;
@@ -13,7 +13,7 @@ use std::time::Duration;
 #[test]
 fn the_solver_hands_a_position_it_cannot_prove_to_its_else_player() {
     let registry = PlayerRegistry::classical();
-    let rules = Variant::Kiswahili.rules();
+    let rules = Game::from(Variant::Kiswahili);
     let start = Position::start(&rules);
     // Bao la Kiswahili's start is far beyond 10 ms of proof search: alpha-beta answers.
     let (_, mut behind) = registry
@@ -120,11 +120,11 @@ fn the_default_player_of_a_solved_game_plays_the_shortest_win_and_the_shipped_mo
         let spec = default_player_spec(game, true);
         let shipped = format!("player:{}", shipped_player(game.name()).unwrap().display());
         assert_eq!(spec, format!("solver:time=1s,else={shipped}"));
-        let rules = game.rules();
+        let rules = Game::from(game);
         let (_, mut player) = registry
-            .resolve(&spec, &Variant::Kiswahili.rules(), 0)
+            .resolve(&spec, &Variant::Kiswahili.into(), 0)
             .unwrap();
-        assert!(player.is_bound() && *player.rules() == rules);
+        assert!(player.is_bound() && *player.game() == rules);
         for text in wins {
             let pos = read(game, text);
             let p = prove(&rules, &pos, &mut solver(), Duration::from_secs(20), None)

@@ -8,7 +8,7 @@ use bao_zero::eval::{MatchConfig, play_game, run_match};
 use bao_zero::player_file::Bundle;
 use bao_zero::players::trained::{LoadedPlayer, all_players};
 use bao_zero::players::{Limits, Player, PlayerSpec, RandomPlayer};
-use bao_zero::rules::{Position, Variant};
+use bao_zero::rules::{Game, Position, Variant};
 use bao_zero::train::{self, RunOptions};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -174,7 +174,7 @@ fn half_precision_weights_halve_the_file_and_keep_the_players_choices() {
     );
     let load = |b: &Bundle| {
         let eval = std::sync::Arc::new(b.evaluator().unwrap());
-        LoadedPlayer::new(b.header.clone(), eval, "p".into())
+        LoadedPlayer::new(b.header.clone(), eval, "p".into()).unwrap()
     };
     let (mut a, mut b) = (load(&full), load(&half));
     let rules = a.rules().clone();
@@ -235,7 +235,7 @@ fn player_files_of_the_former_safety_bound_load_as_the_presets_game() {
 #[test]
 fn a_loaded_player_plays_legal_moves_to_the_end_and_refuses_other_rules() {
     let mut player = LoadedPlayer::load(player_file()).unwrap();
-    let rules = player.rules().clone();
+    let rules = player.game().clone();
     let start = Position::start(&rules);
     // The library API: a move with its value and line.
     let choice = player.choose(&start, &Limits::nodes(16)).unwrap();
@@ -256,15 +256,15 @@ fn a_loaded_player_plays_legal_moves_to_the_end_and_refuses_other_rules() {
     .unwrap();
     assert!(!game.moves.is_empty());
     // Another variant: refused once, where its game is set up, before any move.
-    let hus = Variant::Hus.rules();
-    let err = bao_zero::eval::check_one_game(&hus, &[&player]).unwrap_err();
+    let hus = Game::from(Variant::Hus);
+    let err = bao_zero::players::check_players(&hus, &[&player]).unwrap_err();
     assert!(err.to_string().contains(", not hus"), "{err}");
 }
 
 #[test]
 fn the_fpu_option_reaches_the_search_a_larger_reduction_tries_fewer_moves() {
     let players = all_players();
-    let rules = Variant::Kiswahili.rules();
+    let rules = Game::from(Variant::Kiswahili);
     // The moves a 64-simulation search from the start tries at least once.
     let tried = |fpu: &str| {
         let spec: PlayerSpec = format!(
@@ -301,7 +301,7 @@ fn player_specs_name_files_and_runs_everywhere() {
     let mcts: PlayerSpec = format!("mcts:checkpoint={},sims=8", player_file().display())
         .parse()
         .unwrap();
-    let rules = Variant::Kiswahili.rules();
+    let rules = Game::from(Variant::Kiswahili);
     let mut p = players.build(&mcts, &rules, 1).unwrap();
     let c = p.choose(&Position::start(&rules), &Limits::NONE).unwrap();
     assert_eq!(c.nodes, 8);

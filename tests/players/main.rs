@@ -14,5 +14,6 @@ mod default_player;
 mod device;
 mod export;
 mod export_checks;
+mod header_game;
 mod onnx;
 mod shipped_players;

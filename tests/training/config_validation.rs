@@ -364,3 +364,27 @@ fn the_engine_and_export_refuse_a_degenerate_player_file_instead_of_panicking() 
         assert!(!never.exists());
     }
 }
+
+#[test]
+fn a_configs_variant_may_be_a_games_text_and_its_rules_override_that_game() {
+    let config = TrainConfig::from_toml(&smoke_with(&[(
+        "variant",
+        "\"kujifunza+takasia=valid-house-only\"",
+    )]))
+    .unwrap();
+    let game = config.game().unwrap();
+    assert_eq!(game.to_string(), "kujifunza+takasia=valid-house-only");
+    let config = TrainConfig::from_toml(&smoke_with(&[
+        ("variant", "\"kujifunza+takasia=valid-house-only\""),
+        ("rules.max_sown", "5000"),
+    ]))
+    .unwrap();
+    let game = config.game().unwrap();
+    assert_eq!(
+        game.to_string(),
+        "kujifunza+max_sown=5000+takasia=valid-house-only"
+    );
+    // An unknown preset in the text is refused as before, naming the presets.
+    let err = refusal(&[("variant", "\"chess+takasia=none\"")]);
+    assert!(err.contains("unknown variant `chess`"), "{err}");
+}

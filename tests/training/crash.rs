@@ -55,7 +55,7 @@ fn final_state(run: &Path) -> (Vec<u8>, String) {
         .copied()
         .take(64)
         .collect();
-    let batch = bao_zero::train::Batch::from_samples(&cfg.rules().unwrap(), &samples, 0.0);
+    let batch = bao_zero::train::Batch::from_samples(&cfg.game().unwrap(), &samples, 0.0);
     let out = NetEvaluator::new(net.snapshot()).infer(&batch.obs, &batch.masks, batch.size);
     (replay, format!("{out:?}"))
 }

@@ -8,7 +8,7 @@ use bao_zero::eval::exact::{ExactConfig, exact_exploitability};
 use bao_zero::players::Player;
 use bao_zero::players::PlayerRegistry;
 use bao_zero::players::RandomPlayer;
-use bao_zero::rules::{Position, Side, Variant};
+use bao_zero::rules::{Game, Position, Side, Variant};
 use bao_zero::search::solver::victim::{Memory, check_determinism};
 use bao_zero::search::solver::{SolveLimits, Solver};
 use serde_json::Value as Json;
@@ -218,12 +218,12 @@ fn opening_end(report: &Json, game: u64) -> Position {
 
 #[test]
 fn a_victim_that_answers_a_position_twice_differently_is_refused() {
-    let rules = Variant::Kujifunza.rules();
+    let rules = Game::from(Variant::Kujifunza);
     let mut seed = 0;
     let mut build = move || -> anyhow::Result<Box<dyn Player>> {
         seed += 1;
         Ok(Box::new(RandomPlayer::new(
-            &Variant::Kujifunza.rules(),
+            &Game::from(Variant::Kujifunza),
             seed,
         )))
     };
@@ -232,7 +232,10 @@ fn a_victim_that_answers_a_position_twice_differently_is_refused() {
     assert!(err.to_string().contains("is not deterministic"), "{err}");
     // A seeded random player asked again from its seed is deterministic in its history only.
     let mut same = || -> anyhow::Result<Box<dyn Player>> {
-        Ok(Box::new(RandomPlayer::new(&Variant::Kujifunza.rules(), 7)))
+        Ok(Box::new(RandomPlayer::new(
+            &Game::from(Variant::Kujifunza),
+            7,
+        )))
     };
     let memory = check_determinism(&mut same, &rules, &start).unwrap();
     assert_eq!(memory, Memory::History);

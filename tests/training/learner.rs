@@ -48,7 +48,7 @@ fn tmp(name: &str) -> PathBuf {
 fn distributed_run(config: TrainConfig, split: &[usize]) {
     let mut learner =
         Learner::open_run(&train::RunSource::given(config.clone()), &quiet()).unwrap();
-    let rules = config.rules().unwrap();
+    let rules = config.game().unwrap();
     let mut worker = config.selfplay.clone();
     worker.concurrent_games = 3;
     let evaluation = EvalSettings::of_run(&config, &PlayerRegistry::default());
@@ -109,7 +109,7 @@ fn the_learner_takes_an_iterations_games_once_and_in_order() {
     let config = smoke(&dir);
     let mut learner =
         Learner::open_run(&train::RunSource::given(config.clone()), &quiet()).unwrap();
-    let rules = config.rules().unwrap();
+    let rules = config.game().unwrap();
     let weights = learner.weights().unwrap();
     let count = config.selfplay.games_per_iteration;
     let play = |first, count| {

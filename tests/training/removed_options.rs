@@ -41,7 +41,7 @@ fn a_stored_run_config_with_the_removed_options_off_loads_and_one_with_them_on_i
 fn a_player_spec_naming_the_guard_gets_one_line_saying_it_no_longer_exists() {
     let spec: PlayerSpec = "mcts:guard=0.25".parse().unwrap();
     let err = all_players()
-        .build(&spec, &bao_zero::rules::Variant::Kiswahili.rules(), 1)
+        .build(&spec, &bao_zero::rules::Variant::Kiswahili.into(), 1)
         .err()
         .expect("refused");
     let text = format!("{err:#}");

@@ -6,7 +6,7 @@ use crate::common;
 use bao_zero::nn::TrainSteps;
 use bao_zero::nn::{NetWeights, Trainer};
 use bao_zero::players::PlayerRegistry;
-use bao_zero::rules::Rules;
+use bao_zero::rules::Game;
 use bao_zero::selfplay::{
     GameRange, ReplayBuffer, SelfPlayOutput, SelfPlayPart, merge_parts, play_games,
 };
@@ -24,14 +24,14 @@ fn weights(config: &TrainConfig) -> NetWeights {
         .unwrap()
 }
 
-fn play(config: &TrainConfig, rules: &Rules, range: GameRange) -> SelfPlayOutput {
+fn play(config: &TrainConfig, rules: &Game, range: GameRange) -> SelfPlayOutput {
     play_games(rules, &weights(config), &config.selfplay, range, &|_| {}).unwrap()
 }
 
 #[test]
 fn an_iterations_games_split_over_callers_are_the_games_of_one_call_in_game_order() {
     let mut config = smoke();
-    let rules = config.rules().unwrap();
+    let rules = config.game().unwrap();
     config.selfplay.games_per_iteration = 6;
     config.selfplay.threads = 1;
     config.selfplay.concurrent_games = 1;
@@ -70,7 +70,7 @@ fn an_iterations_games_split_over_callers_are_the_games_of_one_call_in_game_orde
 #[test]
 fn parts_travel_as_bytes_and_merge_only_when_they_cover_each_game_once() {
     let config = smoke();
-    let rules = config.rules().unwrap();
+    let rules = config.game().unwrap();
     let w = weights(&config);
     let part = |first, count| {
         let range = selfplay_games(&config, 2, first, count);
@@ -118,7 +118,7 @@ fn parts_travel_as_bytes_and_merge_only_when_they_cover_each_game_once() {
 #[test]
 fn training_from_the_same_weights_window_and_plan_gives_the_same_weights() {
     let config = smoke();
-    let rules = config.rules().unwrap();
+    let rules = config.game().unwrap();
     let sp = play(&config, &rules, selfplay_games(&config, 1, 0, 4));
     let window = ReplayBuffer::from_bytes(&sp.replay_bytes()).unwrap();
     let plan = TrainSteps {
@@ -159,7 +159,7 @@ fn training_from_the_same_weights_window_and_plan_gives_the_same_weights() {
 fn evaluation_takes_the_weights_as_bytes_and_reports_each_opponent() {
     let mut config = smoke();
     config.eval.games = 2;
-    let rules = config.rules().unwrap();
+    let rules = config.game().unwrap();
     let settings = EvalSettings::of_run(&config, &PlayerRegistry::default());
     let opponents = vec!["random".to_string(), "greedy".to_string()];
     let games = std::sync::atomic::AtomicUsize::new(0);

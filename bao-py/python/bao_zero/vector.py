@@ -169,6 +169,11 @@ class VecEnv:
         return self._core.variant
 
     @property
+    def game(self) -> str:
+        """The game as text, as ``Env.game`` gives it (``kujifunza+takasia=none``)."""
+        return self._core.game
+
+    @property
     def seed(self) -> int:
         """The base seed."""
         return self._core.seed

@@ -41,8 +41,9 @@ impl Game {
         Ok(Game { base: None, rules })
     }
 
-    /// The preset the game's text starts from.
-    fn base(&self) -> Variant {
+    /// The preset the game's text starts from: the one it named, else the one it differs least
+    /// from.
+    pub fn preset(&self) -> Variant {
         self.base.unwrap_or_else(|| {
             let own = table(&self.rules);
             Variant::ALL
@@ -58,6 +59,17 @@ impl Game {
         Game::new(rules.clone()).map_or_else(|_| "custom".into(), |g| g.to_string())
     }
 
+    /// This game with options overridden by a TOML table (as a `--rules` file or a training
+    /// config's `[rules]`), checked; its text starts from the same preset.
+    pub fn with_overrides(&self, toml_text: &str) -> Result<Game, GameError> {
+        let rules = super::overrides::overridden(&self.rules, toml_text)?;
+        rules.validate()?;
+        Ok(Game {
+            base: self.base,
+            rules,
+        })
+    }
+
     /// The rules of the game.
     pub fn rules(&self) -> &Rules {
         &self.rules
@@ -71,6 +83,14 @@ impl Game {
     /// The preset's name, or `custom` for rules of no preset.
     pub fn name(&self) -> &'static str {
         self.variant().map_or("custom", Variant::name)
+    }
+}
+
+/// A game reads as its rules, so that code of one game passes `&game` where rules are asked for.
+impl std::ops::Deref for Game {
+    type Target = Rules;
+    fn deref(&self) -> &Rules {
+        &self.rules
     }
 }
 
@@ -99,7 +119,7 @@ impl Eq for Game {}
 
 impl fmt::Display for Game {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let base = self.base();
+        let base = self.preset();
         f.write_str(base.name())?;
         for (key, value) in differences(&table(&base.rules()), &table(&self.rules)) {
             match value {

@@ -3,7 +3,7 @@
 //! `rule_set.rs`; they are re-exported here, where callers have always found them.
 
 pub use super::options::*;
-pub use super::overrides::rules_with_overrides;
+pub use super::overrides::{overridden, rules_with_overrides};
 pub use super::rule_set::Rules;
 pub use super::rules_check::RulesError;
 use serde::{Deserialize, Serialize};

@@ -145,3 +145,25 @@ fn a_game_checks_its_rules_where_it_is_made() {
         GameError::Rules(RulesError::MinLift)
     );
 }
+
+#[test]
+fn options_read_from_toml_make_a_new_game_from_the_same_preset_checked_once() {
+    let g = game("kujifunza+takasia=valid-house-only")
+        .with_overrides("max_sown = 5000")
+        .unwrap();
+    assert_eq!(
+        g.to_string(),
+        "kujifunza+max_sown=5000+takasia=valid-house-only"
+    );
+    assert_eq!(g.preset(), Variant::Kujifunza);
+    // A game reads as its rules.
+    assert_eq!(g.max_sown, 5000);
+    assert!(matches!(
+        Game::from(Variant::Hus).with_overrides("no_such_option = 1"),
+        Err(GameError::Rules(RulesError::Options(_)))
+    ));
+    assert!(matches!(
+        Game::from(Variant::Hus).with_overrides("min_lift = 0"),
+        Err(GameError::Rules(_))
+    ));
+}

@@ -3,7 +3,7 @@
 use crate::mcts::{Evaluator, MctsPlayer};
 use crate::player_file::{Bundle, Header};
 use crate::players::{Candidate, Choice, Limits, Player};
-use crate::rules::{Position, Rules};
+use crate::rules::{Game, Position};
 use anyhow::Context;
 use std::path::Path;
 use std::sync::Arc;
@@ -26,19 +26,19 @@ impl LoadedPlayer {
                 .evaluator()
                 .with_context(|| format!("bad player file {}", path.display()))?,
         );
-        Ok(LoadedPlayer::new(
-            bundle.header,
-            eval,
-            format!("player:{}", path.display()),
-        ))
+        LoadedPlayer::new(bundle.header, eval, format!("player:{}", path.display()))
     }
 
     /// A player from a header and its network (shared, e.g. between the games of an arena),
-    /// searching with the header's play settings.
-    pub fn new(header: Header, eval: Arc<dyn Evaluator>, name: String) -> LoadedPlayer {
-        let player =
-            MctsPlayer::new(name, &header.rules, eval, &header.search, header.sims).bound();
-        LoadedPlayer { header, player }
+    /// searching with the header's play settings; an error if the header's rules make no game.
+    pub fn new(
+        header: Header,
+        eval: Arc<dyn Evaluator>,
+        name: String,
+    ) -> anyhow::Result<LoadedPlayer> {
+        let game = header.game()?;
+        let player = MctsPlayer::new(name, &game, eval, &header.search, header.sims).bound();
+        Ok(LoadedPlayer { header, player })
     }
 
     /// Leaves per batched evaluation (0: chosen from the budget; `MctsPlayer::with_batch`).
@@ -53,8 +53,8 @@ impl Player for LoadedPlayer {
         self.player.name()
     }
 
-    fn rules(&self) -> &Rules {
-        &self.header.rules
+    fn game(&self) -> &Game {
+        self.player.game()
     }
 
     fn is_bound(&self) -> bool {

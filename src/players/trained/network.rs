@@ -19,7 +19,7 @@ use crate::mcts::{
 };
 use crate::players::Player;
 use crate::players::spec::{PlayerRegistry, PlayerSpec};
-use crate::rules::Rules;
+use crate::rules::Game;
 use anyhow::bail;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -29,19 +29,19 @@ const DEFAULT_SIMS: u32 = 200;
 
 /// Adds the `mcts:...` and `player:FILE` kinds to `players`.
 pub(super) fn register_network_players(players: &mut PlayerRegistry) {
-    players.register("mcts", |_, spec, rules, seed| build(spec, rules, seed));
-    players.register("player", |_, spec, rules, seed| build(spec, rules, seed));
+    players.register("mcts", |_, spec, game, seed| build(spec, game, seed));
+    players.register("player", |_, spec, game, seed| build(spec, game, seed));
 }
 
 /// A network player: a file's or a run's plays its own game, `mcts:` without a checkpoint (uniform
-/// priors) the game `rules`.
-fn build(spec: &PlayerSpec, rules: &Rules, seed: u64) -> anyhow::Result<Box<dyn Player>> {
+/// priors) `game`.
+fn build(spec: &PlayerSpec, game: &Game, seed: u64) -> anyhow::Result<Box<dyn Player>> {
     let mut player: Box<dyn Player> = match spec {
         PlayerSpec::File(path) => {
             let (header, eval) = super::cache::load(path, None)?;
-            Box::new(LoadedPlayer::new(header, eval, spec.to_string()))
+            Box::new(LoadedPlayer::new(header, eval, spec.to_string())?)
         }
-        PlayerSpec::Mcts(options) => build_mcts(spec, options, rules)?,
+        PlayerSpec::Mcts(options) => build_mcts(spec, options, game)?,
         other => bail!("`{other}` is not a network player"),
     };
     player.new_game(seed);
@@ -106,7 +106,7 @@ impl SearchOptions {
     }
 }
 
-fn build_mcts(spec: &PlayerSpec, options: &str, rules: &Rules) -> anyhow::Result<Box<dyn Player>> {
+fn build_mcts(spec: &PlayerSpec, options: &str, game: &Game) -> anyhow::Result<Box<dyn Player>> {
     let bad = |why: String| anyhow::anyhow!("bad player spec `{spec}`: {why}");
     let (mut checkpoint, mut iteration, mut sims, mut batch) = (None, None, None, None);
     let mut search = SearchOptions::default();
@@ -161,7 +161,7 @@ fn build_mcts(spec: &PlayerSpec, options: &str, rules: &Rules) -> anyhow::Result
                 header.sims = s;
             }
             search.apply(&mut header.search);
-            let player = LoadedPlayer::new(header, eval, name);
+            let player = LoadedPlayer::new(header, eval, name)?;
             Box::new(player.with_batch(batch.unwrap_or(0)))
         }
         None => {
@@ -173,7 +173,7 @@ fn build_mcts(spec: &PlayerSpec, options: &str, rules: &Rules) -> anyhow::Result
             Box::new(
                 MctsPlayer::new(
                     name,
-                    rules,
+                    game,
                     Arc::new(UniformEvaluator),
                     &cfg,
                     sims.unwrap_or(DEFAULT_SIMS),

@@ -20,7 +20,7 @@ use super::tt::{Tt, kind_index};
 use crate::env::agents::captured;
 use crate::players::spec::MAX_DEPTH;
 use crate::players::{Choice, Limits, Player};
-use crate::rules::{Dir, Move, MoveList, Outcome, Pit, Position, Rules};
+use crate::rules::{Dir, Game, Move, MoveList, Outcome, Pit, Position};
 use anyhow::bail;
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
@@ -113,7 +113,7 @@ fn history_index(mv: Move) -> usize {
 /// The alpha-beta player. Deterministic under depth and node limits: the same position and the
 /// same earlier searches in the game give the same move.
 pub struct AlphaBeta {
-    rules: Rules,
+    game: Game,
     cfg: AlphaBetaConfig,
     name: String,
     tt: Option<Tt>,
@@ -133,11 +133,11 @@ pub struct AlphaBeta {
 }
 
 impl AlphaBeta {
-    /// A player of the game `rules` with these settings.
-    pub fn new(rules: &Rules, cfg: AlphaBetaConfig) -> AlphaBeta {
+    /// A player of `game` with these settings.
+    pub fn new(game: &Game, cfg: AlphaBetaConfig) -> AlphaBeta {
         let leaf_moves = cfg.weights.needs_moves();
         AlphaBeta {
-            rules: rules.clone(),
+            game: game.clone(),
             cfg,
             name: "ab".to_string(),
             tt: None,
@@ -155,10 +155,10 @@ impl AlphaBeta {
         }
     }
 
-    /// A player of the game `rules` searching to a fixed depth with the default settings.
-    pub fn with_depth(rules: &Rules, depth: u32) -> AlphaBeta {
+    /// A player of `game` searching to a fixed depth with the default settings.
+    pub fn with_depth(game: &Game, depth: u32) -> AlphaBeta {
         AlphaBeta::new(
-            rules,
+            game,
             AlphaBetaConfig {
                 limits: Limits::depth(depth),
                 ..AlphaBetaConfig::default()
@@ -181,7 +181,7 @@ impl AlphaBeta {
     pub fn analyse(&mut self, pos: &Position, limits: &Limits) -> anyhow::Result<Analysis> {
         let start = Instant::now();
         // A copy (a few dozen bytes, no allocation), so that the search may borrow itself mutably.
-        let rules = &self.rules.clone();
+        let rules = &self.game.clone();
         let limits = self.begin_search(limits, start);
         if let Some(o) = pos.result() {
             bail!("the game is over ({o}) in {pos}");
@@ -308,8 +308,8 @@ impl Player for AlphaBeta {
         self.name.clone()
     }
 
-    fn rules(&self) -> &Rules {
-        &self.rules
+    fn game(&self) -> &Game {
+        &self.game
     }
 
     fn choose(&mut self, pos: &Position, limits: &Limits) -> anyhow::Result<Choice> {

@@ -11,7 +11,7 @@
 
 use super::{MoveValue, SolveLimits, Solver, Value};
 use crate::players::player::{Choice, Limits, Player};
-use crate::rules::{Position, Rules};
+use crate::rules::{Game, Position};
 use crate::search::alphabeta::AlphaBeta;
 use anyhow::bail;
 use std::time::Duration;
@@ -84,7 +84,7 @@ impl SolverSpec {
 pub struct SolverPlayer {
     name: String,
     /// The game: the fallback's.
-    rules: Rules,
+    game: Game,
     spec: SolverSpec,
     solver: Solver,
     /// Moves where the solver proves nothing in time.
@@ -95,22 +95,22 @@ pub struct SolverPlayer {
 
 impl SolverPlayer {
     /// A player from its options; `name` is its spec as written, `fallback` the player built
-    /// from the spec's `else=` (alpha-beta at depth 4 of the game `rules` if `None`). It plays
+    /// from the spec's `else=` (alpha-beta at depth 4 of `game` if `None`). It plays
     /// the fallback's game. An error (one line) when the table's memory cannot be had.
     pub fn new(
         spec: SolverSpec,
         name: String,
-        rules: &Rules,
+        game: &Game,
         fallback: Option<Box<dyn Player>>,
     ) -> anyhow::Result<SolverPlayer> {
         let limits = SolveLimits {
             memory: spec.memory_mb << 20,
             ..SolveLimits::default()
         };
-        let fallback = fallback.unwrap_or_else(|| Box::new(AlphaBeta::with_depth(rules, 4)));
+        let fallback = fallback.unwrap_or_else(|| Box::new(AlphaBeta::with_depth(game, 4)));
         Ok(SolverPlayer {
             name,
-            rules: fallback.rules().clone(),
+            game: fallback.game().clone(),
             spec,
             solver: Solver::new(limits)?,
             fallback,
@@ -159,8 +159,8 @@ impl Player for SolverPlayer {
         self.name.clone()
     }
 
-    fn rules(&self) -> &Rules {
-        &self.rules
+    fn game(&self) -> &Game {
+        &self.game
     }
 
     /// Its game is its fallback's: bound where that one is.
@@ -169,7 +169,7 @@ impl Player for SolverPlayer {
     }
 
     fn choose(&mut self, pos: &Position, limits: &Limits) -> anyhow::Result<Choice> {
-        let rules = &self.rules.clone();
+        let rules = &self.game.clone();
         if pos.outcome(rules).is_some() {
             bail!("no legal move: the game is over in {pos}");
         }

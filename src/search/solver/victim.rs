@@ -11,7 +11,7 @@
 
 use crate::players::RandomPlayer;
 use crate::players::{Limits, Player};
-use crate::rules::{Move, MoveList, Position, Rules, Side};
+use crate::rules::{Game, Move, MoveList, Position, Side};
 use crate::search::zobrist;
 use anyhow::{Context, bail};
 use std::collections::HashMap;
@@ -138,7 +138,7 @@ const CHECKED_MOVES: usize = 16;
 /// whether its history matters: a fresh victim asked a position alone, against the used one.
 pub fn check_determinism(
     build: &mut VictimBuilder,
-    rules: &Rules,
+    rules: &Game,
     starts: &[Position],
 ) -> anyhow::Result<Memory> {
     let mut memory = Memory::Position;
@@ -167,7 +167,7 @@ pub fn check_determinism(
 /// The victim's positions and moves along one game against a random player seeded `seed`.
 fn victim_turns(
     build: &mut VictimBuilder,
-    rules: &Rules,
+    rules: &Game,
     start: &Position,
     side: Side,
     seed: u64,
