@@ -129,7 +129,7 @@ fn the_exact_best_response_to_weak_victims_is_confirmed_by_bao_eval_game_for_gam
             let result: Json = serde_json::from_str(&ok(&args)).unwrap();
             assert_eq!(result["variant"], "kujifunza", "{result}");
             let err = one_line_error(&["eval", "-v", "hus", "--a", &book, "--b", victim, "-q"]);
-            assert!(err.contains("other rules than hus"), "{err}");
+            assert!(err.contains("plays kujifunza, not hus"), "{err}");
         }
         let wins = claimed.iter().filter(|&&c| c == 1.0).count();
         assert!(wins >= 6, "{victim} is weak: beaten in {wins} of 8");
