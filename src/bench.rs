@@ -1,7 +1,7 @@
 //! `bao bench`: speed of the rules engine (other stages add their own benchmarks).
 
 use crate::rules::{MoveList, Position, Rules, Variant};
-use crate::util::median;
+use crate::util::stats::median;
 use rand::{RngExt, SeedableRng};
 use std::time::Instant;
 

@@ -194,7 +194,11 @@ fn check_args(args: &JudgeArgs) -> anyhow::Result<()> {
 /// The distinct unfinished positions of the records after the skipped plies, at most
 /// `--positions` of them drawn at random.
 fn sample(args: &JudgeArgs, rules: &Rules) -> anyhow::Result<Vec<Position>> {
-    let text = crate::util::read_text_bounded(&args.records, crate::util::limits::TEXT, "records")?;
+    let text = crate::util::fs::read_text_bounded(
+        &args.records,
+        crate::util::fs::limits::TEXT,
+        "records",
+    )?;
     let start = args.game.start(rules)?;
     let variant = super::eval_cmds::variant_name(&args.game);
     let mut seen = HashSet::new();
@@ -283,7 +287,7 @@ fn won_positions(args: &JudgeArgs, proven: &[Proven]) -> Vec<Position> {
         .filter(|p| p.value == Value::Win)
         .map(|p| p.pos)
         .collect();
-    let seed = crate::util::splitmix64(args.seed);
+    let seed = crate::util::hash::splitmix64(args.seed);
     won.shuffle(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
     won.truncate(args.convert);
     won

@@ -42,8 +42,11 @@ impl GameArgs {
         let rules = match &self.rules {
             None => variant.rules(),
             Some(path) => {
-                let text =
-                    crate::util::read_text_bounded(path, crate::util::limits::TEXT, "rules file")?;
+                let text = crate::util::fs::read_text_bounded(
+                    path,
+                    crate::util::fs::limits::TEXT,
+                    "rules file",
+                )?;
                 crate::rules::variant::rules_with_overrides(variant, &text)
                     .map_err(|e| anyhow::anyhow!("bad rules file {}: {e}", path.display()))?
             }

@@ -98,7 +98,7 @@ pub fn run_play(args: PlayArgs, players: &PlayerRegistry) -> anyhow::Result<()> 
     let record = args
         .record
         .unwrap_or_else(|| default_record_path(&args.game.variant));
-    crate::util::check_output_path(&record)
+    crate::util::fs::check_output_path(&record)
         .with_context(|| format!("cannot write the record to {}", record.display()))?;
     interrupt::install();
     let input = std::io::BufReader::new(std::io::stdin());
@@ -144,7 +144,7 @@ fn watch_game(
     let rules = args.game.rules()?;
     let start = args.game.start(&rules)?;
     if let Some(path) = &args.record {
-        crate::util::check_output_path(path)
+        crate::util::fs::check_output_path(path)
             .with_context(|| format!("cannot write the record to {}", path.display()))?;
     }
     let (south_spec, north_spec) = (spec(south)?, spec(north)?);
@@ -208,7 +208,7 @@ fn watch_game(
     rec.set_tag("Result", result_tag(outcome.winner, outcome.end));
     print!("\n{rec}");
     if let Some(path) = &args.record {
-        crate::util::write_atomic(path, rec.to_string().as_bytes())
+        crate::util::fs::write_atomic(path, rec.to_string().as_bytes())
             .with_context(|| format!("cannot write the record to {}", path.display()))?;
         println!("record written to {}", path.display());
     }
@@ -469,7 +469,7 @@ fn save_record(
     }
     rec.set_tag(mine, "human");
     rec.set_tag(theirs, opponent);
-    crate::util::write_atomic(path, rec.to_string().as_bytes())?;
+    crate::util::fs::write_atomic(path, rec.to_string().as_bytes())?;
     println!("game saved to {}", path.display());
     Ok(())
 }

@@ -166,7 +166,7 @@ pub fn run_show(args: ShowArgs) -> anyhow::Result<()> {
     );
     println!("position: {pos}");
     if let Some(path) = &args.svg {
-        crate::util::write_atomic(path, crate::board_svg::board_svg(&pos, &rules).as_bytes())?;
+        crate::util::fs::write_atomic(path, crate::board_svg::board_svg(&pos, &rules).as_bytes())?;
         println!("svg: {}", path.display());
     }
     pos.legal_moves(&rules, &mut list);
@@ -266,7 +266,7 @@ pub fn run_random(args: RandomArgs) -> anyhow::Result<()> {
         longest
     );
     if let Some(path) = &args.records {
-        crate::util::write_atomic(path, records.as_bytes())?;
+        crate::util::fs::write_atomic(path, records.as_bytes())?;
         println!("records written to {}", path.display());
     }
     Ok(())

@@ -193,7 +193,7 @@ pub fn keeping(
     out.median_seconds = if times.is_empty() {
         0.0
     } else {
-        crate::util::median(&times)
+        crate::util::stats::median(&times)
     };
     Ok(out)
 }

@@ -113,7 +113,8 @@ pub fn load_net(cfg: &NetConfig, dev: &Device, path: &Path) -> anyhow::Result<Po
     if !path.is_file() {
         bail!("network file {} does not exist", path.display());
     }
-    let bytes = crate::util::read_bounded(path, crate::util::limits::NETWORK, "network file")?;
+    let bytes =
+        crate::util::fs::read_bounded(path, crate::util::fs::limits::NETWORK, "network file")?;
     load_net_bytes(cfg, dev, &bytes)
         .map_err(|e| anyhow::anyhow!("network file {}: {e}", path.display()))
 }

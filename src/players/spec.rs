@@ -218,7 +218,20 @@ pub fn parse_count(v: &str) -> Option<u64> {
     n.checked_mul(mult).filter(|&n| n > 0)
 }
 
-pub use crate::util::parse_duration;
+/// A positive duration as a spec writes it: `500ms`, `1s`, `1.5s`, `2m`.
+pub fn parse_duration(v: &str) -> Option<std::time::Duration> {
+    let (num, unit) = v
+        .find(|c: char| c.is_ascii_alphabetic())
+        .map_or((v, ""), |i| v.split_at(i));
+    let x: f64 = num.trim().parse().ok()?;
+    let secs = match unit.trim() {
+        "ms" => x / 1000.0,
+        "s" => x,
+        "m" | "min" => x * 60.0,
+        _ => return None,
+    };
+    (secs.is_finite() && secs > 0.0 && secs < 1e7).then(|| std::time::Duration::from_secs_f64(secs))
+}
 
 /// `spec` as an error shows it: whole, or its first [`SHOWN_CHARS`] characters and `...`.
 fn shown(spec: &str) -> String {

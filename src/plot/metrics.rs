@@ -57,9 +57,9 @@ pub fn score_of_elo(elo: f64) -> f64 {
 impl RunMetrics {
     /// Reads `metrics.jsonl`.
     pub fn read(path: &Path) -> anyhow::Result<RunMetrics> {
-        let text = crate::util::read_regular_text_bounded(
+        let text = crate::util::fs::read_regular_text_bounded(
             path,
-            crate::util::limits::TEXT,
+            crate::util::fs::limits::TEXT,
             "metrics file",
         )?;
         Ok(RunMetrics::parse(&text))

@@ -86,7 +86,7 @@ impl SelfPlayConfig {
     /// counts at least 1 and bounded (a huge one would exhaust memory or threads), the shares in
     /// 0..=1 and the search's settings.
     pub fn validate(&self) -> anyhow::Result<()> {
-        use crate::util::check_range;
+        use crate::util::check::check_range;
         let games = self.games_per_iteration;
         check_range("selfplay.games_per_iteration", games, 1..=MAX_GAMES)?;
         let concurrent = self.concurrent_games;

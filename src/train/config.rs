@@ -6,7 +6,7 @@
 use crate::mcts::MAX_SIMS;
 use crate::players::{PlayerRegistry, PlayerSpec};
 use crate::selfplay::SelfPlayConfig;
-use crate::util::{check_above, check_range};
+use crate::util::check::{check_above, check_range};
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -279,7 +279,7 @@ pub fn read_config_table(path: &Path) -> anyhow::Result<toml::Table> {
 
 /// [`read_config_table`] for a file reached through `chain` (the extending files, canonical).
 fn read_chain(path: &Path, chain: &mut Vec<PathBuf>) -> anyhow::Result<toml::Table> {
-    let text = crate::util::read_text_bounded(path, crate::util::limits::TEXT, "config")?;
+    let text = crate::util::fs::read_text_bounded(path, crate::util::fs::limits::TEXT, "config")?;
     let mut table: toml::Table = toml::from_str(&text)
         .map_err(|e| one_line(&e))
         .with_context(|| format!("bad config {}", path.display()))?;
@@ -330,9 +330,9 @@ fn merge_tables(base: &mut toml::Table, over: toml::Table) {
 /// A seed for one purpose at one iteration, derived from the master seed (SplitMix64), so that a
 /// resumed run makes exactly the choices the uninterrupted run would have made.
 pub fn derive_seed(master: u64, iteration: u32, purpose: u64) -> u64 {
-    crate::util::mix64(
+    crate::util::hash::mix64(
         master
-            ^ (iteration as u64).wrapping_mul(crate::util::GOLDEN_GAMMA)
+            ^ (iteration as u64).wrapping_mul(crate::util::hash::GOLDEN_GAMMA)
             ^ purpose.wrapping_mul(0xD1B5_4A32_D192_ED03),
     )
 }

@@ -89,7 +89,7 @@ fn make_lock(dir: &Path, path: &Path, pid: u32) -> std::io::Result<()> {
 
 /// The process id in a lock file: `None` if there is no file, an error text if it holds no id.
 fn read_pid(path: &Path) -> Option<Result<u32, String>> {
-    let bytes = match crate::util::read_regular_bounded(path, LOCK_BYTES, "lock file") {
+    let bytes = match crate::util::fs::read_regular_bounded(path, LOCK_BYTES, "lock file") {
         Ok(bytes) => bytes,
         Err(_) if !path.exists() => return None,
         Err(e) => return Some(Err(format!("{e:#}"))),

@@ -123,7 +123,7 @@ mod tests {
     /// Puts the shipped player of `variant` at `to`, replacing any file there atomically.
     fn place(variant: &str, to: &Path) {
         let bytes = std::fs::read(format!("{SHIPPED}/{variant}.bao")).unwrap();
-        crate::util::write_atomic(to, &bytes).unwrap();
+        crate::util::fs::write_atomic(to, &bytes).unwrap();
     }
 
     #[test]

@@ -58,10 +58,11 @@ impl SolverSpec {
             };
             match key.trim() {
                 "time" => {
-                    spec.time =
-                        Some(crate::util::parse_duration(value.trim()).ok_or_else(|| {
+                    spec.time = Some(
+                        crate::players::spec::parse_duration(value.trim()).ok_or_else(|| {
                             anyhow::anyhow!("solver time `{value}` must be a duration such as 10s")
-                        })?)
+                        })?,
+                    )
                 }
                 "memory" => {
                     spec.memory_mb = value
