@@ -81,7 +81,7 @@ pub struct MatchGameArgs {
 /// The rules, variant name and start of a match between `specs`: the game named on the command
 /// line, else the one the players' files bring. Players bound to different games, or to another
 /// game than the one named, are refused before any game is played.
-pub fn match_game(
+fn match_game(
     game: &MatchGameArgs,
     specs: &[&PlayerSpec],
     players: &PlayerRegistry,

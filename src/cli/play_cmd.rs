@@ -237,7 +237,7 @@ fn move_line(rules: &Rules, pos: &Position, choice: &Choice) -> String {
 
 /// Where a game you play is saved unless you say: `games/<variant>-<unix seconds>.txt`, under
 /// the current folder (ignored by git in this repository), never over an earlier game.
-pub fn default_record_path(variant: &str) -> PathBuf {
+fn default_record_path(variant: &str) -> PathBuf {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
@@ -255,7 +255,7 @@ pub fn default_record_path(variant: &str) -> PathBuf {
 /// You (reading `input`) against `ai`; the record of the game so far is written to `record`
 /// when it ends: at its end, at `quit` or the end of input, on Ctrl-C (see [`interrupt`]), or
 /// when the player fails. The player searches on a [`Bot`]'s thread, so Ctrl-C stops it.
-pub fn play_human(
+fn play_human(
     rules: &Rules,
     start: Position,
     me: Side,
@@ -404,7 +404,7 @@ fn game_loop(
 
 /// Ctrl-C during a game you play: the first one ends the game (its record is saved), a second
 /// one ends the program at once.
-pub mod interrupt {
+pub(crate) mod interrupt {
     use std::sync::atomic::{AtomicBool, Ordering};
 
     static INTERRUPTED: AtomicBool = AtomicBool::new(false);

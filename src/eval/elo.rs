@@ -21,7 +21,7 @@ pub fn elo_from_score(score: f64) -> f64 {
 }
 
 /// The two-sided 95% normal quantile.
-pub const Z95: f64 = 1.959_963_984_540_054;
+pub(crate) const Z95: f64 = 1.959_963_984_540_054;
 
 /// A mean score with its 95% interval, and the same as Elo differences.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -57,7 +57,7 @@ impl ScoreEstimate {
     /// variance is turned into an effective number of independent decisive games
     /// (`n p (1 - p) / variance`: draws and paired openings make a match worth more games),
     /// and Wilson's formula is applied to that count.
-    pub fn from_distribution(dist: &[(f64, f64)], games_per_sample: f64) -> ScoreEstimate {
+    pub(crate) fn from_distribution(dist: &[(f64, f64)], games_per_sample: f64) -> ScoreEstimate {
         let n: f64 = dist.iter().map(|&(_, c)| c).sum();
         if n <= 0.0 {
             return ScoreEstimate {
@@ -137,7 +137,7 @@ pub fn pentanomial(pairs: &[u64; 5]) -> Vec<(f64, f64)> {
 }
 
 /// Wilson's 95% score interval of a proportion `p` observed over `n` trials.
-pub fn wilson(p: f64, n: f64) -> (f64, f64) {
+pub(crate) fn wilson(p: f64, n: f64) -> (f64, f64) {
     let z2 = Z95 * Z95;
     let denom = 1.0 + z2 / n;
     let center = (p + z2 / (2.0 * n)) / denom;

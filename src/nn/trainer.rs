@@ -273,7 +273,7 @@ const MODEL: &str = "model.bpk";
 /// A checkpoint's optimizer file.
 const OPTIM: &str = "optim.bpk";
 /// A checkpoint's checksums: a line `FNV-1a (16 hex digits)  file name` per file.
-pub const CHECKSUMS: &str = "checksums";
+const CHECKSUMS: &str = "checksums";
 
 /// The file `name` of the checkpoint folder `dir`, read within the network bound and checked
 /// against the folder's `checksums` if it has that file.

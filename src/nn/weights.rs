@@ -89,7 +89,7 @@ pub fn load_net_bytes(
 
 /// The largest weight a network may hold: trained weights stay far below it, and a network with
 /// larger ones (damaged, or diverged) computes nothing but infinities and NaN.
-pub const MAX_WEIGHT: f32 = 1e9;
+const MAX_WEIGHT: f32 = 1e9;
 
 /// Refuses a network holding a weight that is NaN, infinite or beyond [`MAX_WEIGHT`]: such a
 /// network would answer `NaN` for every position.

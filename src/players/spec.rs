@@ -29,7 +29,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// The forms a player spec may take, for error messages.
-pub const ACCEPTED: &str = "accepted forms: random, greedy, ab (depth 4), ab:depth=N, \
+const ACCEPTED: &str = "accepted forms: random, greedy, ab (depth 4), ab:depth=N, \
 ab:nodes=N (100000, 100k, 2m), ab:time=T (500ms, 1s, 1.5s), several limits joined by commas \
 (ab:depth=6,time=1s), with tt=BITS (2^BITS table entries, 10..=26) and weights=FILE.json; \
 mcts:OPTIONS and player:PATH (these need the ml feature), engine:PROGRAM[,player=SPEC], \
@@ -90,7 +90,7 @@ pub struct SpecError {
 /// Builds a player of one kind from its spec, for the game `rules` (a player bound to a game
 /// of its own builds for that one), with a seed; it gets the whole registry, so that a player
 /// built around another (the solver's `else=`) can build that one too.
-pub type BuildFn = dyn Fn(&PlayerRegistry, &PlayerSpec, &Rules, u64) -> anyhow::Result<Box<dyn Player>>
+type BuildFn = dyn Fn(&PlayerRegistry, &PlayerSpec, &Rules, u64) -> anyhow::Result<Box<dyn Player>>
     + Send
     + Sync;
 
@@ -199,7 +199,7 @@ impl PlayerSpec {
 /// The deepest search iteration of alpha-beta.
 pub const MAX_DEPTH: u32 = 64;
 /// The smallest transposition table a spec may ask for (`tt=`), log2 of its entries.
-pub const MIN_TT_BITS: u32 = 10;
+const MIN_TT_BITS: u32 = 10;
 /// The largest transposition table a spec may ask for (`tt=`): 2^26 entries of 16 bytes are
 /// 1 GiB; 2^30 (16 GiB) ends most machines' process on allocation.
 pub const MAX_TT_BITS: u32 = 26;

@@ -9,7 +9,7 @@
 pub mod alphabeta;
 pub mod bench;
 mod classical;
-pub mod eval_fn;
+pub(crate) mod eval_fn;
 pub mod solver;
 mod tt;
 pub mod zobrist;

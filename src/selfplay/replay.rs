@@ -111,7 +111,7 @@ impl ReplayBuffer {
     /// The buffer as a replay file holds it (format 3): gzip of a header (as in
     /// [`ReplayBuffer::to_bytes`], its own magic), the records column by column, a checksum.
     /// The same buffer always gives the same bytes.
-    pub fn to_file_bytes(&self) -> Vec<u8> {
+    fn to_file_bytes(&self) -> Vec<u8> {
         use std::io::Write;
         let (mut plain, records) = self.header_and_records(FILE_MAGIC);
         let n = self.samples.len();

@@ -19,17 +19,17 @@ pub const DEFAULT_CONFIG: &str = include_str!("../../configs/default.toml");
 pub const MAX_RANDOM_OPENING_PLIES: u32 = crate::selfplay::MAX_RANDOM_OPENING_PLIES;
 
 /// The most iterations a run may have (`iterations`, `optim.warmup_iterations`, `eval.every`).
-pub const MAX_ITERATIONS: u32 = 1_000_000;
+const MAX_ITERATIONS: u32 = 1_000_000;
 /// The largest training batch (`optim.batch_size`): its tensors stay within tens of MiB.
-pub const MAX_BATCH_SIZE: usize = 65_536;
+const MAX_BATCH_SIZE: usize = 65_536;
 /// The most training steps an iteration may take.
-pub const MAX_STEPS: usize = 1_000_000;
+const MAX_STEPS: usize = 1_000_000;
 /// The largest replay window, in samples (about 2 GiB of replay file).
-pub const MAX_REPLAY_WINDOW: usize = 10_000_000;
+const MAX_REPLAY_WINDOW: usize = 10_000_000;
 /// The most evaluation games against each opponent.
-pub const MAX_EVAL_GAMES: usize = 100_000;
+const MAX_EVAL_GAMES: usize = 100_000;
 /// The most evaluation opponents.
-pub const MAX_OPPONENTS: usize = 64;
+const MAX_OPPONENTS: usize = 64;
 
 /// Everything a training run needs. Unknown fields are rejected, so a typo is an error.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -231,7 +231,7 @@ impl TrainConfig {
     }
 
     /// Whether the replay buffer, holding `samples`, is full enough to train on.
-    pub fn ready_to_train(&self, samples: usize) -> bool {
+    pub(crate) fn ready_to_train(&self, samples: usize) -> bool {
         samples > 0 && samples >= self.optim.min_replay
     }
 
@@ -273,7 +273,7 @@ fn one_line(e: &toml::de::Error) -> anyhow::Error {
 /// in, table by table, the extending file winning; chains resolve to the end. This is the one place
 /// `extends` is read, so everything loaded from a path, and the config a run directory stores,
 /// is the resolved, complete config. A cycle or an unreadable parent is an error naming the file.
-pub fn read_config_table(path: &Path) -> anyhow::Result<toml::Table> {
+fn read_config_table(path: &Path) -> anyhow::Result<toml::Table> {
     read_chain(path, &mut Vec::new())
 }
 

@@ -25,7 +25,7 @@ pub struct RunLock {
 impl RunLock {
     /// Takes the lock of the run directory `dir` (which must exist): refused with a line naming
     /// the holder's process while it runs; a stale lock is taken over with a warning on stderr.
-    pub fn acquire(dir: &Path) -> anyhow::Result<RunLock> {
+    pub(crate) fn acquire(dir: &Path) -> anyhow::Result<RunLock> {
         let path = dir.join(LOCK_FILE);
         let pid = std::process::id();
         // A stale lock is moved aside once; a second round that still finds a lock lost a race.

@@ -16,7 +16,7 @@ use std::time::SystemTime;
 pub(super) type Loaded = (Header, Arc<dyn Evaluator>);
 
 /// The most networks the cache holds; players built from one keep it alive after it leaves.
-pub const CAPACITY: usize = 8;
+const CAPACITY: usize = 8;
 
 /// A network's source: a player file (no iteration), or a run directory and an iteration.
 type Source = (PathBuf, Option<u32>);

@@ -52,7 +52,7 @@ pub struct Cached {
 }
 
 /// A fingerprint of a rule set: FNV-1a of its JSON form, in hex.
-pub fn rules_fingerprint(rules: &Rules) -> String {
+fn rules_fingerprint(rules: &Rules) -> String {
     let json = serde_json::to_vec(rules).expect("a rule set serialises");
     format!("{:016x}", crate::util::hash::fnv1a(&json))
 }
@@ -239,7 +239,7 @@ fn agrees_with_moves(
 
 /// What an `.unproven` file holds: the solver ran out of time on a position.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct GaveUp {
+struct GaveUp {
     /// [`rules_fingerprint`] of the rule set.
     pub rules: String,
     /// The position's Zobrist hash, in hex.

@@ -17,7 +17,7 @@ use anyhow::bail;
 use std::time::Duration;
 
 /// The time a move may take when neither the spec nor the caller says.
-pub const DEFAULT_TIME: Duration = Duration::from_secs(10);
+const DEFAULT_TIME: Duration = Duration::from_secs(10);
 /// The default table size of the player, in MiB.
 pub const DEFAULT_MEMORY_MB: usize = 256;
 
