@@ -1,7 +1,7 @@
 //! `bao bench`: speed of the rules engine (other stages add their own benchmarks).
 
 use crate::rules::{MoveList, Position, Rules, Variant};
-use crate::util::median;
+use crate::util::stats::median;
 use rand::{RngExt, SeedableRng};
 use std::time::Instant;
 
@@ -71,12 +71,7 @@ pub struct MctsBench {
 
 /// Raw batched forward throughput of `net` on `threads` threads at `batch`, for `seconds`.
 #[cfg(feature = "ml")]
-pub fn bench_forward(
-    net: &crate::nn::NetConfig,
-    batch: usize,
-    threads: usize,
-    seconds: f64,
-) -> f64 {
+fn bench_forward(net: &crate::nn::NetConfig, batch: usize, threads: usize, seconds: f64) -> f64 {
     use crate::env::{ACTIONS, OBS_LEN};
     let trainer = crate::nn::Trainer::new(net, 0.0, 1).expect("a network");
     let eval = crate::nn::NetEvaluator::new(trainer.snapshot());

@@ -80,7 +80,7 @@ impl Seat {
 fn game_seed(seed: u64, game: u64) -> u64 {
     match game {
         0 => seed,
-        _ => bao_zero::util::splitmix64(seed ^ bao_zero::util::mix64(game)),
+        _ => bao_zero::util::hash::splitmix64(seed ^ bao_zero::util::hash::mix64(game)),
     }
 }
 

@@ -41,9 +41,9 @@ pub(crate) fn rules_of(
                     type_name(r)
                 ))
             })?;
-            let text = bao_zero::util::read_text_bounded(
+            let text = bao_zero::util::fs::read_text_bounded(
                 &path,
-                bao_zero::util::limits::TEXT,
+                bao_zero::util::fs::limits::TEXT,
                 "rules file",
             )
             .map_err(|e| value_error(format!("{e:#}")))?;

@@ -412,8 +412,12 @@ fn tensors_of<'py>(
                 path
             };
             crate::errors::require_file(&file, "network file")?;
-            bao_zero::util::read_bounded(&file, bao_zero::util::limits::NETWORK, "network file")
-                .map_err(|e| chain_value_error(&e))?
+            bao_zero::util::fs::read_bounded(
+                &file,
+                bao_zero::util::fs::limits::NETWORK,
+                "network file",
+            )
+            .map_err(|e| chain_value_error(&e))?
         }
     };
     let tensors = detach(py, || bao_zero::nn::network_tensors(&bytes))?;

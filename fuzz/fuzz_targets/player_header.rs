@@ -58,7 +58,7 @@ fn file(header: &[u8]) -> Vec<u8> {
     out.extend_from_slice(&(header.len() as u64).to_le_bytes());
     out.extend_from_slice(header);
     out.extend_from_slice(&0u64.to_le_bytes());
-    let sum = bao_zero::util::fnv1a(&out);
+    let sum = bao_zero::util::hash::fnv1a(&out);
     out.extend_from_slice(&sum.to_le_bytes());
     out
 }

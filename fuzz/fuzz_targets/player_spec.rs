@@ -47,7 +47,7 @@ fuzz_target!(|data: &[u8]| {
     }
     let _ = SolverSpec::parse(text);
     let _ = bao_zero::players::spec::parse_count(text);
-    let _ = bao_zero::util::parse_duration(text);
+    let _ = bao_zero::players::spec::parse_duration(text);
     if let Err(e) = registry().resolve(text, 0) {
         let shown = format!("{e:#}");
         assert!(!one_line || !shown.contains('\n'), "{shown}");

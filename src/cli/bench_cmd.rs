@@ -2,7 +2,7 @@
 //! measurements live in the rooms they measure (`bench.rs`, `env/bench.rs`,
 //! `search/bench.rs`), this file only reads options and prints.
 
-use crate::util::check_range;
+use crate::util::check::check_range;
 use anyhow::ensure;
 
 /// `bao bench [WHAT]`: speed figures, medians over runs (`rules` when no benchmark is named).

@@ -42,7 +42,7 @@ pub struct Engine {
 }
 
 /// The spec that names the game's default player.
-pub const DEFAULT_PLAYER: &str = "default";
+const DEFAULT_PLAYER: &str = "default";
 
 const ENGINE_COMMANDS: &str = "variant NAME, option NAME VALUE, player SPEC|default, threads N, \
 position startpos|text POSITION [moves M...], legal, show, \
@@ -413,7 +413,7 @@ pub enum Event {
 
 /// Reads `input` line by line as bytes on a thread of its own, so that the engine reads `stop`
 /// while it searches; a line that is not UTF-8 text, or too long, is an error for that line.
-pub fn spawn_line_reader(
+pub(crate) fn spawn_line_reader(
     mut input: impl BufRead + Send + 'static,
     events: Sender<Event>,
 ) -> std::io::Result<()> {
@@ -519,7 +519,7 @@ fn ends_search(queue: &mut VecDeque<Event>) -> bool {
 /// The engine's loop over `events` (see [`run_engine`]), replying on `out`. While a search
 /// runs, input waits in a queue; what in it concerns the search ([`ends_search`]) is applied at
 /// once, the rest in order when the search has replied.
-pub fn engine_loop(
+fn engine_loop(
     engine: &mut Engine,
     events: &Receiver<Event>,
     sender: &Sender<Event>,

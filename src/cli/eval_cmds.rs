@@ -76,7 +76,7 @@ pub struct MatchGameArgs {
 /// line, else the one the players' files bring. Players bound to different games, or to another
 /// game than the one named, are refused before any game is played. The players built to learn
 /// their games are left in `kept`, for the match to play with.
-pub fn match_game(
+fn match_game(
     game: &MatchGameArgs,
     specs: &[&PlayerSpec],
     players: &PlayerRegistry,
@@ -167,7 +167,7 @@ impl MatchRunArgs {
     /// Refuses a --records path that could not be written, before the match is played.
     fn check_records(&self) -> anyhow::Result<()> {
         match &self.records {
-            Some(path) => crate::util::check_output_path(path)
+            Some(path) => crate::util::fs::check_output_path(path)
                 .with_context(|| format!("cannot write records to {}", path.display())),
             None => Ok(()),
         }
@@ -176,7 +176,7 @@ impl MatchRunArgs {
     /// Writes the KIBA records `text` to the --records file, if one is named.
     fn write_records(&self, text: &str) -> anyhow::Result<()> {
         if let Some(path) = &self.records {
-            crate::util::write_atomic(path, text.as_bytes())
+            crate::util::fs::write_atomic(path, text.as_bytes())
                 .with_context(|| format!("cannot write records to {}", path.display()))?;
         }
         Ok(())
@@ -248,8 +248,11 @@ fn read_match_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PairedMatch>> {
     paths
         .iter()
         .map(|path| {
-            let text =
-                crate::util::read_text_bounded(path, crate::util::limits::TEXT, "match file")?;
+            let text = crate::util::fs::read_text_bounded(
+                path,
+                crate::util::fs::limits::TEXT,
+                "match file",
+            )?;
             let file: MatchFile = serde_json::from_str(&text).map_err(|e| {
                 anyhow!(
                     "{} is not a match file of `bao eval --json`: {e}",

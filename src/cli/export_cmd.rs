@@ -54,9 +54,9 @@ pub fn run_export(args: ExportArgs) -> anyhow::Result<()> {
         );
     }
     // Before the work: a path that cannot be written is refused at once.
-    crate::util::check_output_path(&args.out)?;
+    crate::util::fs::check_output_path(&args.out)?;
     if args.format == "onnx" {
-        crate::util::check_output_path(&args.out.with_extension("samples.json"))?;
+        crate::util::fs::check_output_path(&args.out.with_extension("samples.json"))?;
     }
     let mut bundle = match (&args.checkpoint, args.player.as_slice()) {
         (Some(run), _) => {
@@ -118,7 +118,7 @@ fn write_onnx_files(bundle: &Bundle, out: &Path) -> anyhow::Result<()> {
     onnx::write_onnx(bundle, out)?;
     let samples = onnx::samples(bundle, 64, 1)?;
     let path = out.with_extension("samples.json");
-    crate::util::write_atomic(&path, serde_json::to_string(&samples)?.as_bytes())?;
+    crate::util::fs::write_atomic(&path, serde_json::to_string(&samples)?.as_bytes())?;
     println!(
         "wrote {} ({} bytes): {} network from {}; input `{}` [batch, 27, 4, 8], outputs `{}` \
          [batch, 64] (unmasked) and `{}` [batch, 1]; {} sample positions with burn's outputs \

@@ -200,7 +200,11 @@ fn names(tag: &str, game: &Game) -> bool {
 /// The distinct unfinished positions of the records after the skipped plies, at most
 /// `--positions` of them drawn at random.
 fn sample(args: &JudgeArgs, rules: &Game) -> anyhow::Result<Vec<Position>> {
-    let text = crate::util::read_text_bounded(&args.records, crate::util::limits::TEXT, "records")?;
+    let text = crate::util::fs::read_text_bounded(
+        &args.records,
+        crate::util::fs::limits::TEXT,
+        "records",
+    )?;
     let start = args.game.start(rules)?;
     let mut seen = HashSet::new();
     let mut positions = Vec::new();
@@ -288,7 +292,7 @@ fn won_positions(args: &JudgeArgs, proven: &[Proven]) -> Vec<Position> {
         .filter(|p| p.value == Value::Win)
         .map(|p| p.pos)
         .collect();
-    let seed = crate::util::splitmix64(args.seed);
+    let seed = crate::util::hash::splitmix64(args.seed);
     won.shuffle(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
     won.truncate(args.convert);
     won

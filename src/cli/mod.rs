@@ -43,7 +43,8 @@ impl GameArgs {
         let Some(path) = &self.rules else {
             return Ok(named);
         };
-        let text = crate::util::read_text_bounded(path, crate::util::limits::TEXT, "rules file")?;
+        let text =
+            crate::util::fs::read_text_bounded(path, crate::util::fs::limits::TEXT, "rules file")?;
         named.with_overrides(&text).map_err(|e| match e {
             GameError::Rules(RulesError::Options(why)) => {
                 anyhow::anyhow!("bad rules file {}: {why}", path.display())

@@ -92,7 +92,7 @@ pub fn run_play(args: PlayArgs, players: &PlayerRegistry) -> anyhow::Result<()> 
     let record = args
         .record
         .unwrap_or_else(|| default_record_path(&args.game.variant));
-    crate::util::check_output_path(&record)
+    crate::util::fs::check_output_path(&record)
         .with_context(|| format!("cannot write the record to {}", record.display()))?;
     interrupt::install();
     let input = std::io::BufReader::new(std::io::stdin());
@@ -138,7 +138,7 @@ fn watch_game(
     let rules = args.game.game()?;
     let start = args.game.start(&rules)?;
     if let Some(path) = &args.record {
-        crate::util::check_output_path(path)
+        crate::util::fs::check_output_path(path)
             .with_context(|| format!("cannot write the record to {}", path.display()))?;
     }
     let (south_spec, north_spec) = (spec(south)?, spec(north)?);
@@ -202,7 +202,7 @@ fn watch_game(
     rec.set_tag("Result", result_tag(outcome.winner, outcome.end));
     print!("\n{rec}");
     if let Some(path) = &args.record {
-        crate::util::write_atomic(path, rec.to_string().as_bytes())
+        crate::util::fs::write_atomic(path, rec.to_string().as_bytes())
             .with_context(|| format!("cannot write the record to {}", path.display()))?;
         println!("record written to {}", path.display());
     }
@@ -231,7 +231,7 @@ fn move_line(rules: &Rules, pos: &Position, choice: &Choice) -> String {
 
 /// Where a game you play is saved unless you say: `games/<variant>-<unix seconds>.txt`, under
 /// the current folder (ignored by git in this repository), never over an earlier game.
-pub fn default_record_path(variant: &str) -> PathBuf {
+fn default_record_path(variant: &str) -> PathBuf {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
@@ -249,7 +249,7 @@ pub fn default_record_path(variant: &str) -> PathBuf {
 /// You (reading `input`) against `ai`; the record of the game so far is written to `record`
 /// when it ends: at its end, at `quit` or the end of input, on Ctrl-C (see [`interrupt`]), or
 /// when the player fails. The player searches on a [`Bot`]'s thread, so Ctrl-C stops it.
-pub fn play_human(
+fn play_human(
     rules: &crate::rules::Game,
     start: Position,
     me: Side,
@@ -398,7 +398,7 @@ fn game_loop(
 
 /// Ctrl-C during a game you play: the first one ends the game (its record is saved), a second
 /// one ends the program at once.
-pub mod interrupt {
+pub(crate) mod interrupt {
     use std::sync::atomic::{AtomicBool, Ordering};
 
     static INTERRUPTED: AtomicBool = AtomicBool::new(false);
@@ -461,7 +461,7 @@ fn save_record(
     rec.set_tag("Variant", rules.to_string());
     rec.set_tag(mine, "human");
     rec.set_tag(theirs, opponent);
-    crate::util::write_atomic(path, rec.to_string().as_bytes())?;
+    crate::util::fs::write_atomic(path, rec.to_string().as_bytes())?;
     println!("game saved to {}", path.display());
     Ok(())
 }

@@ -16,7 +16,7 @@ pub struct MovesArgs {
 }
 
 /// The JSON form of an outcome.
-pub fn outcome_json(o: Option<Outcome>) -> serde_json::Value {
+fn outcome_json(o: Option<Outcome>) -> serde_json::Value {
     match o {
         None => serde_json::Value::Null,
         Some(o) => json!({
@@ -27,7 +27,7 @@ pub fn outcome_json(o: Option<Outcome>) -> serde_json::Value {
 }
 
 /// Replays one line of moves; returns the JSON object and whether it had an error.
-pub fn moves_line(rules: &Rules, start: &Position, line: &str) -> (serde_json::Value, bool) {
+fn moves_line(rules: &Rules, start: &Position, line: &str) -> (serde_json::Value, bool) {
     let mut pos = *start;
     let mut list = MoveList::new();
     let mut legal = Vec::new();
@@ -166,7 +166,7 @@ pub fn run_show(args: ShowArgs) -> anyhow::Result<()> {
     );
     println!("position: {pos}");
     if let Some(path) = &args.svg {
-        crate::util::write_atomic(path, crate::board_svg::board_svg(&pos, &rules).as_bytes())?;
+        crate::util::fs::write_atomic(path, crate::board_svg::board_svg(&pos, &rules).as_bytes())?;
         println!("svg: {}", path.display());
     }
     pos.legal_moves(&rules, &mut list);
@@ -266,7 +266,7 @@ pub fn run_random(args: RandomArgs) -> anyhow::Result<()> {
         longest
     );
     if let Some(path) = &args.records {
-        crate::util::write_atomic(path, records.as_bytes())?;
+        crate::util::fs::write_atomic(path, records.as_bytes())?;
         println!("records written to {}", path.display());
     }
     Ok(())

@@ -156,7 +156,7 @@ impl ExactSizeIterator for MaskActions {}
 
 /// The `k`-th set action of a bitmask (0-based), if there are more than `k`.
 #[inline]
-pub fn nth_action(bits: u64, k: usize) -> Option<usize> {
+pub(crate) fn nth_action(bits: u64, k: usize) -> Option<usize> {
     mask_actions(bits).nth(k)
 }
 

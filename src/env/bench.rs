@@ -6,8 +6,8 @@ use super::env::{Env, EnvConfig};
 use super::observation::OBS_LEN;
 use super::vec_env::{VecEnv, episode_seed};
 use crate::rules::{Game, Variant};
-use crate::util::median;
-use crate::util::splitmix64;
+use crate::util::hash::splitmix64;
+use crate::util::stats::median;
 use std::fmt;
 use std::time::Instant;
 

@@ -51,7 +51,7 @@ pub enum VecEnvError {
 /// The seed of episode `episode` of environment `index` under `base_seed`: a fixed mix of the
 /// three, so every episode is reproducible on its own and independent of thread scheduling.
 pub fn episode_seed(base_seed: u64, index: usize, episode: u64) -> u64 {
-    use crate::util::splitmix64;
+    use crate::util::hash::splitmix64;
     splitmix64(splitmix64(splitmix64(base_seed) ^ index as u64) ^ episode)
 }
 

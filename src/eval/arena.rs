@@ -321,10 +321,10 @@ impl MatchResult {
 
 /// Well-spread seeds from a seed and an index (SplitMix64's mix).
 pub fn mix(seed: u64, index: u64) -> u64 {
-    crate::util::mix64(
+    crate::util::hash::mix64(
         seed ^ index
             .wrapping_add(1)
-            .wrapping_mul(crate::util::GOLDEN_GAMMA),
+            .wrapping_mul(crate::util::hash::GOLDEN_GAMMA),
     )
 }
 

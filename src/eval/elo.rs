@@ -1,4 +1,5 @@
-//! Elo arithmetic: the logistic Elo scale, and score intervals from game or game-pair results.
+//! Elo arithmetic: the logistic Elo scale, score intervals from game or game-pair results, and
+//! Elo as text (and as JSON, where an end of an interval is unbounded).
 
 use serde::Serialize;
 
@@ -20,7 +21,7 @@ pub fn elo_from_score(score: f64) -> f64 {
 }
 
 /// The two-sided 95% normal quantile.
-pub const Z95: f64 = 1.959_963_984_540_054;
+pub(crate) const Z95: f64 = 1.959_963_984_540_054;
 
 /// A mean score with its 95% interval, and the same as Elo differences.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -38,10 +39,10 @@ pub struct ScoreEstimate {
     pub elo: f64,
     /// Elo of the lower end of the score interval: minus infinity (unbounded) where that end
     /// is 0%. JSON writes an unbounded end as `null`.
-    #[serde(serialize_with = "crate::util::unbounded_elo::serialize")]
+    #[serde(serialize_with = "unbounded_elo::serialize")]
     pub elo_low: f64,
     /// Elo of the upper end of the score interval: infinity (unbounded) where that end is 100%.
-    #[serde(serialize_with = "crate::util::unbounded_elo::serialize")]
+    #[serde(serialize_with = "unbounded_elo::serialize")]
     pub elo_high: f64,
 }
 
@@ -56,7 +57,7 @@ impl ScoreEstimate {
     /// variance is turned into an effective number of independent decisive games
     /// (`n p (1 - p) / variance`: draws and paired openings make a match worth more games),
     /// and Wilson's formula is applied to that count.
-    pub fn from_distribution(dist: &[(f64, f64)], games_per_sample: f64) -> ScoreEstimate {
+    pub(crate) fn from_distribution(dist: &[(f64, f64)], games_per_sample: f64) -> ScoreEstimate {
         let n: f64 = dist.iter().map(|&(_, c)| c).sum();
         if n <= 0.0 {
             return ScoreEstimate {
@@ -136,7 +137,7 @@ pub fn pentanomial(pairs: &[u64; 5]) -> Vec<(f64, f64)> {
 }
 
 /// Wilson's 95% score interval of a proportion `p` observed over `n` trials.
-pub fn wilson(p: f64, n: f64) -> (f64, f64) {
+pub(crate) fn wilson(p: f64, n: f64) -> (f64, f64) {
     let z2 = Z95 * Z95;
     let denom = 1.0 + z2 / n;
     let center = (p + z2 / (2.0 * n)) / denom;
@@ -144,7 +145,51 @@ pub fn wilson(p: f64, n: f64) -> (f64, f64) {
     ((center - half).max(0.0), (center + half).min(1.0))
 }
 
-pub use crate::util::elo_text;
+/// An Elo estimate and its interval as text: a bound at a score of 0 or 1, else the estimate
+/// and its interval. The one formatting that matches, gauntlets, training logs and player files
+/// share.
+pub fn elo_text(score: f64, elo: f64, elo_low: f64, elo_high: f64) -> String {
+    // Rounded first, so that a value just below zero reads `+0`, not `-0`.
+    let signed = |x: f64| format!("{:+.0}", x.round() + 0.0);
+    if score >= 1.0 {
+        format!("> {}", signed(elo_low))
+    } else if score <= 0.0 {
+        format!("< {}", signed(elo_high))
+    } else {
+        format!(
+            "{} [{}, {}]",
+            signed(elo),
+            signed(elo_low),
+            signed(elo_high)
+        )
+    }
+}
+
+/// Serde for the ends of an Elo interval, where an end at a score of 0% or 100% is unbounded
+/// (an infinite f64): JSON writes such an end as `null`, and reads `null` back as unbounded
+/// (minus infinity for a lower end, infinity for an upper one).
+pub mod unbounded_elo {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    /// Writes a finite end as a number, an unbounded one as `null`.
+    pub fn serialize<S: Serializer>(end: &f64, s: S) -> Result<S::Ok, S::Error> {
+        if end.is_finite() {
+            s.serialize_f64(*end)
+        } else {
+            s.serialize_none()
+        }
+    }
+
+    /// Reads a lower end: `null` is minus infinity.
+    pub fn low<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NEG_INFINITY))
+    }
+
+    /// Reads an upper end: `null` is infinity.
+    pub fn high<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::INFINITY))
+    }
+}
 
 #[cfg(test)]
 mod tests {

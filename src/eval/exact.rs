@@ -16,7 +16,7 @@ use crate::search::book::{Book, BookEntry};
 use crate::search::solver::best_response::{BestResponder, Response};
 use crate::search::solver::victim::{Memory, Victim, VictimBuilder, check_determinism};
 use crate::search::solver::{SOLVED_GAMES, SolveLimits, Value};
-use crate::util::check_range;
+use crate::util::check::check_range;
 use anyhow::{Context, bail};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -252,7 +252,7 @@ fn write_book(
             });
         }
     }
-    let folder = crate::util::parent_dir(&cfg.book);
+    let folder = crate::util::fs::parent_dir(&cfg.book);
     std::fs::create_dir_all(folder).with_context(|| format!("cannot make {}", folder.display()))?;
     book.write(&cfg.book)?;
     Ok(book.entries.len())
@@ -383,7 +383,7 @@ pub fn exact_lines(r: &ExactReport) -> Vec<String> {
 /// Seconds as a bound of each game's search, from `--exact-time`.
 pub fn per_game_time(text: Option<&str>) -> anyhow::Result<Option<Duration>> {
     text.map(|t| {
-        crate::util::parse_duration(t)
+        crate::players::spec::parse_duration(t)
             .filter(|d| !d.is_zero() && *d <= Duration::from_secs(86_400))
             .ok_or_else(|| anyhow::anyhow!("--exact-time must be a duration up to 24h, not `{t}`"))
     })

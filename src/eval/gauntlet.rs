@@ -116,12 +116,12 @@ impl GauntletResult {
 }
 
 /// Pairwise results for the fit: `(i, j, points of i against j, games)`.
-pub type PairResult = (usize, usize, f64, f64);
+type PairResult = (usize, usize, f64, f64);
 
 /// Bradley-Terry Elo by maximum likelihood with player `anchor` at 0: `(elo, standard error)`
 /// per player (the anchor's error is 0). Fails when some player has no path of games to the
 /// anchor.
-pub fn fit_elo(
+fn fit_elo(
     players: usize,
     results: &[PairResult],
     anchor: usize,

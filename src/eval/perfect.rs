@@ -65,7 +65,7 @@ impl Share {
     }
 
     /// Wilson's 95% interval of the proportion.
-    pub fn interval(&self) -> (f64, f64) {
+    pub(crate) fn interval(&self) -> (f64, f64) {
         if self.of == 0 {
             (0.0, 1.0)
         } else {
@@ -193,7 +193,7 @@ pub fn keeping(
     out.median_seconds = if times.is_empty() {
         0.0
     } else {
-        crate::util::median(&times)
+        crate::util::stats::median(&times)
     };
     Ok(out)
 }

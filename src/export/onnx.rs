@@ -59,7 +59,7 @@ pub fn onnx_bytes(bundle: &Bundle) -> anyhow::Result<Vec<u8>> {
 /// Writes the ONNX model to `path` atomically (a temporary file beside it, then a rename).
 pub fn write_onnx(bundle: &Bundle, path: &Path) -> anyhow::Result<()> {
     let bytes = onnx_bytes(bundle)?;
-    crate::util::write_atomic(path, &bytes)
+    crate::util::fs::write_atomic(path, &bytes)
         .with_context(|| format!("cannot write the ONNX model to {}", path.display()))
 }
 

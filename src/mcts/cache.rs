@@ -70,7 +70,7 @@ impl EvalCache {
     }
 
     /// Stores an evaluation (priors in legal-move order).
-    pub fn put(&mut self, key: u64, priors: &[f32], value: f32) {
+    pub(crate) fn put(&mut self, key: u64, priors: &[f32], value: f32) {
         if self.entries.is_empty() || priors.len() > MAX_MOVES {
             return;
         }

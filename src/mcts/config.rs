@@ -2,7 +2,7 @@
 //! keys of options that no longer exist, which are accepted at their off values only.
 
 use super::{MAX_SIMS, PlaySettings};
-use crate::util::{check_above, check_range};
+use crate::util::check::{check_above, check_range};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// How self-play searches: what a player searches with at play ([`PlaySettings`]) and what

@@ -100,7 +100,7 @@ pub fn search(
 /// answers those in `cache` from it and the rest with one call to `eval`, and backs them all
 /// up. Returns the number of positions the evaluator saw.
 #[allow(clippy::too_many_arguments)]
-pub fn search_round(
+pub(crate) fn search_round(
     tree: &mut Tree,
     rules: &Rules,
     eval: &dyn Evaluator,

@@ -1,6 +1,6 @@
 //! The search settings a player plays with: all that a player file stores of a search.
 
-use crate::util::{check_above, check_range};
+use crate::util::check::{check_above, check_range};
 use serde::{Deserialize, Serialize};
 
 /// The exploration constant of a trained player at play time, unless its file says otherwise:

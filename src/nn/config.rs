@@ -138,7 +138,7 @@ impl NetConfig {
     /// built, and a huge one would end the process by exhausting memory. Only the fields of the
     /// config's kind are read, so the other kind's defaults never matter. One line names the key.
     pub fn validate(&self) -> anyhow::Result<()> {
-        use crate::util::check_range;
+        use crate::util::check::check_range;
         match self.kind {
             NetKind::Mlp => {
                 let layers = self.hidden.len();

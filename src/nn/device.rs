@@ -19,7 +19,7 @@ pub enum Compute {
 
 impl Compute {
     /// Whether this is the CPU (the default, left out of written configs).
-    pub fn is_cpu(&self) -> bool {
+    pub(crate) fn is_cpu(&self) -> bool {
         *self == Compute::Cpu
     }
 

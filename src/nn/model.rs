@@ -70,7 +70,7 @@ impl PolicyValueNet {
 
     /// A freshly initialised network drawn from `seed`: the same seed, the same weights, even
     /// while other threads make networks too.
-    pub fn new_seeded(cfg: &NetConfig, dev: &Device, seed: u64) -> PolicyValueNet {
+    pub(crate) fn new_seeded(cfg: &NetConfig, dev: &Device, seed: u64) -> PolicyValueNet {
         let _guard = init_lock();
         dev.seed(seed);
         PolicyValueNet::build(cfg, dev).materialized(dev)
@@ -209,7 +209,7 @@ impl PolicyValueNet {
 
 /// Masked softmax: probabilities over the legal actions only (`mask` 1.0 legal, 0.0 illegal);
 /// illegal actions get exactly zero.
-pub fn masked_softmax(logits: Tensor<2>, mask: Tensor<2>) -> Tensor<2> {
+pub(crate) fn masked_softmax(logits: Tensor<2>, mask: Tensor<2>) -> Tensor<2> {
     let masked = logits + (mask.clone() - 1.0) * 1e9;
     softmax(masked, 1) * mask
 }

@@ -197,13 +197,13 @@ impl Trainer {
     /// Saves the network (`model.bpk`), the optimizer (`optim.bpk`) and their checksums
     /// (`checksums`) into `dir`, atomically: a temporary folder is filled, then renamed to `dir`.
     pub fn save(&self, dir: &Path) -> anyhow::Result<()> {
-        let parent = crate::util::parent_dir(dir);
+        let parent = crate::util::fs::parent_dir(dir);
         std::fs::create_dir_all(parent)
             .with_context(|| format!("cannot create {}", parent.display()))?;
         // A folder of a unique name, filled and synced, then renamed into place.
         let tmp = tempfile::Builder::new()
             // The temporary prefix lets a resumed run clear a folder a crash left half-filled.
-            .prefix(&format!("{}iter-", crate::util::TEMP_PREFIX))
+            .prefix(&format!("{}iter-", crate::util::fs::TEMP_PREFIX))
             .tempdir_in(parent)
             .with_context(|| format!("cannot create a temporary folder in {}", parent.display()))?;
         let model = self
@@ -218,8 +218,8 @@ impl Trainer {
             .map_err(|e| anyhow::anyhow!("cannot save the optimizer: {e}"))?;
         let sums = format!(
             "{:016x}  {MODEL}\n{:016x}  {OPTIM}\n",
-            crate::util::fnv1a(&model),
-            crate::util::fnv1a(&optim)
+            crate::util::hash::fnv1a(&model),
+            crate::util::hash::fnv1a(&optim)
         );
         for (name, bytes) in [
             (MODEL, &model[..]),
@@ -231,7 +231,7 @@ impl Trainer {
                 .and_then(|_| std::fs::File::open(&file)?.sync_all())
                 .with_context(|| format!("cannot write {}", file.display()))?;
         }
-        crate::util::sync_dir(tmp.path())?;
+        crate::util::fs::sync_dir(tmp.path())?;
         if dir.exists() {
             std::fs::remove_dir_all(dir)
                 .with_context(|| format!("cannot replace {}", dir.display()))?;
@@ -239,7 +239,7 @@ impl Trainer {
         let tmp = tmp.keep();
         std::fs::rename(&tmp, dir)
             .with_context(|| format!("cannot rename {} to {}", tmp.display(), dir.display()))?;
-        crate::util::sync_dir(parent)
+        crate::util::fs::sync_dir(parent)
     }
 }
 
@@ -255,14 +255,14 @@ pub fn drop_optimizer(dir: &Path) -> anyhow::Result<()> {
     }
     let sums_path = dir.join(CHECKSUMS);
     if sums_path.exists() {
-        let sums = crate::util::read_text_bounded(&sums_path, 1 << 16, "checksums file")?;
+        let sums = crate::util::fs::read_text_bounded(&sums_path, 1 << 16, "checksums file")?;
         let kept: String = sums
             .lines()
             .filter(|line| line.split_once("  ").is_none_or(|(_, file)| file != OPTIM))
             .map(|line| format!("{line}\n"))
             .collect();
         if kept != sums {
-            crate::util::write_atomic(&sums_path, kept.as_bytes())?;
+            crate::util::fs::write_atomic(&sums_path, kept.as_bytes())?;
         }
     }
     std::fs::remove_file(&optim).with_context(|| format!("cannot delete {}", optim.display()))
@@ -273,12 +273,12 @@ const MODEL: &str = "model.bpk";
 /// A checkpoint's optimizer file.
 const OPTIM: &str = "optim.bpk";
 /// A checkpoint's checksums: a line `FNV-1a (16 hex digits)  file name` per file.
-pub const CHECKSUMS: &str = "checksums";
+const CHECKSUMS: &str = "checksums";
 
 /// The file `name` of the checkpoint folder `dir`, read within the network bound and checked
 /// against the folder's `checksums` if it has that file.
 fn read_checked(dir: &Path, name: &str) -> anyhow::Result<Vec<u8>> {
-    use crate::util::{limits, read_regular_bounded};
+    use crate::util::fs::{limits, read_regular_bounded};
     let path = dir.join(name);
     if !path.is_file() {
         bail!("checkpoint file {} does not exist", path.display());
@@ -288,7 +288,7 @@ fn read_checked(dir: &Path, name: &str) -> anyhow::Result<Vec<u8>> {
     if !sums_path.exists() {
         return Ok(bytes);
     }
-    let sums = crate::util::read_regular_text_bounded(&sums_path, 1 << 16, "checksums file")?;
+    let sums = crate::util::fs::read_regular_text_bounded(&sums_path, 1 << 16, "checksums file")?;
     let Some(want) = sums.lines().find_map(|line| {
         let (sum, file) = line.split_once("  ")?;
         (file == name).then(|| u64::from_str_radix(sum, 16).ok())
@@ -296,7 +296,7 @@ fn read_checked(dir: &Path, name: &str) -> anyhow::Result<Vec<u8>> {
         bail!("{} names no checksum of {name}", sums_path.display());
     };
     match want {
-        Some(want) if want == crate::util::fnv1a(&bytes) => Ok(bytes),
+        Some(want) if want == crate::util::hash::fnv1a(&bytes) => Ok(bytes),
         Some(_) => bail!(
             "checkpoint file {} is damaged: it does not match its checksum in {}",
             path.display(),

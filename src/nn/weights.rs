@@ -89,7 +89,7 @@ pub fn load_net_bytes(
 
 /// The largest weight a network may hold: trained weights stay far below it, and a network with
 /// larger ones (damaged, or diverged) computes nothing but infinities and NaN.
-pub const MAX_WEIGHT: f32 = 1e9;
+const MAX_WEIGHT: f32 = 1e9;
 
 /// Refuses a network holding a weight that is NaN, infinite or beyond [`MAX_WEIGHT`]: such a
 /// network would answer `NaN` for every position.
@@ -113,7 +113,8 @@ pub fn load_net(cfg: &NetConfig, dev: &Device, path: &Path) -> anyhow::Result<Po
     if !path.is_file() {
         bail!("network file {} does not exist", path.display());
     }
-    let bytes = crate::util::read_bounded(path, crate::util::limits::NETWORK, "network file")?;
+    let bytes =
+        crate::util::fs::read_bounded(path, crate::util::fs::limits::NETWORK, "network file")?;
     load_net_bytes(cfg, dev, &bytes)
         .map_err(|e| anyhow::anyhow!("network file {}: {e}", path.display()))
 }

@@ -4,7 +4,7 @@ use super::Meta;
 use crate::mcts::{MAX_SIMS, PlaySettings};
 use crate::nn::{NetConfig, NetEvaluator};
 use crate::rules::{Game, Rules};
-use crate::util::check_range;
+use crate::util::check::check_range;
 use anyhow::{Context, bail};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -140,7 +140,7 @@ pub struct Bundle {
     pub weights: Vec<u8>,
 }
 
-use crate::util::fnv1a as checksum;
+use crate::util::hash::fnv1a as checksum;
 
 impl Bundle {
     /// One player with the mean weights of several players of the same rules and network shape
@@ -242,12 +242,13 @@ impl Bundle {
 
     /// Writes the file atomically.
     pub fn write(&self, path: &Path) -> anyhow::Result<()> {
-        crate::util::write_atomic(path, &self.to_bytes()?)
+        crate::util::fs::write_atomic(path, &self.to_bytes()?)
     }
 
     /// Reads a player file.
     pub fn read(path: &Path) -> anyhow::Result<Bundle> {
-        let bytes = crate::util::read_bounded(path, crate::util::limits::NETWORK, "player file")?;
+        let bytes =
+            crate::util::fs::read_bounded(path, crate::util::fs::limits::NETWORK, "player file")?;
         Bundle::from_bytes(&bytes).with_context(|| format!("bad player file {}", path.display()))
     }
 

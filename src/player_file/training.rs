@@ -44,21 +44,21 @@ pub struct EvalEntry {
     /// the score interval reaches 0% or 100%.
     pub elo: f64,
     #[serde(
-        serialize_with = "crate::util::unbounded_elo::serialize",
-        deserialize_with = "crate::util::unbounded_elo::low"
+        serialize_with = "crate::eval::elo::unbounded_elo::serialize",
+        deserialize_with = "crate::eval::elo::unbounded_elo::low"
     )]
     pub elo_low: f64,
     #[serde(
-        serialize_with = "crate::util::unbounded_elo::serialize",
-        deserialize_with = "crate::util::unbounded_elo::high"
+        serialize_with = "crate::eval::elo::unbounded_elo::serialize",
+        deserialize_with = "crate::eval::elo::unbounded_elo::high"
     )]
     pub elo_high: f64,
 }
 
 impl EvalEntry {
-    /// The Elo estimate as text, a bound at a score of 0 or 1 (see [`crate::util::elo_text`]).
+    /// The Elo estimate as text, a bound at a score of 0 or 1 (see [`crate::eval::elo::elo_text`]).
     pub fn elo_text(&self) -> String {
-        crate::util::elo_text(self.score, self.elo, self.elo_low, self.elo_high)
+        crate::eval::elo::elo_text(self.score, self.elo, self.elo_low, self.elo_high)
     }
 }
 

@@ -141,7 +141,7 @@ impl Bot {
     }
 
     /// Whether the search under way has its answer ready (false when none runs).
-    pub fn is_finished(&self) -> bool {
+    fn is_finished(&self) -> bool {
         self.search
             .as_ref()
             .is_some_and(|s| s.finished.load(Ordering::Acquire))

@@ -8,7 +8,7 @@
 //! registry of every kind, [`trained::all_players`], sit above `export` in [`trained`].
 
 pub mod bot;
-pub mod external;
+pub(crate) mod external;
 pub mod player;
 pub mod random;
 pub mod spec;

@@ -31,7 +31,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// The forms a player spec may take, for error messages.
-pub const ACCEPTED: &str = "accepted forms: random, greedy, ab (depth 4), ab:depth=N, \
+const ACCEPTED: &str = "accepted forms: random, greedy, ab (depth 4), ab:depth=N, \
 ab:nodes=N (100000, 100k, 2m), ab:time=T (500ms, 1s, 1.5s), several limits joined by commas \
 (ab:depth=6,time=1s), with tt=BITS (2^BITS table entries, 10..=26) and weights=FILE.json; \
 mcts:OPTIONS and player:PATH (these need the ml feature), engine:PROGRAM[,player=SPEC], \
@@ -201,7 +201,7 @@ impl PlayerSpec {
 /// The deepest search iteration of alpha-beta.
 pub const MAX_DEPTH: u32 = 64;
 /// The smallest transposition table a spec may ask for (`tt=`), log2 of its entries.
-pub const MIN_TT_BITS: u32 = 10;
+const MIN_TT_BITS: u32 = 10;
 /// The largest transposition table a spec may ask for (`tt=`): 2^26 entries of 16 bytes are
 /// 1 GiB; 2^30 (16 GiB) ends most machines' process on allocation.
 pub const MAX_TT_BITS: u32 = 26;
@@ -220,7 +220,20 @@ pub fn parse_count(v: &str) -> Option<u64> {
     n.checked_mul(mult).filter(|&n| n > 0)
 }
 
-pub use crate::util::parse_duration;
+/// A positive duration as a spec writes it: `500ms`, `1s`, `1.5s`, `2m`.
+pub fn parse_duration(v: &str) -> Option<std::time::Duration> {
+    let (num, unit) = v
+        .find(|c: char| c.is_ascii_alphabetic())
+        .map_or((v, ""), |i| v.split_at(i));
+    let x: f64 = num.trim().parse().ok()?;
+    let secs = match unit.trim() {
+        "ms" => x / 1000.0,
+        "s" => x,
+        "m" | "min" => x * 60.0,
+        _ => return None,
+    };
+    (secs.is_finite() && secs > 0.0 && secs < 1e7).then(|| std::time::Duration::from_secs_f64(secs))
+}
 
 /// `spec` as an error shows it: whole, or its first [`SHOWN_CHARS`] characters and `...`.
 fn shown(spec: &str) -> String {

@@ -208,8 +208,8 @@ impl Chart {
     pub fn write(&self, dir: &Path) -> anyhow::Result<Vec<std::path::PathBuf>> {
         let png = dir.join(format!("{}.png", self.file));
         let svg = dir.join(format!("{}.svg", self.file));
-        crate::util::write_atomic(&png, &self.png()?)?;
-        crate::util::write_atomic(&svg, self.svg()?.as_bytes())?;
+        crate::util::fs::write_atomic(&png, &self.png()?)?;
+        crate::util::fs::write_atomic(&svg, self.svg()?.as_bytes())?;
         Ok(vec![png, svg])
     }
 }

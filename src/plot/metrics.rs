@@ -47,19 +47,19 @@ pub struct RunMetrics {
 
 /// The largest magnitude a chart shows: no loss, game length or Elo of a run comes near it, so a
 /// figure beyond it is damaged, and axis arithmetic on it would overflow.
-pub const MAX_SHOWN: f64 = 1e9;
+const MAX_SHOWN: f64 = 1e9;
 
 /// The score a player with this Elo advantage expects (the inverse of the logistic Elo).
-pub fn score_of_elo(elo: f64) -> f64 {
+fn score_of_elo(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
 
 impl RunMetrics {
     /// Reads `metrics.jsonl`.
     pub fn read(path: &Path) -> anyhow::Result<RunMetrics> {
-        let text = crate::util::read_regular_text_bounded(
+        let text = crate::util::fs::read_regular_text_bounded(
             path,
-            crate::util::limits::TEXT,
+            crate::util::fs::limits::TEXT,
             "metrics file",
         )?;
         Ok(RunMetrics::parse(&text))

@@ -14,7 +14,7 @@ pub use metrics::RunMetrics;
 use std::path::{Path, PathBuf};
 
 /// The folder of a run's charts.
-pub fn plots_dir(run_dir: &Path) -> PathBuf {
+fn plots_dir(run_dir: &Path) -> PathBuf {
     run_dir.join("plots")
 }
 

@@ -5,7 +5,7 @@
 use super::alphabeta::{AlphaBeta, AlphaBetaConfig};
 use crate::players::{Limits, Player};
 use crate::rules::{Game, MoveList, Position, Variant};
-use crate::util::median;
+use crate::util::stats::median;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;

@@ -66,14 +66,14 @@ impl Book {
     /// Writes the book to `path`, atomically.
     pub fn write(&self, path: &Path) -> anyhow::Result<()> {
         let json = serde_json::to_string_pretty(self).context("book as JSON")?;
-        crate::util::write_atomic(path, format!("{json}\n").as_bytes())
+        crate::util::fs::write_atomic(path, format!("{json}\n").as_bytes())
     }
 
     /// Reads a book from `path`: its game (`game` where the book is of it, else the book's own
     /// variant, which the player is then bound to) and its moves by position.
     pub fn read(path: &Path, game: &Game) -> anyhow::Result<(Game, HashMap<u64, Move>)> {
         let shown = path.display();
-        let text = crate::util::read_regular_text_bounded(path, MAX_BYTES, "book file")?;
+        let text = crate::util::fs::read_regular_text_bounded(path, MAX_BYTES, "book file")?;
         let book: Book = serde_json::from_str(&text)
             .map_err(|e| anyhow::anyhow!("{shown} is not a book file: {e}"))?;
         if book.format != FORMAT || book.version != VERSION {

@@ -73,8 +73,11 @@ fn alpha_beta(spec: &PlayerSpec, ab: &AbSpec, game: &Game) -> anyhow::Result<Alp
     let weights = match &ab.weights {
         None => EvalWeights::default(),
         Some(path) => {
-            let text =
-                crate::util::read_text_bounded(path, crate::util::limits::TEXT, "weights file")?;
+            let text = crate::util::fs::read_text_bounded(
+                path,
+                crate::util::fs::limits::TEXT,
+                "weights file",
+            )?;
             serde_json::from_str(&text)
                 .with_context(|| format!("bad weights file {}", path.display()))?
         }

@@ -64,7 +64,7 @@ impl Default for EvalWeights {
 }
 
 /// Largest evaluation magnitude; scores beyond it are wins and losses.
-pub const EVAL_LIMIT: i32 = 20_000;
+const EVAL_LIMIT: i32 = 20_000;
 
 /// The score of a win at the root; a win `n` plies away scores `WIN - n`.
 pub const WIN: i32 = 30_000;
@@ -73,12 +73,12 @@ pub const WIN_BOUND: i32 = WIN - 1_000;
 
 impl EvalWeights {
     /// Whether the evaluation needs the leaf's legal moves (mobility or the mover's captures).
-    pub fn needs_moves(&self) -> bool {
+    pub(crate) fn needs_moves(&self) -> bool {
         self.mobility != 0 || self.capture_now != 0
     }
 
     /// The expected score for the mover in [-1, 1] of an evaluation.
-    pub fn to_expected(&self, eval: i32) -> f32 {
+    pub(crate) fn to_expected(&self, eval: i32) -> f32 {
         (eval as f32 / self.scale.max(1e-3)).tanh()
     }
 
@@ -146,7 +146,7 @@ fn seeds8(pits: &[u8]) -> u32 {
 /// The most seeds in one of the defender's pits that `attacker` could capture if it were to
 /// move: a static look at the first sowing of each capture start (the planting captures of the
 /// namua stage, or the lifts of the mtaji stage), ignoring takasia and later relays.
-pub fn max_threat(rules: &Rules, pos: &Position, attacker: Side) -> u8 {
+fn max_threat(rules: &Rules, pos: &Position, attacker: Side) -> u8 {
     if !rules.captures {
         return 0;
     }

@@ -10,7 +10,7 @@ pub mod alphabeta;
 pub mod bench;
 pub mod book;
 mod classical;
-pub mod eval_fn;
+pub(crate) mod eval_fn;
 pub mod solver;
 mod tt;
 pub mod zobrist;

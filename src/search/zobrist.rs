@@ -9,7 +9,7 @@ use rand_chacha::ChaCha8Rng;
 use std::sync::LazyLock;
 
 /// The random keys, one per (field, value).
-pub struct Zobrist {
+struct Zobrist {
     /// `[side][pit][seeds]` (a pit may hold up to 255 seeds in a hand-made position).
     pits: Box<[[[u64; 256]; 16]; 2]>,
     store: [[u64; 256]; 2],
@@ -27,7 +27,7 @@ pub struct Zobrist {
 }
 
 /// The keys, made once from a fixed seed (so hashes are the same in every run).
-pub static KEYS: LazyLock<Zobrist> = LazyLock::new(|| Zobrist::new(0x6261_6f5f_7a6f_6272));
+static KEYS: LazyLock<Zobrist> = LazyLock::new(|| Zobrist::new(0x6261_6f5f_7a6f_6272));
 
 impl Zobrist {
     fn new(seed: u64) -> Zobrist {

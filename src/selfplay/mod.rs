@@ -75,7 +75,7 @@ pub const MAX_THREADS: usize = 1024;
 /// The most games an iteration may play.
 pub const MAX_GAMES: usize = 1_000_000;
 /// The most games in flight per worker (the batch of an evaluation).
-pub const MAX_CONCURRENT_GAMES: usize = 4096;
+const MAX_CONCURRENT_GAMES: usize = 4096;
 /// The longest game, in plies, before it is stopped as a draw.
 pub const MAX_PLIES: u32 = 100_000;
 /// The most positions alpha-beta may visit per move in self-play.
@@ -86,7 +86,7 @@ impl SelfPlayConfig {
     /// counts at least 1 and bounded (a huge one would exhaust memory or threads), the shares in
     /// 0..=1 and the search's settings.
     pub fn validate(&self) -> anyhow::Result<()> {
-        use crate::util::check_range;
+        use crate::util::check::check_range;
         let games = self.games_per_iteration;
         check_range("selfplay.games_per_iteration", games, 1..=MAX_GAMES)?;
         let concurrent = self.concurrent_games;
@@ -184,7 +184,7 @@ pub struct SelfPlayResult {
 
 impl SelfPlayResult {
     /// Both results: the samples of `self`, then those of `o`; the figures summed.
-    pub fn merge(mut self, o: SelfPlayResult) -> SelfPlayResult {
+    pub(crate) fn merge(mut self, o: SelfPlayResult) -> SelfPlayResult {
         self.samples.extend(o.samples);
         self.games += o.games;
         self.south_wins += o.south_wins;
@@ -355,7 +355,7 @@ pub fn play(
 
 /// [`play`] with `victim` (if any) on one side of every game; fails when the victim cannot be
 /// built.
-pub fn play_against(
+pub(crate) fn play_against(
     rules: &Game,
     eval: &dyn Evaluator,
     cfg: &SelfPlayConfig,

@@ -80,7 +80,7 @@ impl ReplayBuffer {
     /// Writes the buffer to `path` atomically, in the replay file format
     /// ([`ReplayBuffer::to_file_bytes`]).
     pub fn save(&self, path: &Path) -> anyhow::Result<()> {
-        crate::util::write_atomic(path, &self.to_file_bytes())
+        crate::util::fs::write_atomic(path, &self.to_file_bytes())
     }
 
     /// The header (`magic`, capacity, samples ever added, samples held) and the records packed
@@ -111,7 +111,7 @@ impl ReplayBuffer {
     /// The buffer as a replay file holds it (format 3): gzip of a header (as in
     /// [`ReplayBuffer::to_bytes`], its own magic), the records column by column, a checksum.
     /// The same buffer always gives the same bytes.
-    pub fn to_file_bytes(&self) -> Vec<u8> {
+    fn to_file_bytes(&self) -> Vec<u8> {
         use std::io::Write;
         let (mut plain, records) = self.header_and_records(FILE_MAGIC);
         let n = self.samples.len();
@@ -136,8 +136,11 @@ impl ReplayBuffer {
     /// Reads a buffer written by [`ReplayBuffer::save`], or a replay file of format 2 (written
     /// before files were compressed); a truncated or damaged file is an error.
     pub fn load(path: &Path) -> anyhow::Result<ReplayBuffer> {
-        let bytes =
-            crate::util::read_regular_bounded(path, crate::util::limits::REPLAY, "replay buffer")?;
+        let bytes = crate::util::fs::read_regular_bounded(
+            path,
+            crate::util::fs::limits::REPLAY,
+            "replay buffer",
+        )?;
         ReplayBuffer::from_file_bytes(&bytes)
             .with_context(|| format!("replay buffer {} is damaged", path.display()))
     }
@@ -225,14 +228,14 @@ fn gunzip(bytes: &[u8]) -> anyhow::Result<Vec<u8>> {
     let rest = n
         .checked_mul(RECORD as u64)
         .and_then(|b| b.checked_add(8))
-        .filter(|&b| b <= crate::util::limits::REPLAY)
+        .filter(|&b| b <= crate::util::fs::limits::REPLAY)
         .with_context(|| format!("a header of {n} samples, more than a replay file holds"))?;
     // One byte past the end: bytes beyond the checksum show as a length that does not fit.
     gz.take(rest + 1).read_to_end(&mut plain).map_err(broken)?;
     Ok(plain)
 }
 
-use crate::util::fnv1a as checksum;
+use crate::util::hash::fnv1a as checksum;
 
 fn pack(s: &Sample, out: &mut Vec<u8>) {
     let p = &s.pos;

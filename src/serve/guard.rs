@@ -26,10 +26,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// How long a client may take to send a request's headers.
-pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// How long Ctrl-C waits for requests under way before the server stops anyway.
-pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(2);
+pub(crate) const SHUTDOWN_GRACE: Duration = Duration::from_secs(2);
 
 /// How long a client may take to send a request's body, unless `--body-timeout` says.
 pub const BODY_TIMEOUT: Duration = Duration::from_secs(10);
@@ -43,7 +43,7 @@ const FD_RESERVE: usize = 64;
 
 /// The names a request may call the server by.
 #[derive(Clone, Debug)]
-pub struct Guard {
+pub(crate) struct Guard {
     /// Host names and addresses, lower case, IPv6 in brackets.
     names: Vec<String>,
     /// Listening on every address (`0.0.0.0`, `::`): any IP address is a name of the server
@@ -90,7 +90,7 @@ impl Guard {
     }
 
     /// Whether a `Host` header value (`name:port`) names this server.
-    pub fn host_ok(&self, value: &str) -> bool {
+    fn host_ok(&self, value: &str) -> bool {
         let (name, port) = match value.rsplit_once(':') {
             // `[::1]:8080`, `localhost:8080`; a bare IPv6 address is not a Host value.
             Some((name, port)) if !name.contains(':') || name.ends_with(']') => (name, Some(port)),
@@ -197,7 +197,7 @@ pub(super) async fn read_body(
 }
 
 /// `wanted` connections at most, lowered where the process may open fewer files.
-pub fn connection_cap(wanted: usize) -> usize {
+pub(crate) fn connection_cap(wanted: usize) -> usize {
     #[cfg(unix)]
     {
         let mut limit = libc::rlimit {

@@ -44,7 +44,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use table::{Refusal, Table};
 
 /// The largest request body accepted.
-pub const BODY_LIMIT: usize = 64 * 1024;
+pub(crate) const BODY_LIMIT: usize = 64 * 1024;
 
 pub use guard::{BODY_TIMEOUT, MAX_CONNECTIONS};
 

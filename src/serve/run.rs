@@ -84,9 +84,9 @@ impl RunInfo {
         files.reverse();
         let mut out = Vec::new();
         for (iteration, file) in files {
-            let Ok(text) = crate::util::read_regular_text_bounded(
+            let Ok(text) = crate::util::fs::read_regular_text_bounded(
                 &self.games.join(&file),
-                crate::util::limits::TEXT,
+                crate::util::fs::limits::TEXT,
                 "records",
             ) else {
                 continue;
@@ -119,9 +119,9 @@ impl RunInfo {
         if !ok {
             return None;
         }
-        let text = crate::util::read_regular_text_bounded(
+        let text = crate::util::fs::read_regular_text_bounded(
             &self.games.join(file),
-            crate::util::limits::TEXT,
+            crate::util::fs::limits::TEXT,
             "records",
         )
         .ok()?;

@@ -13,13 +13,13 @@ use crate::players::{Player, PlayerSpec};
 use crate::rules::Game;
 
 /// The classical specs the page always offers.
-pub const CLASSICAL: [&str; 4] = ["ab:depth=4", "ab:time=1s", "greedy", "random"];
+pub(crate) const CLASSICAL: [&str; 4] = ["ab:depth=4", "ab:time=1s", "greedy", "random"];
 
 /// The largest transposition table (log2 entries) a page spec may ask for.
 const MAX_TT_BITS: u32 = 22;
 
 /// The longest time per move a request may ask for.
-pub const MAX_TIME_MS: u64 = 60_000;
+const MAX_TIME_MS: u64 = 60_000;
 
 /// Why the page may not build `spec` by itself (`None`: it may).
 fn refused(spec: &PlayerSpec) -> Option<String> {
@@ -70,7 +70,7 @@ impl App {
 }
 
 /// The time per move a request asks for, checked.
-pub fn time_of(ms: Option<u64>, default: u64) -> Result<u64, Refusal> {
+pub(crate) fn time_of(ms: Option<u64>, default: u64) -> Result<u64, Refusal> {
     match ms.unwrap_or(default) {
         0 => Err(Refusal("time_ms must be at least 1".into())),
         ms if ms > MAX_TIME_MS => Err(Refusal(format!("time_ms is at most {MAX_TIME_MS}"))),

@@ -21,7 +21,7 @@ impl<E: std::fmt::Display> From<E> for Refusal {
 }
 
 /// Who plays a side: a person at the page, or a player spec.
-pub const HUMAN: &str = "human";
+pub(crate) const HUMAN: &str = "human";
 
 /// The last move played, shown step by step.
 #[derive(Clone, Debug, Serialize)]
@@ -99,7 +99,7 @@ impl Table {
     }
 
     /// Whether the side to move at the position looked at is a person.
-    pub fn human_to_move(&self) -> bool {
+    pub(crate) fn human_to_move(&self) -> bool {
         self.seats[self.current().side_to_move().index()] == HUMAN
     }
 
@@ -129,7 +129,7 @@ impl Table {
     }
 
     /// Plays a move written in KIBA notation (`A6<`, `b3>+`), or says why it cannot be played.
-    pub fn play_text(&mut self, text: &str) -> Result<(), Refusal> {
+    pub(crate) fn play_text(&mut self, text: &str) -> Result<(), Refusal> {
         let pos = self.current();
         if pos.outcome(&self.rules).is_some() {
             return Err(Refusal(format!(
@@ -155,7 +155,7 @@ impl Table {
     }
 
     /// Why no legal move starts at `side`'s `pit`, in words; `None` if some move does.
-    pub fn why_not(&self, side: Side, pit: Pit) -> Option<String> {
+    fn why_not(&self, side: Side, pit: Pit) -> Option<String> {
         let pos = self.current();
         let mover = pos.side_to_move();
         let legal = self.legal();

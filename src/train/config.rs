@@ -6,7 +6,7 @@
 use crate::mcts::MAX_SIMS;
 use crate::players::{PlayerRegistry, PlayerSpec};
 use crate::selfplay::SelfPlayConfig;
-use crate::util::{check_above, check_range};
+use crate::util::check::{check_above, check_range};
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -19,17 +19,17 @@ pub const DEFAULT_CONFIG: &str = include_str!("../../configs/default.toml");
 pub const MAX_RANDOM_OPENING_PLIES: u32 = crate::selfplay::MAX_RANDOM_OPENING_PLIES;
 
 /// The most iterations a run may have (`iterations`, `optim.warmup_iterations`, `eval.every`).
-pub const MAX_ITERATIONS: u32 = 1_000_000;
+const MAX_ITERATIONS: u32 = 1_000_000;
 /// The largest training batch (`optim.batch_size`): its tensors stay within tens of MiB.
-pub const MAX_BATCH_SIZE: usize = 65_536;
+const MAX_BATCH_SIZE: usize = 65_536;
 /// The most training steps an iteration may take.
-pub const MAX_STEPS: usize = 1_000_000;
+const MAX_STEPS: usize = 1_000_000;
 /// The largest replay window, in samples (about 2 GiB of replay file).
-pub const MAX_REPLAY_WINDOW: usize = 10_000_000;
+const MAX_REPLAY_WINDOW: usize = 10_000_000;
 /// The most evaluation games against each opponent.
-pub const MAX_EVAL_GAMES: usize = 100_000;
+const MAX_EVAL_GAMES: usize = 100_000;
 /// The most evaluation opponents.
-pub const MAX_OPPONENTS: usize = 64;
+const MAX_OPPONENTS: usize = 64;
 
 /// Everything a training run needs. Unknown fields are rejected, so a typo is an error.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -232,7 +232,7 @@ impl TrainConfig {
     }
 
     /// Whether the replay buffer, holding `samples`, is full enough to train on.
-    pub fn ready_to_train(&self, samples: usize) -> bool {
+    pub(crate) fn ready_to_train(&self, samples: usize) -> bool {
         samples > 0 && samples >= self.optim.min_replay
     }
 
@@ -271,13 +271,13 @@ fn one_line(e: &toml::de::Error) -> anyhow::Error {
 /// in, table by table, the extending file winning; chains resolve to the end. This is the one place
 /// `extends` is read, so everything loaded from a path, and the config a run directory stores,
 /// is the resolved, complete config. A cycle or an unreadable parent is an error naming the file.
-pub fn read_config_table(path: &Path) -> anyhow::Result<toml::Table> {
+fn read_config_table(path: &Path) -> anyhow::Result<toml::Table> {
     read_chain(path, &mut Vec::new())
 }
 
 /// [`read_config_table`] for a file reached through `chain` (the extending files, canonical).
 fn read_chain(path: &Path, chain: &mut Vec<PathBuf>) -> anyhow::Result<toml::Table> {
-    let text = crate::util::read_text_bounded(path, crate::util::limits::TEXT, "config")?;
+    let text = crate::util::fs::read_text_bounded(path, crate::util::fs::limits::TEXT, "config")?;
     let mut table: toml::Table = toml::from_str(&text)
         .map_err(|e| one_line(&e))
         .with_context(|| format!("bad config {}", path.display()))?;
@@ -328,9 +328,9 @@ fn merge_tables(base: &mut toml::Table, over: toml::Table) {
 /// A seed for one purpose at one iteration, derived from the master seed (SplitMix64), so that a
 /// resumed run makes exactly the choices the uninterrupted run would have made.
 pub fn derive_seed(master: u64, iteration: u32, purpose: u64) -> u64 {
-    crate::util::mix64(
+    crate::util::hash::mix64(
         master
-            ^ (iteration as u64).wrapping_mul(crate::util::GOLDEN_GAMMA)
+            ^ (iteration as u64).wrapping_mul(crate::util::hash::GOLDEN_GAMMA)
             ^ purpose.wrapping_mul(0xD1B5_4A32_D192_ED03),
     )
 }

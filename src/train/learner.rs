@@ -327,7 +327,7 @@ impl Learner {
             report.entries.iter().all(|e| e.iteration == iteration),
             "the evaluation is of another iteration than {iteration}"
         );
-        crate::util::write_atomic(
+        crate::util::fs::write_atomic(
             &self.dir.eval_games(iteration),
             report.records.join("\n").as_bytes(),
         )?;

@@ -25,7 +25,7 @@ pub struct RunLock {
 impl RunLock {
     /// Takes the lock of the run directory `dir` (which must exist): refused with a line naming
     /// the holder's process while it runs; a stale lock is taken over with a warning on stderr.
-    pub fn acquire(dir: &Path) -> anyhow::Result<RunLock> {
+    pub(crate) fn acquire(dir: &Path) -> anyhow::Result<RunLock> {
         let path = dir.join(LOCK_FILE);
         let pid = std::process::id();
         // A stale lock is moved aside once; a second round that still finds a lock lost a race.
@@ -89,7 +89,7 @@ fn make_lock(dir: &Path, path: &Path, pid: u32) -> std::io::Result<()> {
 
 /// The process id in a lock file: `None` if there is no file, an error text if it holds no id.
 fn read_pid(path: &Path) -> Option<Result<u32, String>> {
-    let bytes = match crate::util::read_regular_bounded(path, LOCK_BYTES, "lock file") {
+    let bytes = match crate::util::fs::read_regular_bounded(path, LOCK_BYTES, "lock file") {
         Ok(bytes) => bytes,
         Err(_) if !path.exists() => return None,
         Err(e) => return Some(Err(format!("{e:#}"))),

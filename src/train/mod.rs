@@ -48,7 +48,7 @@ pub struct RunOptions {
 
 impl RunOptions {
     /// `config` with this invocation's device, if one is chosen.
-    pub fn on_device(&self, mut config: TrainConfig) -> TrainConfig {
+    pub(crate) fn on_device(&self, mut config: TrainConfig) -> TrainConfig {
         if let Some(device) = self.device {
             config.net.device = device;
         }

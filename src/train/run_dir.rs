@@ -19,7 +19,7 @@
 //! complete iteration.
 
 use super::TrainConfig;
-use crate::util::fnv1a;
+use crate::util::hash::fnv1a;
 use anyhow::{Context, bail};
 use std::path::{Path, PathBuf};
 
@@ -226,8 +226,11 @@ impl RunDir {
         if !path.exists() {
             return Ok(String::new());
         }
-        let bytes =
-            crate::util::read_regular_bounded(&path, crate::util::limits::TEXT, "metrics file")?;
+        let bytes = crate::util::fs::read_regular_bounded(
+            &path,
+            crate::util::fs::limits::TEXT,
+            "metrics file",
+        )?;
         // A line damaged into invalid UTF-8 is skipped by the readers, not fatal.
         Ok(String::from_utf8_lossy(&bytes).into_owned())
     }
@@ -247,8 +250,11 @@ impl RunDir {
                 self.path.display()
             );
         }
-        let text =
-            crate::util::read_regular_text_bounded(&path, crate::util::limits::TEXT, "run file")?;
+        let text = crate::util::fs::read_regular_text_bounded(
+            &path,
+            crate::util::fs::limits::TEXT,
+            "run file",
+        )?;
         let damaged = || format!("{} is damaged", path.display());
         let mut value: serde_json::Value = serde_json::from_str(&text).with_context(damaged)?;
         // Files written before checksums have none.
@@ -278,7 +284,7 @@ impl RunDir {
         if let Some(m) = value.as_object_mut() {
             m.insert(META_SUM.into(), sum.into());
         }
-        crate::util::write_atomic(
+        crate::util::fs::write_atomic(
             &self.meta_path(),
             serde_json::to_string_pretty(&value)?.as_bytes(),
         )
@@ -288,8 +294,11 @@ impl RunDir {
     /// config written before checksums, or whose first line was deleted to keep an edit, has none).
     pub fn read_config(&self) -> anyhow::Result<TrainConfig> {
         let path = self.config();
-        let text =
-            crate::util::read_regular_text_bounded(&path, crate::util::limits::TEXT, "run config")?;
+        let text = crate::util::fs::read_regular_text_bounded(
+            &path,
+            crate::util::fs::limits::TEXT,
+            "run config",
+        )?;
         if let Some((first, body)) = text.split_once('\n')
             && let Some(sum) = first.strip_prefix(CONFIG_SUM)
             && !sum.starts_with(&format!("{:016x} ", fnv1a(body.as_bytes())))
@@ -324,7 +333,7 @@ impl RunDir {
         let text = format!(
             "{CONFIG_SUM}{sum:016x} of the lines below, checked on resume (delete this line to keep an edit)\n{text}"
         );
-        crate::util::write_atomic(&self.config(), text.as_bytes())
+        crate::util::fs::write_atomic(&self.config(), text.as_bytes())
     }
 
     /// `meta` (the run's metadata) as it stood after `iteration`: the counts (games, positions,
@@ -368,7 +377,7 @@ impl RunDir {
         let mut text = self.read_metrics()?;
         text.push_str(&line.to_string());
         text.push('\n');
-        crate::util::write_atomic(&path, text.as_bytes())
+        crate::util::fs::write_atomic(&path, text.as_bytes())
     }
 
     /// Keeps the metrics of iterations up to `iteration` only (after a resume, lines written by
@@ -384,11 +393,11 @@ impl RunDir {
             .filter(|l| metrics_line(l).is_some_and(|(i, _)| i <= u64::from(iteration)))
             .map(|l| format!("{l}\n"))
             .collect();
-        crate::util::write_atomic(&path, kept.as_bytes())
+        crate::util::fs::write_atomic(&path, kept.as_bytes())
     }
 
     /// Deletes what writes a crash cut short: temporary files (`.bao-*.tmp`, see
-    /// `util::write_atomic`) in the run directory and its iteration folders, and half-filled
+    /// `util::fs::write_atomic`) in the run directory and its iteration folders, and half-filled
     /// checkpoint folders (`.bao-iter-*`, see `nn::Trainer::save`).
     pub fn remove_temp_files(&self) -> anyhow::Result<()> {
         let mut folders = vec![self.path.clone()];
@@ -402,7 +411,7 @@ impl RunDir {
             if entry
                 .file_name()
                 .to_string_lossy()
-                .starts_with(crate::util::TEMP_PREFIX)
+                .starts_with(crate::util::fs::TEMP_PREFIX)
             {
                 std::fs::remove_dir_all(entry.path())
                     .with_context(|| format!("cannot delete {}", entry.path().display()))?;
@@ -414,7 +423,7 @@ impl RunDir {
             for entry in std::fs::read_dir(&folder).into_iter().flatten().flatten() {
                 let name = entry.file_name();
                 let name = name.to_string_lossy();
-                if name.starts_with(crate::util::TEMP_PREFIX) && name.ends_with(".tmp") {
+                if name.starts_with(crate::util::fs::TEMP_PREFIX) && name.ends_with(".tmp") {
                     std::fs::remove_file(entry.path())
                         .with_context(|| format!("cannot delete {}", entry.path().display()))?;
                 }

@@ -4,7 +4,7 @@
 //! a path belong to the longest room they lie in. The table is read from the document, so the two
 //! cannot drift apart.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
@@ -107,16 +107,49 @@ fn use_tree(text: &str, prefix: &[String], out: &mut Vec<Vec<String>>) -> usize 
 /// The module paths a source file names through `crate::` (paths and `use crate::{a, b::c}`
 /// groups, nested groups too), comments left out.
 fn paths_named(source: &str) -> Vec<Vec<String>> {
-    let code: String = source
+    paths_after(&code_of(source), "crate::", &[])
+}
+
+/// `source` without its comment lines.
+fn code_of(source: &str) -> String {
+    source
         .lines()
         .filter(|l| !l.trim_start().starts_with("//"))
         .collect::<Vec<_>>()
-        .join("\n");
+        .join("\n")
+}
+
+/// The paths of the use trees that follow each `marker` in `code`, with `prefix` before them.
+fn paths_after(code: &str, marker: &str, prefix: &[String]) -> Vec<Vec<String>> {
     let mut out = Vec::new();
-    for (at, _) in code.match_indices("crate::") {
-        use_tree(&code[at + "crate::".len()..], &[], &mut out);
+    for (at, _) in code.match_indices(marker) {
+        let before = code[..at].chars().next_back();
+        if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == ':') {
+            continue;
+        }
+        use_tree(&code[at + marker.len()..], prefix, &mut out);
     }
     out.retain(|p| !p.is_empty());
+    out
+}
+
+/// The module paths a file of module `module` names through `crate::` and `super::` (its
+/// test module left out, where `super` is the file itself), made absolute.
+fn modules_named(source: &str, module: &[&str]) -> Vec<Vec<String>> {
+    let code = code_of(source);
+    let code = code.split("#[cfg(test)]\nmod ").next().unwrap_or_default();
+    let mut out = paths_after(code, "crate::", &[]);
+    for depth in 1..=3 {
+        let Some(parent) = module.len().checked_sub(depth) else {
+            break;
+        };
+        let prefix: Vec<String> = module[..parent].iter().map(|s| s.to_string()).collect();
+        let marker = "super::".repeat(depth);
+        // `super::super::` is not also read as one `super::`.
+        let longer = format!("{marker}super::");
+        let cut = code.replace(&longer, "");
+        out.extend(paths_after(&cut, &marker, &prefix));
+    }
     out
 }
 
@@ -226,4 +259,96 @@ fn the_layer_check_reads_imports_and_groups() {
         Some("search/solver")
     );
     assert_eq!(room(&["board_svg"]).as_deref(), Some("board_svg"));
+}
+
+/// The module of a file of `src/` (`players/bot.rs` is `players::bot`, `players/mod.rs` is
+/// `players`).
+fn module_of(rel: &Path) -> Vec<String> {
+    let mut module: Vec<String> = (rel.with_extension("").components())
+        .filter_map(|c| c.as_os_str().to_str().map(str::to_string))
+        .collect();
+    if module.last().is_some_and(|m| m == "mod") {
+        module.pop();
+    }
+    module
+}
+
+#[test]
+fn no_two_files_of_src_import_each_other_through_any_circle() {
+    let src = Path::new(ROOT).join("src");
+    let mut files = Vec::new();
+    source_files(&src, &mut files);
+    let modules: BTreeMap<Vec<String>, PathBuf> = files
+        .iter()
+        .map(|f| {
+            (
+                module_of(f.strip_prefix(&src).expect("under src/")),
+                f.clone(),
+            )
+        })
+        .collect();
+    // Each file's imports, as the files of the deepest modules they name.
+    let mut edges: BTreeMap<&Vec<String>, BTreeSet<&Vec<String>>> = BTreeMap::new();
+    for (module, file) in &modules {
+        let source = std::fs::read_to_string(file).expect("a source file is readable");
+        let own: Vec<&str> = module.iter().map(String::as_str).collect();
+        let out = edges.entry(module).or_default();
+        for path in modules_named(&source, &own) {
+            let used = (1..=path.len())
+                .rev()
+                .find_map(|n| modules.get_key_value(&path[..n]).map(|(m, _)| m));
+            if let Some(used) = used.filter(|u| *u != module) {
+                out.insert(used);
+            }
+        }
+    }
+    // Depth-first search: a module met again on the current path closes a circle.
+    fn circle<'a>(
+        at: &'a Vec<String>,
+        edges: &BTreeMap<&'a Vec<String>, BTreeSet<&'a Vec<String>>>,
+        path: &mut Vec<&'a Vec<String>>,
+        done: &mut BTreeSet<&'a Vec<String>>,
+    ) -> Option<Vec<String>> {
+        if let Some(start) = path.iter().position(|m| *m == at) {
+            let mut names: Vec<String> = path[start..].iter().map(|m| m.join("::")).collect();
+            names.push(at.join("::"));
+            return Some(names);
+        }
+        if !done.insert(at) {
+            return None;
+        }
+        path.push(at);
+        for next in edges.get(at).into_iter().flatten() {
+            if let Some(found) = circle(next, edges, path, done) {
+                return Some(found);
+            }
+        }
+        path.pop();
+        None
+    }
+    let mut done = BTreeSet::new();
+    for module in edges.keys() {
+        if let Some(found) = circle(module, &edges, &mut Vec::new(), &mut done) {
+            panic!("files of src/ import each other: {}", found.join(" -> "));
+        }
+    }
+}
+
+#[test]
+fn the_circle_check_reads_crate_and_super_paths_of_a_file_but_not_its_tests() {
+    let source = "use super::{player::Limits, Choice};\nuse super::super::util::fs;\n\
+                  use crate::rules::Position;\n#[cfg(test)]\nmod tests {\n    use super::*;\n}";
+    let named: Vec<String> = modules_named(source, &["players", "trained", "cache"])
+        .iter()
+        .map(|p| p.join("::"))
+        .collect();
+    assert_eq!(
+        named,
+        [
+            "rules::Position",
+            "players::trained::player::Limits",
+            "players::trained::Choice",
+            "players::util::fs",
+        ]
+    );
 }

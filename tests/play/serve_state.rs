@@ -99,7 +99,7 @@ fn an_analysis_whose_client_hangs_up_stops_and_gives_back_its_permit() {
 fn place(variant: &str, to: &Path) {
     let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("checkpoints/shipped");
     let bytes = std::fs::read(shipped.join(format!("{variant}.bao"))).unwrap();
-    bao_zero::util::write_atomic(to, &bytes).unwrap();
+    bao_zero::util::fs::write_atomic(to, &bytes).unwrap();
 }
 
 #[test]

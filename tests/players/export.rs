@@ -208,7 +208,7 @@ fn version_1_player_files_still_load() {
     assert_eq!(bytes[15], 3, "the format version this build writes");
     bytes[15] = 1;
     let body = bytes.len() - 8;
-    let sum = bao_zero::util::fnv1a(&bytes[..body]);
+    let sum = bao_zero::util::hash::fnv1a(&bytes[..body]);
     bytes[body..].copy_from_slice(&sum.to_le_bytes());
     let bundle = Bundle::from_bytes(&bytes).unwrap();
     assert!(bundle.evaluator().is_ok());
@@ -467,7 +467,7 @@ fn framed(version: u32, header: &[u8], weights: &[u8]) -> Vec<u8> {
     out.extend_from_slice(header);
     out.extend_from_slice(&(weights.len() as u64).to_le_bytes());
     out.extend_from_slice(weights);
-    let sum = bao_zero::util::fnv1a(&out);
+    let sum = bao_zero::util::hash::fnv1a(&out);
     out.extend_from_slice(&sum.to_le_bytes());
     out
 }

@@ -292,7 +292,7 @@ fn edited_player(edit: impl Fn(&mut serde_json::Value)) -> Vec<u8> {
     out.extend_from_slice(&(header.len() as u64).to_le_bytes());
     out.extend_from_slice(&header);
     out.extend_from_slice(&bytes[header_at + hlen..bytes.len() - 8]);
-    let sum = bao_zero::util::fnv1a(&out);
+    let sum = bao_zero::util::hash::fnv1a(&out);
     out.extend_from_slice(&sum.to_le_bytes());
     out
 }

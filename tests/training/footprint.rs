@@ -58,7 +58,12 @@ fn checksums_hold(folder: &Path) {
         let (sum, file) = line.split_once("  ").unwrap();
         let bytes = std::fs::read(folder.join(file)).unwrap();
         let want = u64::from_str_radix(sum, 16).unwrap();
-        assert_eq!(want, bao_zero::util::fnv1a(&bytes), "{}", folder.display());
+        assert_eq!(
+            want,
+            bao_zero::util::hash::fnv1a(&bytes),
+            "{}",
+            folder.display()
+        );
     }
 }
 
@@ -112,7 +117,7 @@ fn an_older_run_directory_resumes_to_the_same_run_as_one_never_interrupted() {
     let (first, last) = (dir.iteration(1), dir.iteration(2));
     let optim = std::fs::read(last.join("optim.bpk")).unwrap();
     std::fs::write(first.join("optim.bpk"), &optim).unwrap();
-    let line = format!("{:016x}  optim.bpk\n", bao_zero::util::fnv1a(&optim));
+    let line = format!("{:016x}  optim.bpk\n", bao_zero::util::hash::fnv1a(&optim));
     let mut sums = std::fs::read_to_string(first.join("checksums")).unwrap();
     sums.push_str(&line);
     std::fs::write(first.join("checksums"), sums).unwrap();

@@ -93,13 +93,13 @@ impl Tree {
     }
 
     /// The leaves of the last [`Tree::gather`].
-    pub fn gathered(&self) -> &[u32] {
+    pub(crate) fn gathered(&self) -> &[u32] {
         &self.gathered.leaves
     }
 
     /// Gives the `k`-th gathered leaf its priors and value: the virtual loss on its path turns
     /// into the real value.
-    pub fn deliver(&mut self, k: usize, priors: &[f32], value: f32) {
+    pub(crate) fn deliver(&mut self, k: usize, priors: &[f32], value: f32) {
         let leaf = self.gathered.leaves[k];
         self.set_priors(leaf, priors, value);
         let (a, b) = self.gathered.leaf_paths[k];
@@ -125,7 +125,7 @@ impl Tree {
 
     /// Ends a gathering: takes back the virtual visits of the collisions. Every gathered leaf
     /// must have been delivered.
-    pub fn end_gather(&mut self) {
+    pub(crate) fn end_gather(&mut self) {
         debug_assert!(
             self.gathered
                 .leaves

@@ -112,7 +112,7 @@ impl Tree {
     }
 
     /// Whether the root is a finished game.
-    pub fn root_is_terminal(&self) -> bool {
+    pub(crate) fn root_is_terminal(&self) -> bool {
         self.nodes[0].state == TERMINAL
     }
 
@@ -133,7 +133,7 @@ impl Tree {
     }
 
     /// Appends the moves of node `id`'s children, in child order, to `out`.
-    pub fn extend_child_moves(&self, id: u32, out: &mut Vec<Move>) {
+    pub(crate) fn extend_child_moves(&self, id: u32, out: &mut Vec<Move>) {
         out.extend(self.children(id as usize).iter().map(|c| c.mv));
     }
 

@@ -24,7 +24,7 @@ impl Tree {
 
     /// Re-roots the tree at `pos` if it is the root or a node at most `depth` plies below it
     /// (keeping its subtree); returns whether it was found.
-    pub fn reroot_to(&mut self, pos: &Position, depth: u32) -> bool {
+    pub(crate) fn reroot_to(&mut self, pos: &Position, depth: u32) -> bool {
         let mut level = vec![0usize];
         for _ in 0..=depth {
             if let Some(&id) = level.iter().find(|&&id| self.nodes[id].pos == *pos) {

@@ -7,7 +7,7 @@ use rand::RngExt;
 
 impl Tree {
     /// The root's moves with their visit counts.
-    pub fn root_visits_by_move(&self) -> Vec<(Move, u32)> {
+    pub(crate) fn root_visits_by_move(&self) -> Vec<(Move, u32)> {
         let root = &self.nodes[0];
         let first = root.first_child as usize;
         self.nodes[first..first + root.num_children as usize]
@@ -35,7 +35,7 @@ impl Tree {
 
     /// The most visited move (ties: the higher prior), or `None` at a terminal root. With the
     /// solver, a move proven to win comes first and one proven to lose last.
-    pub fn best_move(&self) -> Option<Move> {
+    pub(crate) fn best_move(&self) -> Option<Move> {
         let root = &self.nodes[0];
         let mover = root.pos.side_to_move();
         let first = root.first_child as usize;
@@ -66,7 +66,7 @@ impl Tree {
 
     /// The root's children, most visited first: each move with its visits, its mean value for
     /// the root's mover (`None` unvisited) and the most visited line from it (starting with it).
-    pub fn root_lines(&self, max_len: usize) -> Vec<(Move, u32, Option<f32>, Vec<Move>)> {
+    pub(crate) fn root_lines(&self, max_len: usize) -> Vec<(Move, u32, Option<f32>, Vec<Move>)> {
         let root = &self.nodes[0];
         if root.state != EXPANDED {
             return Vec::new();
@@ -131,7 +131,7 @@ impl Tree {
     }
 
     /// Number of the root's children (its legal moves, once it has been opened).
-    pub fn root_children(&self) -> usize {
+    pub(crate) fn root_children(&self) -> usize {
         self.nodes[0].num_children as usize
     }
 }

@@ -16,7 +16,7 @@ use std::time::SystemTime;
 pub(super) type Loaded = (Header, Arc<dyn Evaluator>);
 
 /// The most networks the cache holds; players built from one keep it alive after it leaves.
-pub const CAPACITY: usize = 8;
+const CAPACITY: usize = 8;
 
 /// A network's source: a player file (no iteration), or a run directory and an iteration.
 type Source = (PathBuf, Option<u32>);
@@ -123,7 +123,7 @@ mod tests {
     /// Puts the shipped player of `variant` at `to`, replacing any file there atomically.
     fn place(variant: &str, to: &Path) {
         let bytes = std::fs::read(format!("{SHIPPED}/{variant}.bao")).unwrap();
-        crate::util::write_atomic(to, &bytes).unwrap();
+        crate::util::fs::write_atomic(to, &bytes).unwrap();
     }
 
     #[test]

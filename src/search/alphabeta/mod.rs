@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
 /// The depth used when neither the player nor the caller gives any limit.
-pub const DEFAULT_DEPTH: u32 = 4;
+const DEFAULT_DEPTH: u32 = 4;
 pub use super::eval_fn::{WIN, WIN_BOUND};
 const INF: i32 = 32_000;
 const MAX_PLY: usize = MAX_DEPTH as usize + 2;

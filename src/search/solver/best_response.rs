@@ -79,7 +79,7 @@ impl BestResponder {
             std::thread::Builder::new()
                 .stack_size(STACK_BYTES)
                 .spawn_scoped(scope, move || {
-                    let salt = crate::util::mix64(salt ^ exploiter.index() as u64);
+                    let salt = crate::util::hash::mix64(salt ^ exploiter.index() as u64);
                     let mut s = Search::new(rules, table, victim, exploiter, salt, &limits);
                     s.run(start, max_plies.max(1), started)
                 })

@@ -52,9 +52,9 @@ pub struct Cached {
 }
 
 /// A fingerprint of a rule set: FNV-1a of its JSON form, in hex.
-pub fn rules_fingerprint(rules: &Rules) -> String {
+pub(crate) fn rules_fingerprint(rules: &Rules) -> String {
     let json = serde_json::to_vec(rules).expect("a rule set serialises");
-    format!("{:016x}", crate::util::fnv1a(&json))
+    format!("{:016x}", crate::util::hash::fnv1a(&json))
 }
 
 /// The position's Zobrist hash as the files write it.
@@ -65,7 +65,7 @@ fn hash_hex(pos: &Position) -> String {
 /// Writes `entry` under the header line, atomically.
 fn write_entry(path: &Path, entry: &impl Serialize) -> anyhow::Result<()> {
     let body = serde_json::to_string_pretty(entry).context("cache entry as JSON")?;
-    crate::util::write_atomic(path, format!("{HEADER}\n{body}\n").as_bytes())
+    crate::util::fs::write_atomic(path, format!("{HEADER}\n{body}\n").as_bytes())
 }
 
 /// The file of `pos` under `rules` in `dir`.
@@ -80,11 +80,11 @@ pub fn path_for(dir: &Path, rules: &Rules, pos: &Position) -> PathBuf {
 /// The text of the cache file at `path` (regular files only, bounded); `Ok(None)` when there is
 /// none.
 fn read_file(path: &Path) -> anyhow::Result<Option<String>> {
-    match crate::util::read_regular_bounded(path, MAX_BYTES, "solver cache file") {
+    match crate::util::fs::read_regular_bounded(path, MAX_BYTES, "solver cache file") {
         Ok(bytes) => String::from_utf8(bytes)
             .map(Some)
             .map_err(|_| anyhow::anyhow!("solver cache file {} is not text", path.display())),
-        Err(e) if crate::util::is_not_found(&e) => Ok(None),
+        Err(e) if crate::util::fs::is_not_found(&e) => Ok(None),
         Err(e) => Err(e),
     }
 }
@@ -239,7 +239,7 @@ fn agrees_with_moves(
 
 /// What an `.unproven` file holds: the solver ran out of time on a position.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct GaveUp {
+struct GaveUp {
     /// [`rules_fingerprint`] of the rule set.
     pub rules: String,
     /// The position's Zobrist hash, in hex.
@@ -325,7 +325,7 @@ pub fn store(
     moves: Option<&[MoveValue]>,
 ) -> anyhow::Result<PathBuf> {
     let path = path_for(dir, rules, pos);
-    crate::util::check_output_path(&path)?;
+    crate::util::fs::check_output_path(&path)?;
     let mut cached = Cached {
         rules: rules_fingerprint(rules),
         hash: hash_hex(pos),

@@ -39,7 +39,7 @@ pub const SOLVED_GAMES: [crate::rules::Variant; 3] = [
 ];
 
 /// The default table size (the memory limit): 1 GiB.
-pub const DEFAULT_MEMORY: usize = 1 << 30;
+const DEFAULT_MEMORY: usize = 1 << 30;
 /// The stack of the thread a solve runs on: lines up to [`MAX_PLY`] plies deep recurse.
 const STACK_BYTES: usize = 256 << 20;
 

@@ -17,7 +17,7 @@ use anyhow::bail;
 use std::time::Duration;
 
 /// The time a move may take when neither the spec nor the caller says.
-pub const DEFAULT_TIME: Duration = Duration::from_secs(10);
+const DEFAULT_TIME: Duration = Duration::from_secs(10);
 /// The default table size of the player, in MiB.
 pub const DEFAULT_MEMORY_MB: usize = 256;
 
@@ -58,10 +58,11 @@ impl SolverSpec {
             };
             match key.trim() {
                 "time" => {
-                    spec.time =
-                        Some(crate::util::parse_duration(value.trim()).ok_or_else(|| {
+                    spec.time = Some(
+                        crate::players::spec::parse_duration(value.trim()).ok_or_else(|| {
                             anyhow::anyhow!("solver time `{value}` must be a duration such as 10s")
-                        })?)
+                        })?,
+                    )
                 }
                 "memory" => {
                     spec.memory_mb = value

@@ -10,7 +10,7 @@
 /// One bucket holds this many entries.
 const WAYS: usize = 4;
 /// Bytes per entry: the key and the packed data.
-pub const ENTRY_BYTES: usize = 16;
+const ENTRY_BYTES: usize = 16;
 
 /// What the table knows about a position, from the mover's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,7 +30,7 @@ pub struct Entry {
 }
 
 /// The depth of bounds that hold at any depth.
-pub const EXACT: u16 = u16::MAX;
+pub(crate) const EXACT: u16 = u16::MAX;
 
 /// The table itself.
 pub struct Table {
@@ -93,7 +93,7 @@ impl Table {
     /// A table of at most `bytes` bytes (rounded down to a power of two buckets, at least one),
     /// or a one-line error when the memory cannot be had: the size is the user's, so a size the
     /// machine refuses is an answer, never an abort.
-    pub fn with_bytes(bytes: usize) -> anyhow::Result<Table> {
+    pub(crate) fn with_bytes(bytes: usize) -> anyhow::Result<Table> {
         let want = (bytes / (ENTRY_BYTES * WAYS)).max(1);
         let buckets = if want.is_power_of_two() {
             want

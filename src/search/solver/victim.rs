@@ -31,7 +31,7 @@ pub enum Memory {
 
 /// The key of a history: the key of the history before it and the position now asked.
 pub fn chain(before: u64, pos: &Position) -> u64 {
-    crate::util::mix64(before ^ zobrist::hash(pos))
+    crate::util::hash::mix64(before ^ zobrist::hash(pos))
 }
 
 /// A deterministic victim with its answers (see the module docs).

@@ -1,5 +1,5 @@
-//! Small helpers shared by every stage, at the bottom of the layers: atomic file writes, the
-//! range checks of configs and files, the FNV-1a checksum of file framings, the SplitMix64 mixer behind every derived seed, medians, Elo as text.
+//! Files: atomic writes (never over a link, folder or device) and bounded reads (regular files
+//! only where bao wrote them, never waiting on a FIFO).
 
 use anyhow::Context;
 use std::path::Path;
@@ -192,32 +192,6 @@ pub fn is_not_found(e: &anyhow::Error) -> bool {
         .is_some_and(|e| e.kind() == std::io::ErrorKind::NotFound)
 }
 
-/// Checks that the config value `key` lies in `range` (NaN never does), with one line naming the
-/// key, the range and the value: the check every numeric field of a config goes through.
-pub fn check_range<T: PartialOrd + std::fmt::Display>(
-    key: &str,
-    value: T,
-    range: std::ops::RangeInclusive<T>,
-) -> anyhow::Result<()> {
-    anyhow::ensure!(
-        range.contains(&value),
-        "{key} must be in {}..={}, not {value}",
-        range.start(),
-        range.end()
-    );
-    Ok(())
-}
-
-/// Checks that the config value `key` lies above `low` and at most `high` (NaN never does), with
-/// one line naming the key, the bounds and the value.
-pub fn check_above(key: &str, value: f64, low: f64, high: f64) -> anyhow::Result<()> {
-    anyhow::ensure!(
-        value > low && value <= high,
-        "{key} must be above {low} and at most {high}, not {value}"
-    );
-    Ok(())
-}
-
 /// The folder a path lives in (`.` for a bare file name).
 pub fn parent_dir(path: &Path) -> &Path {
     match path.parent() {
@@ -235,104 +209,6 @@ pub fn sync_dir(dir: &Path) -> anyhow::Result<()> {
     #[cfg(not(unix))]
     let _ = dir;
     Ok(())
-}
-
-/// The golden-ratio increment of SplitMix64.
-pub const GOLDEN_GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
-
-/// The SplitMix64 finalizer: a fast, well-spread 64-bit mix. Every seed derived from another
-/// (episodes, games of a match, training purposes) goes through it.
-#[inline]
-pub const fn mix64(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// One SplitMix64 output for the state `z`: the finalizer of `z + golden ratio`.
-#[inline]
-pub const fn splitmix64(z: u64) -> u64 {
-    mix64(z.wrapping_add(GOLDEN_GAMMA))
-}
-
-/// FNV-1a (64 bits) over the bytes: the checksum that ends the player and replay files, enough to
-/// catch truncation and corruption.
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
-}
-
-/// The median of some numbers (the mean of the two middle ones for an even count; NaN if none).
-pub fn median(values: &[f64]) -> f64 {
-    let mut v = values.to_vec();
-    v.sort_by(f64::total_cmp);
-    match v.len() {
-        0 => f64::NAN,
-        n if n % 2 == 1 => v[n / 2],
-        n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
-    }
-}
-
-/// An Elo estimate and its interval as text: a bound at a score of 0 or 1, else the estimate
-/// and its interval. The one formatting that matches, gauntlets, training logs and player files
-/// share.
-pub fn elo_text(score: f64, elo: f64, elo_low: f64, elo_high: f64) -> String {
-    // Rounded first, so that a value just below zero reads `+0`, not `-0`.
-    let signed = |x: f64| format!("{:+.0}", x.round() + 0.0);
-    if score >= 1.0 {
-        format!("> {}", signed(elo_low))
-    } else if score <= 0.0 {
-        format!("< {}", signed(elo_high))
-    } else {
-        format!(
-            "{} [{}, {}]",
-            signed(elo),
-            signed(elo_low),
-            signed(elo_high)
-        )
-    }
-}
-
-/// Serde for the ends of an Elo interval, where an end at a score of 0% or 100% is unbounded
-/// (an infinite f64): JSON writes such an end as `null`, and reads `null` back as unbounded
-/// (minus infinity for a lower end, infinity for an upper one).
-pub mod unbounded_elo {
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    /// Writes a finite end as a number, an unbounded one as `null`.
-    pub fn serialize<S: Serializer>(end: &f64, s: S) -> Result<S::Ok, S::Error> {
-        if end.is_finite() {
-            s.serialize_f64(*end)
-        } else {
-            s.serialize_none()
-        }
-    }
-
-    /// Reads a lower end: `null` is minus infinity.
-    pub fn low<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
-        Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NEG_INFINITY))
-    }
-
-    /// Reads an upper end: `null` is infinity.
-    pub fn high<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
-        Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::INFINITY))
-    }
-}
-
-/// A positive duration as a spec writes it: `500ms`, `1s`, `1.5s`, `2m`.
-pub fn parse_duration(v: &str) -> Option<std::time::Duration> {
-    let (num, unit) = v
-        .find(|c: char| c.is_ascii_alphabetic())
-        .map_or((v, ""), |i| v.split_at(i));
-    let x: f64 = num.trim().parse().ok()?;
-    let secs = match unit.trim() {
-        "ms" => x / 1000.0,
-        "s" => x,
-        "m" | "min" => x * 60.0,
-        _ => return None,
-    };
-    (secs.is_finite() && secs > 0.0 && secs < 1e7).then(|| std::time::Duration::from_secs_f64(secs))
 }
 
 #[cfg(test)]
