@@ -284,7 +284,7 @@ pub fn bench_device(
         device,
         ..net.clone()
     };
-    let start = Trainer::new(net, 1e-4, 1)?.weights(0)?;
+    let start = Trainer::new(net, 1e-4, 1)?.weights(0)?.to_bytes()?;
     let rate = |work: &mut dyn FnMut() -> anyhow::Result<usize>| -> anyhow::Result<f64> {
         let mut rates = Vec::new();
         for _ in 0..runs.max(1) {
@@ -301,18 +301,15 @@ pub fn bench_device(
     let mut first_loss = f64::NAN;
     for &b in batches {
         let data = synthetic_batch(b);
-        let mut trainer = Trainer::from_weights(&on, 1e-4, &start.bytes)?;
+        let mut trainer = Trainer::from_weights(&on, 1e-4, &start)?;
         if first_loss.is_nan() {
-            first_loss = Trainer::from_weights(&on, 1e-4, &start.bytes)?
+            first_loss = Trainer::from_weights(&on, 1e-4, &start)?
                 .step(&data, 1e-3)?
                 .total;
         }
         train.push((b, rate(&mut || trainer.step(&data, 1e-3).map(|_| 1))?));
-        let eval = NetWeights {
-            net: on.clone(),
-            ..start.clone()
-        }
-        .evaluator()?;
+        let network = NetWeights::from_bytes(net, device, &start, 0)?;
+        let eval = network.evaluator();
         forward.push((
             b,
             rate(&mut || {

@@ -59,8 +59,9 @@ fn training_steps_on_the_gpu_follow_the_cpus_from_the_same_weights() {
     let data = synthetic_batch(64);
     for net in nets() {
         let start = Trainer::new(&net, 1e-4, 7).unwrap().weights(0).unwrap();
-        let mut cpu = Trainer::from_weights(&net, 1e-4, &start.bytes).unwrap();
-        let mut gpu = Trainer::from_weights(&on(&net, Compute::Gpu), 1e-4, &start.bytes).unwrap();
+        let start = start.to_bytes().unwrap();
+        let mut cpu = Trainer::from_weights(&net, 1e-4, &start).unwrap();
+        let mut gpu = Trainer::from_weights(&on(&net, Compute::Gpu), 1e-4, &start).unwrap();
         for step in 0..3 {
             let (a, b) = (
                 cpu.step(&data, 1e-3).unwrap(),
@@ -73,12 +74,8 @@ fn training_steps_on_the_gpu_follow_the_cpus_from_the_same_weights() {
             );
         }
         // The weights it trained are bytes like any others: they load on the CPU.
-        let trained = gpu.weights(3).unwrap();
-        let on_cpu = NetWeights {
-            net: net.clone(),
-            ..trained
-        };
-        on_cpu.evaluator().unwrap();
+        let trained = gpu.weights(3).unwrap().to_bytes().unwrap();
+        NetWeights::from_bytes(&net, Compute::Cpu, &trained, 3).unwrap();
     }
 }
 
@@ -90,14 +87,12 @@ fn batched_evaluation_on_the_gpu_gives_the_cpus_outputs() {
     let data = synthetic_batch(256);
     for net in nets() {
         let weights = Trainer::new(&net, 0.0, 11).unwrap().weights(0).unwrap();
+        let weights = weights.to_bytes().unwrap();
         let run = |device| {
-            NetWeights {
-                net: on(&net, device),
-                ..weights.clone()
-            }
-            .evaluator()
-            .unwrap()
-            .infer(&data.obs, &data.masks, data.size)
+            NetWeights::from_bytes(&net, device, &weights, 0)
+                .unwrap()
+                .evaluator()
+                .infer(&data.obs, &data.masks, data.size)
         };
         let ((pc, vc), (pg, vg)) = (run(Compute::Cpu), run(Compute::Gpu));
         assert_eq!((pc.len(), vc.len()), (pg.len(), vg.len()));
@@ -143,12 +138,10 @@ fn network_players_of_the_gpu_build_take_the_fast_mlp_path_of_the_default_build(
     assert_fast_mlp(&bundle.evaluator().unwrap(), "the shipped player");
     let net = NetConfig::default();
     let weights = Trainer::new(&net, 0.0, 5).unwrap().weights(0).unwrap();
-    assert_fast_mlp(&weights.evaluator().unwrap(), "an MLP on the CPU");
+    assert_fast_mlp(weights.evaluator(), "an MLP on the CPU");
     if gpu_or_skip().is_some() {
-        let on_gpu = NetWeights {
-            net: on(&net, Compute::Gpu),
-            ..weights
-        };
-        assert_fast_mlp(&on_gpu.evaluator().unwrap(), "an MLP on the GPU");
+        let bytes = weights.to_bytes().unwrap();
+        let on_gpu = NetWeights::from_bytes(&net, Compute::Gpu, &bytes, 0).unwrap();
+        assert_fast_mlp(on_gpu.evaluator(), "an MLP on the GPU");
     }
 }

@@ -5,7 +5,7 @@
 //! parts, evaluations), so they can sit in different processes and machines.
 
 use crate::errors::{chain_value_error, check_range, detach, guarded, value_error};
-use bao_zero::nn::{NetEvaluator, NetWeights};
+use bao_zero::nn::NetWeights;
 use bao_zero::pool::OwnPool;
 use bao_zero::rules::Rules;
 use bao_zero::selfplay::{MAX_THREADS, SelfPlayPart, merge_parts};
@@ -33,13 +33,9 @@ fn pool(threads: usize, name: &'static str) -> PyResult<OwnPool> {
     Ok(own)
 }
 
-/// The network of a run with `config` from its bytes, as of `version`.
-fn net_weights(config: &TrainConfig, bytes: Vec<u8>, version: u64) -> NetWeights {
-    NetWeights {
-        net: config.net.clone(),
-        bytes,
-        version,
-    }
+/// The network of a run with `config` from its bytes, as of `version`, on the run's device.
+fn net_weights(config: &TrainConfig, bytes: &[u8], version: u64) -> anyhow::Result<NetWeights> {
+    NetWeights::from_bytes(&config.net, config.net.device, bytes, version)
 }
 
 /// A JSON value as a Python object (through the `json` module).
@@ -59,7 +55,7 @@ pub struct SelfPlayWorker {
     rules: Rules,
     pool: OwnPool,
     /// The network of the last call, kept while the weights stay the same.
-    network: Mutex<Option<(Vec<u8>, NetEvaluator)>>,
+    network: Mutex<Option<(Vec<u8>, NetWeights)>>,
 }
 
 #[pymethods]
@@ -109,11 +105,11 @@ impl SelfPlayWorker {
             let bytes = detach(py, || {
                 let mut network = self.network.lock().unwrap_or_else(|e| e.into_inner());
                 if network.as_ref().is_none_or(|(b, _)| *b != weights) {
-                    let evaluator =
-                        net_weights(&self.config, weights.clone(), version).evaluator()?;
-                    *network = Some((weights, evaluator));
+                    let loaded = net_weights(&self.config, &weights, version)?;
+                    *network = Some((weights, loaded));
                 }
-                let (_, evaluator) = network.as_ref().expect("the network was just loaded");
+                let (_, loaded) = network.as_ref().expect("the network was just loaded");
+                let evaluator = loaded.evaluator().as_ref();
                 let (rules, settings) = (&self.rules, &self.config.selfplay);
                 let part = self.pool.install(|| {
                     SelfPlayPart::play_with(rules, evaluator, version, settings, range, &|_| {})
@@ -210,8 +206,8 @@ impl Learner {
     /// between `train` and `commit`, after the trained iteration (to evaluate).
     fn weights<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         guarded("Learner.weights", || {
-            let weights = detach(py, || self.lock().weights())?;
-            Ok(PyBytes::new(py, &weights.bytes))
+            let bytes = detach(py, || self.lock().weights()?.to_bytes())?;
+            Ok(PyBytes::new(py, &bytes))
         })
     }
 
@@ -335,7 +331,7 @@ impl Evaluator {
     ) -> PyResult<Bound<'py, PyBytes>> {
         guarded("Evaluator.evaluate", || {
             let bytes = detach(py, || -> anyhow::Result<Vec<u8>> {
-                let weights = net_weights(&self.config, weights, u64::from(iteration));
+                let weights = net_weights(&self.config, &weights, u64::from(iteration))?;
                 let report = self.pool.install(|| {
                     train::evaluate::evaluate_iteration(
                         &self.rules,

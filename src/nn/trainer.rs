@@ -130,13 +130,10 @@ impl Trainer {
         self.net.valid()
     }
 
-    /// The current network's weights as f32 burnpack bytes, tagged `version`.
+    /// The current network for inference, tagged `version`, on the trainer's device (no copy
+    /// through bytes: [`super::NetWeights::to_bytes`] makes them where they are needed).
     pub fn weights(&self, version: u64) -> anyhow::Result<super::NetWeights> {
-        Ok(super::NetWeights {
-            net: self.cfg.clone(),
-            bytes: super::net_bytes(&self.net.valid(), super::Precision::F32)?,
-            version,
-        })
+        super::NetWeights::new(&self.cfg, self.snapshot(), version)
     }
 
     /// One optimisation step on `batch` at learning rate `lr`.

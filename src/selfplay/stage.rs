@@ -1,5 +1,5 @@
-//! The self-play stage's door: games of one network, given as weights (bytes), out as samples
-//! and figures. The training loop, the Python package and a distributed driver all call it, so
+//! The self-play stage's door: games of one network (shared in this process, or read from
+//! another's bytes), out as samples and figures. The training loop, the Python package and a distributed driver all call it, so
 //! an iteration's games can be played in one call or split over several.
 
 use super::{ReplayBuffer, SelfPlayConfig, SelfPlayResult};
@@ -83,9 +83,9 @@ pub fn play_games_against(
     progress: &(dyn Fn(usize) + Sync),
 ) -> anyhow::Result<SelfPlayOutput> {
     let t0 = Instant::now();
-    let evaluator = weights.evaluator()?;
     let seeds = range.seeds();
-    let games = super::play_against(rules, &evaluator, settings, victim, &seeds, progress)?;
+    let network = weights.evaluator().as_ref();
+    let games = super::play_against(rules, network, settings, victim, &seeds, progress)?;
     Ok(SelfPlayOutput {
         games,
         seconds: t0.elapsed().as_secs_f64(),
@@ -126,11 +126,10 @@ impl SelfPlayPart {
         range: GameRange,
         progress: &(dyn Fn(usize) + Sync),
     ) -> anyhow::Result<SelfPlayPart> {
-        let evaluator = weights.evaluator()?;
         Ok(SelfPlayPart::play_with(
             rules,
-            &evaluator,
-            weights.version,
+            weights.evaluator().as_ref(),
+            weights.version(),
             settings,
             range,
             progress,

@@ -68,7 +68,7 @@ pub fn evaluate(
     seed: u64,
     on_game: &(dyn Fn(&str) + Sync),
 ) -> anyhow::Result<EvalReport> {
-    let network: Arc<dyn Evaluator> = Arc::new(weights.evaluator()?);
+    let network: Arc<dyn Evaluator> = weights.evaluator().clone();
     let mut report = EvalReport::default();
     for (k, opponent) in opponents.iter().enumerate() {
         let (entry, records) = play_match(
