@@ -73,12 +73,13 @@ pub struct MctsBench {
 #[cfg(feature = "ml")]
 pub fn bench_forward(
     net: &crate::nn::NetConfig,
+    device: crate::nn::Compute,
     batch: usize,
     threads: usize,
     seconds: f64,
 ) -> f64 {
     use crate::env::{ACTIONS, OBS_LEN};
-    let trainer = crate::nn::Trainer::new(net, 0.0, 1).expect("a network");
+    let trainer = crate::nn::Trainer::new(net, device, 0.0, 1).expect("a network");
     let eval = crate::nn::NetEvaluator::new(trainer.snapshot());
     let t = Instant::now();
     let total: usize = std::thread::scope(|s| {
@@ -109,7 +110,8 @@ pub fn bench_forward(
 #[cfg(feature = "ml")]
 pub fn bench_mcts(cfg: &crate::train::TrainConfig, seconds: f64, runs: usize) -> MctsBench {
     let rules = cfg.rules().expect("the built-in rules");
-    let trainer = crate::nn::Trainer::new(&cfg.net, 0.0, 1).expect("a network");
+    let trainer =
+        crate::nn::Trainer::new(&cfg.net.shape, cfg.net.device, 0.0, 1).expect("a network");
     let eval = crate::nn::NetEvaluator::new(trainer.snapshot());
     let sp = &cfg.selfplay;
     let (mut sims, mut fwd) = (Vec::new(), Vec::new());
@@ -125,7 +127,8 @@ pub fn bench_mcts(cfg: &crate::train::TrainConfig, seconds: f64, runs: usize) ->
         }
         sims.push(total as f64 / t.elapsed().as_secs_f64());
         fwd.push(bench_forward(
-            &cfg.net,
+            &cfg.net.shape,
+            cfg.net.device,
             sp.concurrent_games,
             sp.threads,
             seconds.min(3.0),
@@ -161,7 +164,8 @@ pub fn bench_play(seconds: f64, runs: usize) -> PlayBench {
     let cfg: crate::train::TrainConfig =
         toml::from_str(crate::train::config::DEFAULT_CONFIG).expect("the built-in config parses");
     let rules = cfg.rules().expect("the built-in rules");
-    let trainer = crate::nn::Trainer::new(&cfg.net, 0.0, 1).expect("a network");
+    let trainer =
+        crate::nn::Trainer::new(&cfg.net.shape, cfg.net.device, 0.0, 1).expect("a network");
     let eval = std::sync::Arc::new(crate::nn::NetEvaluator::new(trainer.snapshot()));
     let sp = crate::selfplay::SelfPlayConfig {
         threads: 1,
@@ -279,12 +283,10 @@ pub fn bench_device(
     seconds: f64,
     runs: usize,
 ) -> anyhow::Result<DeviceRow> {
-    use crate::nn::{Compute, NetConfig, NetWeights, Trainer};
-    let on = NetConfig {
-        device,
-        ..net.clone()
-    };
-    let start = Trainer::new(net, 1e-4, 1)?.weights(0)?.to_bytes()?;
+    use crate::nn::{Compute, NetWeights, Trainer};
+    let start = Trainer::new(net, Compute::Cpu, 1e-4, 1)?
+        .weights(0)?
+        .to_bytes()?;
     let rate = |work: &mut dyn FnMut() -> anyhow::Result<usize>| -> anyhow::Result<f64> {
         let mut rates = Vec::new();
         for _ in 0..runs.max(1) {
@@ -301,9 +303,9 @@ pub fn bench_device(
     let mut first_loss = f64::NAN;
     for &b in batches {
         let data = synthetic_batch(b);
-        let mut trainer = Trainer::from_weights(&on, 1e-4, &start)?;
+        let mut trainer = Trainer::from_weights(net, device, 1e-4, &start)?;
         if first_loss.is_nan() {
-            first_loss = Trainer::from_weights(&on, 1e-4, &start)?
+            first_loss = Trainer::from_weights(net, device, 1e-4, &start)?
                 .step(&data, 1e-3)?
                 .total;
         }

@@ -40,13 +40,6 @@ fn nets() -> Vec<NetConfig> {
     ]
 }
 
-fn on(net: &NetConfig, device: Compute) -> NetConfig {
-    NetConfig {
-        device,
-        ..net.clone()
-    }
-}
-
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= f64::from(TOLERANCE) * (1.0 + a.abs().max(b.abs()))
 }
@@ -58,10 +51,13 @@ fn training_steps_on_the_gpu_follow_the_cpus_from_the_same_weights() {
     }
     let data = synthetic_batch(64);
     for net in nets() {
-        let start = Trainer::new(&net, 1e-4, 7).unwrap().weights(0).unwrap();
+        let start = Trainer::new(&net, Compute::Cpu, 1e-4, 7)
+            .unwrap()
+            .weights(0)
+            .unwrap();
         let start = start.to_bytes().unwrap();
-        let mut cpu = Trainer::from_weights(&net, 1e-4, &start).unwrap();
-        let mut gpu = Trainer::from_weights(&on(&net, Compute::Gpu), 1e-4, &start).unwrap();
+        let mut cpu = Trainer::from_weights(&net, Compute::Cpu, 1e-4, &start).unwrap();
+        let mut gpu = Trainer::from_weights(&net, Compute::Gpu, 1e-4, &start).unwrap();
         for step in 0..3 {
             let (a, b) = (
                 cpu.step(&data, 1e-3).unwrap(),
@@ -86,7 +82,10 @@ fn batched_evaluation_on_the_gpu_gives_the_cpus_outputs() {
     }
     let data = synthetic_batch(256);
     for net in nets() {
-        let weights = Trainer::new(&net, 0.0, 11).unwrap().weights(0).unwrap();
+        let weights = Trainer::new(&net, Compute::Cpu, 0.0, 11)
+            .unwrap()
+            .weights(0)
+            .unwrap();
         let weights = weights.to_bytes().unwrap();
         let run = |device| {
             NetWeights::from_bytes(&net, device, &weights, 0)
@@ -137,7 +136,10 @@ fn network_players_of_the_gpu_build_take_the_fast_mlp_path_of_the_default_build(
     assert_eq!(bundle.header.net.kind, NetKind::Mlp, "the shipped player");
     assert_fast_mlp(&bundle.evaluator().unwrap(), "the shipped player");
     let net = NetConfig::default();
-    let weights = Trainer::new(&net, 0.0, 5).unwrap().weights(0).unwrap();
+    let weights = Trainer::new(&net, Compute::Cpu, 0.0, 5)
+        .unwrap()
+        .weights(0)
+        .unwrap();
     assert_fast_mlp(weights.evaluator(), "an MLP on the CPU");
     if gpu_or_skip().is_some() {
         let bytes = weights.to_bytes().unwrap();

@@ -35,7 +35,7 @@ fn pool(threads: usize, name: &'static str) -> PyResult<OwnPool> {
 
 /// The network of a run with `config` from its bytes, as of `version`, on the run's device.
 fn net_weights(config: &TrainConfig, bytes: &[u8], version: u64) -> anyhow::Result<NetWeights> {
-    NetWeights::from_bytes(&config.net, config.net.device, bytes, version)
+    NetWeights::from_bytes(&config.net.shape, config.net.device, bytes, version)
 }
 
 /// A JSON value as a Python object (through the `json` module).

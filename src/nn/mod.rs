@@ -23,7 +23,7 @@ mod trainer;
 mod weights;
 
 #[cfg(feature = "ml")]
-pub use config::{MAX_BLOCKS, MAX_CHANNELS, MAX_LAYERS, MAX_WIDTH, NetConfig, NetKind};
+pub use config::{MAX_BLOCKS, MAX_CHANNELS, MAX_LAYERS, MAX_WIDTH, NetConfig, NetKind, NetTable};
 pub use data::{Batch, SampleWindow};
 #[cfg(feature = "ml")]
 pub use device::Compute;

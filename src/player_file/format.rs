@@ -82,9 +82,11 @@ fn parse_header(bytes: &[u8], version: u32) -> anyhow::Result<Header> {
     {
         search.retain(|field, _| !SELFPLAY_ONLY_FIELDS.contains(&field.as_str()));
     }
+    // A player plays on the CPU wherever it was trained: a device a header names is dropped.
+    if let Some(net) = header.get_mut("net").and_then(|n| n.as_object_mut()) {
+        net.remove("device");
+    }
     let mut header: Header = serde_json::from_value(header)?;
-    // A player plays on the CPU, wherever it was trained.
-    header.net.device = crate::nn::Compute::Cpu;
     migrate_old_bound(&mut header.rules);
     Ok(header)
 }

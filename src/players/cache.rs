@@ -152,7 +152,8 @@ mod tests {
             ..Default::default()
         };
         for it in 1..=2 {
-            let trainer = crate::nn::Trainer::new(&net, 0.0, u64::from(it)).unwrap();
+            let trainer =
+                crate::nn::Trainer::new(&net, crate::nn::Compute::Cpu, 0.0, u64::from(it)).unwrap();
             trainer.save(&run.iteration(it)).unwrap();
             meta.iteration = it;
             run.write_meta(&meta).unwrap();

@@ -442,7 +442,10 @@ fn onnx_export_works_for_an_mlp_and_a_resnet() {
             ..NetConfig::default()
         };
         let dir = tmp(&format!("onnx-net-{i}"));
-        Trainer::new(&net, 0.0, 5).unwrap().save(&dir).unwrap();
+        Trainer::new(&net, bao_zero::nn::Compute::Cpu, 0.0, 5)
+            .unwrap()
+            .save(&dir)
+            .unwrap();
         let mut bundle = base.clone();
         bundle.header.net = net;
         bundle.weights = std::fs::read(dir.join("model.bpk")).unwrap();
@@ -460,7 +463,7 @@ fn onnx_export_works_for_an_mlp_and_a_resnet() {
 }
 
 /// A player file's bytes from its parts: format `version`, header text and weights.
-fn framed(version: u32, header: &[u8], weights: &[u8]) -> Vec<u8> {
+pub(crate) fn framed(version: u32, header: &[u8], weights: &[u8]) -> Vec<u8> {
     let mut out = b"BAOZERO-PLAYER\n".to_vec();
     out.extend_from_slice(&version.to_le_bytes());
     out.extend_from_slice(&(header.len() as u64).to_le_bytes());

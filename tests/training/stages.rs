@@ -4,7 +4,7 @@
 
 use crate::common;
 use bao_zero::nn::TrainSteps;
-use bao_zero::nn::{NetWeights, Trainer};
+use bao_zero::nn::{Compute, NetWeights, Trainer};
 use bao_zero::rules::Rules;
 use bao_zero::search::PlayerRegistry;
 use bao_zero::selfplay::{
@@ -18,7 +18,7 @@ fn smoke() -> TrainConfig {
 
 /// The seeded initial network of the smoke config.
 fn weights(config: &TrainConfig) -> NetWeights {
-    Trainer::new(&config.net, 0.0, 11)
+    Trainer::new(&config.net.shape, Compute::Cpu, 0.0, 11)
         .unwrap()
         .weights(0)
         .unwrap()
@@ -128,7 +128,9 @@ fn training_from_the_same_weights_window_and_plan_gives_the_same_weights() {
     };
     let start = weights(&config);
     let train = |plan: &TrainSteps| {
-        let mut t = Trainer::from_weights(start.net(), 0.0, &start.to_bytes().unwrap()).unwrap();
+        let mut t =
+            Trainer::from_weights(start.net(), Compute::Cpu, 0.0, &start.to_bytes().unwrap())
+                .unwrap();
         let steps = std::sync::atomic::AtomicUsize::new(0);
         let report = t
             .train(&rules, &window, plan, &|| {
@@ -195,13 +197,14 @@ fn evaluation_takes_the_network_and_reports_each_opponent() {
     // The network from its bytes, as another process gets it, plays the same games.
     let shared = weights(&config);
     let bytes = shared.to_bytes().unwrap();
-    let from_bytes = NetWeights::from_bytes(&config.net, config.net.device, &bytes, 7).unwrap();
+    let from_bytes =
+        NetWeights::from_bytes(&config.net.shape, config.net.device, &bytes, 7).unwrap();
     let evaluate = |w| evaluate::evaluate(&rules, w, &settings, &opponents, 7, 99, &|_| {});
     assert_eq!(evaluate(&from_bytes).unwrap().records, report.records);
     // Bytes that do not fit the shape are a one-line error.
     let err = format!(
         "{:#}",
-        NetWeights::from_bytes(&config.net, config.net.device, &bytes[..100], 7).unwrap_err()
+        NetWeights::from_bytes(&config.net.shape, config.net.device, &bytes[..100], 7).unwrap_err()
     );
     assert!(err.contains("damaged") && !err.contains('\n'), "{err}");
 }
