@@ -80,7 +80,7 @@ pub fn bench_forward(
 ) -> f64 {
     use crate::env::{ACTIONS, OBS_LEN};
     let trainer = crate::nn::Trainer::new(net, device, 0.0, 1).expect("a network");
-    let eval = crate::nn::NetEvaluator::new(trainer.snapshot());
+    let eval = crate::nn::NetInference::new(trainer.snapshot());
     let t = Instant::now();
     let total: usize = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads.max(1))
@@ -90,7 +90,7 @@ pub fn bench_forward(
                     let masks = vec![1.0f32; batch * ACTIONS];
                     let mut n = 0;
                     while t.elapsed().as_secs_f64() < seconds {
-                        eval.infer(&obs, &masks, batch);
+                        eval.forward(&obs, &masks, batch);
                         n += batch;
                     }
                     n
@@ -112,7 +112,7 @@ pub fn bench_mcts(cfg: &crate::train::TrainConfig, seconds: f64, runs: usize) ->
     let rules = cfg.rules().expect("the built-in rules");
     let trainer =
         crate::nn::Trainer::new(&cfg.net.shape, cfg.net.device, 0.0, 1).expect("a network");
-    let eval = crate::nn::NetEvaluator::new(trainer.snapshot());
+    let eval = crate::nn::NetInference::new(trainer.snapshot());
     let sp = &cfg.selfplay;
     let (mut sims, mut fwd) = (Vec::new(), Vec::new());
     for run in 0..runs.max(1) {
@@ -166,7 +166,7 @@ pub fn bench_play(seconds: f64, runs: usize) -> PlayBench {
     let rules = cfg.rules().expect("the built-in rules");
     let trainer =
         crate::nn::Trainer::new(&cfg.net.shape, cfg.net.device, 0.0, 1).expect("a network");
-    let eval = std::sync::Arc::new(crate::nn::NetEvaluator::new(trainer.snapshot()));
+    let eval = std::sync::Arc::new(crate::nn::NetInference::new(trainer.snapshot()));
     let sp = crate::selfplay::SelfPlayConfig {
         threads: 1,
         ..cfg.selfplay.clone()
@@ -311,14 +311,14 @@ pub fn bench_device(
         }
         train.push((b, rate(&mut || trainer.step(&data, 1e-3).map(|_| 1))?));
         let network = NetWeights::from_bytes(net, device, &start, 0)?;
-        let eval = network.evaluator();
+        let eval = network.inference();
         forward.push((
             b,
             rate(&mut || {
                 // The CPU as play uses it (an MLP's fast path); a GPU through burn.
                 match device {
-                    Compute::Cpu => eval.infer(&data.obs, &data.masks, b),
-                    Compute::Gpu => eval.infer_on_device(&data.obs, &data.masks, b),
+                    Compute::Cpu => eval.forward(&data.obs, &data.masks, b),
+                    Compute::Gpu => eval.forward_on_device(&data.obs, &data.masks, b),
                 };
                 Ok(b)
             })?,

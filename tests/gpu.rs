@@ -5,7 +5,7 @@
 #![cfg(feature = "gpu")]
 
 use bao_zero::bench::synthetic_batch;
-use bao_zero::nn::{Compute, FastMlp, NetConfig, NetEvaluator, NetKind, NetWeights, Trainer};
+use bao_zero::nn::{Compute, FastMlp, NetConfig, NetInference, NetKind, NetWeights, Trainer};
 use bao_zero::player_file::{Bundle, shipped_player};
 
 /// Relative tolerance between the two backends: their float sums run in other orders.
@@ -90,8 +90,8 @@ fn batched_evaluation_on_the_gpu_gives_the_cpus_outputs() {
         let run = |device| {
             NetWeights::from_bytes(&net, device, &weights, 0)
                 .unwrap()
-                .evaluator()
-                .infer(&data.obs, &data.masks, data.size)
+                .inference()
+                .forward(&data.obs, &data.masks, data.size)
         };
         let ((pc, vc), (pg, vg)) = (run(Compute::Cpu), run(Compute::Gpu));
         assert_eq!((pc.len(), vc.len()), (pg.len(), vg.len()));
@@ -111,7 +111,7 @@ fn batched_evaluation_on_the_gpu_gives_the_cpus_outputs() {
 
 /// Asserts that `eval` takes the MLP's fast CPU path and that its outputs are that path's, bit
 /// for bit.
-fn assert_fast_mlp(eval: &NetEvaluator, what: &str) {
+fn assert_fast_mlp(eval: &NetInference, what: &str) {
     assert!(
         eval.uses_fast_mlp(),
         "{what} does not take the fast MLP path"
@@ -120,7 +120,7 @@ fn assert_fast_mlp(eval: &NetEvaluator, what: &str) {
     let fast = FastMlp::new(&weights).expect("the MLP in its fast form");
     let data = synthetic_batch(16);
     assert_eq!(
-        eval.infer(&data.obs, &data.masks, data.size),
+        eval.forward(&data.obs, &data.masks, data.size),
         fast.forward(&data.obs, &data.masks, data.size),
         "{what} computes other outputs than the fast MLP path"
     );
@@ -134,16 +134,16 @@ fn network_players_of_the_gpu_build_take_the_fast_mlp_path_of_the_default_build(
     let file = shipped_player("kiswahili").expect("the shipped Kiswahili player");
     let bundle = Bundle::read(&file).unwrap();
     assert_eq!(bundle.header.net.kind, NetKind::Mlp, "the shipped player");
-    assert_fast_mlp(&bundle.evaluator().unwrap(), "the shipped player");
+    assert_fast_mlp(&bundle.inference().unwrap(), "the shipped player");
     let net = NetConfig::default();
     let weights = Trainer::new(&net, Compute::Cpu, 0.0, 5)
         .unwrap()
         .weights(0)
         .unwrap();
-    assert_fast_mlp(weights.evaluator(), "an MLP on the CPU");
+    assert_fast_mlp(weights.inference(), "an MLP on the CPU");
     if gpu_or_skip().is_some() {
         let bytes = weights.to_bytes().unwrap();
         let on_gpu = NetWeights::from_bytes(&net, Compute::Gpu, &bytes, 0).unwrap();
-        assert_fast_mlp(on_gpu.evaluator(), "an MLP on the GPU");
+        assert_fast_mlp(on_gpu.inference(), "an MLP on the GPU");
     }
 }

@@ -1,5 +1,5 @@
 //! The training stages for distributed drivers (`bao_zero.ray_train`): a self-play worker, the
-//! learner that owns the run directory, and the evaluator. They are the stages `bao train`
+//! learner that owns the run directory, and the evaluation worker. They are the stages `bao train`
 //! runs, so a run made through them is the same run, in the same run directory. Their calls
 //! release the GIL while Rust works; what crosses between them is bytes (weights, self-play
 //! parts, evaluations), so they can sit in different processes and machines.
@@ -109,10 +109,10 @@ impl SelfPlayWorker {
                     *network = Some((weights, loaded));
                 }
                 let (_, loaded) = network.as_ref().expect("the network was just loaded");
-                let evaluator = loaded.evaluator().as_ref();
+                let network = loaded.inference().as_ref();
                 let (rules, settings) = (&self.rules, &self.config.selfplay);
                 let part = self.pool.install(|| {
-                    SelfPlayPart::play_with(rules, evaluator, version, settings, range, &|_| {})
+                    SelfPlayPart::play_with(rules, network, version, settings, range, &|_| {})
                 })?;
                 Ok(part.to_bytes())
             })?;
@@ -172,7 +172,7 @@ impl Learner {
         })
     }
 
-    /// The run's config as TOML, to build workers and evaluators with anywhere.
+    /// The run's config as TOML, to build workers (self-play and evaluation) with anywhere.
     #[getter]
     fn config_toml(&self) -> PyResult<String> {
         toml::to_string_pretty(self.lock().config()).map_err(value_error)
@@ -263,7 +263,7 @@ impl Learner {
     }
 
     /// Completes the trained iteration `iteration` with its evaluation (bytes from
-    /// `Evaluator.evaluate`, or `None` when none is due): writes its metrics line, its
+    /// `EvaluationWorker.evaluate`, or `None` when none is due): writes its metrics line, its
     /// TensorBoard figures, `meta.json`, and prints its line. Returns the metrics line.
     #[pyo3(signature = (iteration, evaluation = None))]
     fn commit<'py>(
@@ -295,8 +295,8 @@ impl Learner {
 
 /// Evaluates a training run's networks against its config's opponents, from each iteration's
 /// own seed: the same games wherever it runs. `threads`: the games in parallel.
-#[pyclass(name = "Evaluator", module = "bao_zero._core")]
-pub struct Evaluator {
+#[pyclass(name = "EvaluationWorker", module = "bao_zero._core")]
+pub struct EvaluationWorker {
     config: TrainConfig,
     rules: Rules,
     settings: EvalSettings,
@@ -304,19 +304,19 @@ pub struct Evaluator {
 }
 
 #[pymethods]
-impl Evaluator {
+impl EvaluationWorker {
     #[new]
     #[pyo3(signature = (config_toml, threads = 1))]
     fn new(config_toml: &str, threads: usize) -> PyResult<Self> {
-        guarded("Evaluator", || {
+        guarded("EvaluationWorker", || {
             let (config, rules) = parse_config(config_toml)?;
             // The opponents are built as `bao train` builds them: by the command line's registry.
             let settings = EvalSettings::of_run(&config, crate::players());
-            Ok(Evaluator {
+            Ok(EvaluationWorker {
                 config,
                 rules,
                 settings,
-                pool: pool(threads, "bao-evaluator")?,
+                pool: pool(threads, "bao-evaluation")?,
             })
         })
     }
@@ -329,7 +329,7 @@ impl Evaluator {
         weights: Vec<u8>,
         iteration: u32,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        guarded("Evaluator.evaluate", || {
+        guarded("EvaluationWorker.evaluate", || {
             let bytes = detach(py, || -> anyhow::Result<Vec<u8>> {
                 let weights = net_weights(&self.config, &weights, u64::from(iteration))?;
                 let report = self.pool.install(|| {

@@ -67,7 +67,7 @@ pub fn from_run_averaged(
     };
     let bundle = Bundle { header, weights };
     bundle
-        .evaluator()
+        .inference()
         .context("the checkpoint's network does not load")?;
     Ok(bundle)
 }

@@ -57,7 +57,7 @@ impl Precision {
 #[derive(Clone, Debug)]
 pub struct NetWeights {
     net: NetConfig,
-    network: Arc<super::NetEvaluator>,
+    network: Arc<super::NetInference>,
     version: u64,
 }
 
@@ -69,7 +69,7 @@ impl NetWeights {
         check_weights(&model)?;
         Ok(NetWeights {
             net: net.clone(),
-            network: Arc::new(super::NetEvaluator::new(model)),
+            network: Arc::new(super::NetInference::new(model)),
             version,
         })
     }
@@ -103,7 +103,7 @@ impl NetWeights {
     }
 
     /// The network ready for inference, shared: every caller reads the same one.
-    pub fn evaluator(&self) -> &Arc<super::NetEvaluator> {
+    pub fn inference(&self) -> &Arc<super::NetInference> {
         &self.network
     }
 }
@@ -326,12 +326,12 @@ mod tests {
             let bytes = shared.to_bytes().unwrap();
             let back = NetWeights::from_bytes(&cfg, super::super::Compute::Cpu, &bytes, 4).unwrap();
             assert_eq!(
-                back.evaluator().infer(&obs, &masks, 20),
-                shared.evaluator().infer(&obs, &masks, 20),
+                back.inference().forward(&obs, &masks, 20),
+                shared.inference().forward(&obs, &masks, 20),
                 "{cfg}"
             );
             // Clones share the one network.
-            assert!(Arc::ptr_eq(shared.clone().evaluator(), shared.evaluator()));
+            assert!(Arc::ptr_eq(shared.clone().inference(), shared.inference()));
         }
     }
 

@@ -2,7 +2,7 @@
 
 use super::Meta;
 use crate::mcts::{MAX_SIMS, PlaySettings};
-use crate::nn::{NetConfig, NetEvaluator};
+use crate::nn::{NetConfig, NetInference};
 use crate::rules::Rules;
 use crate::util::check_range;
 use anyhow::{Context, bail};
@@ -248,9 +248,9 @@ impl Bundle {
     }
 
     /// The network, ready for inference.
-    pub fn evaluator(&self) -> anyhow::Result<NetEvaluator> {
+    pub fn inference(&self) -> anyhow::Result<NetInference> {
         let net = crate::nn::load_net_bytes(&self.header.net, &crate::nn::device(), &self.weights);
-        Ok(NetEvaluator::new(
+        Ok(NetInference::new(
             net.context("the weights do not match the network config")?,
         ))
     }

@@ -1,6 +1,6 @@
 //! [`LoadedPlayer`]: a player file (or a training run's network) as a [`Player`].
 
-use crate::mcts::{Evaluator, MctsPlayer};
+use crate::mcts::{Inference, MctsPlayer};
 use crate::player_file::{Bundle, Header};
 use crate::rules::{Position, Rules};
 use crate::search::{Candidate, Choice, Limits, Player};
@@ -21,9 +21,9 @@ impl LoadedPlayer {
     /// Loads a player file.
     pub fn load(path: &Path) -> anyhow::Result<LoadedPlayer> {
         let bundle = Bundle::read(path)?;
-        let eval: Arc<dyn Evaluator> = Arc::new(
+        let eval: Arc<dyn Inference> = Arc::new(
             bundle
-                .evaluator()
+                .inference()
                 .with_context(|| format!("bad player file {}", path.display()))?,
         );
         Ok(LoadedPlayer::new(
@@ -35,7 +35,7 @@ impl LoadedPlayer {
 
     /// A player from a header and its network (shared, e.g. between the games of an arena),
     /// searching with the header's play settings.
-    pub fn new(header: Header, eval: Arc<dyn Evaluator>, name: String) -> LoadedPlayer {
+    pub fn new(header: Header, eval: Arc<dyn Inference>, name: String) -> LoadedPlayer {
         let player =
             MctsPlayer::new(name, &header.rules, eval, &header.search, header.sims).bound();
         LoadedPlayer { header, player }

@@ -15,7 +15,7 @@
 
 use super::LoadedPlayer;
 use crate::mcts::{
-    MAX_BATCH_OPTION, MAX_C_PUCT, MAX_SIMS, MctsPlayer, PlaySettings, UniformEvaluator,
+    MAX_BATCH_OPTION, MAX_C_PUCT, MAX_SIMS, MctsPlayer, PlaySettings, UniformInference,
 };
 use crate::rules::Rules;
 use crate::search::Player;
@@ -174,7 +174,7 @@ fn build_mcts(spec: &PlayerSpec, options: &str, rules: &Rules) -> anyhow::Result
                 MctsPlayer::new(
                     name,
                     rules,
-                    Arc::new(UniformEvaluator),
+                    Arc::new(UniformInference),
                     &cfg,
                     sims.unwrap_or(DEFAULT_SIMS),
                 )

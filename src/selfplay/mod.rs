@@ -13,7 +13,7 @@ pub use stage::{
 };
 
 use crate::env::random_opening;
-use crate::mcts::{Evaluator, Leaf, LeafBatch, SelfPlaySearch, Tree};
+use crate::mcts::{Inference, Leaf, LeafBatch, SelfPlaySearch, Tree};
 use crate::nn::Sample;
 use crate::rules::{Move, MoveList, Position, Rules, Side};
 use crate::search::{AlphaBeta, AlphaBetaConfig, Limits, Player};
@@ -162,9 +162,9 @@ pub struct SelfPlayResult {
     pub draws: usize,
     /// Plies played.
     pub plies: u64,
-    /// Simulations run (evaluator calls plus terminal visits).
+    /// Simulations run (inference calls plus terminal visits).
     pub simulations: u64,
-    /// Positions evaluated by the evaluator.
+    /// Positions the inference answered.
     pub evaluations: u64,
     /// Games against alpha-beta, and the network's wins and draws in them.
     pub alphabeta_games: usize,
@@ -343,7 +343,7 @@ impl Slot {
 /// the games in flight, or which call played it.
 pub fn play(
     rules: &Rules,
-    eval: &dyn Evaluator,
+    eval: &dyn Inference,
     cfg: &SelfPlayConfig,
     game_seeds: &[u64],
     progress: &(dyn Fn(usize) + Sync),
@@ -356,7 +356,7 @@ pub fn play(
 /// built.
 pub fn play_against(
     rules: &Rules,
-    eval: &dyn Evaluator,
+    eval: &dyn Inference,
     cfg: &SelfPlayConfig,
     victim: Option<&Victim>,
     game_seeds: &[u64],
@@ -379,7 +379,7 @@ pub fn play_against(
 /// One worker: up to `cfg.concurrent_games` games at once, one batched evaluation per round.
 fn play_worker(
     rules: &Rules,
-    eval: &dyn Evaluator,
+    eval: &dyn Inference,
     cfg: &SelfPlayConfig,
     victim: Option<&Victim>,
     seeds: &[u64],
@@ -418,7 +418,7 @@ fn play_worker(
         for &(i, id) in &leaves {
             batch.push(&slots[i].tree, id);
         }
-        out.evaluations += batch.evaluate(rules, eval, None, |k, priors, value| {
+        out.evaluations += batch.infer(rules, eval, None, |k, priors, value| {
             let (i, id) = leaves[k];
             slots[i].tree.expand(id, priors, value)
         }) as u64;

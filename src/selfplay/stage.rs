@@ -3,7 +3,7 @@
 //! an iteration's games can be played in one call or split over several.
 
 use super::{ReplayBuffer, SelfPlayConfig, SelfPlayResult};
-use crate::mcts::Evaluator;
+use crate::mcts::Inference;
 use crate::nn::NetWeights;
 use crate::rules::Rules;
 use anyhow::{Context, bail, ensure};
@@ -84,7 +84,7 @@ pub fn play_games_against(
 ) -> anyhow::Result<SelfPlayOutput> {
     let t0 = Instant::now();
     let seeds = range.seeds();
-    let network = weights.evaluator().as_ref();
+    let network = weights.inference().as_ref();
     let games = super::play_against(rules, network, settings, victim, &seeds, progress)?;
     Ok(SelfPlayOutput {
         games,
@@ -128,7 +128,7 @@ impl SelfPlayPart {
     ) -> anyhow::Result<SelfPlayPart> {
         Ok(SelfPlayPart::play_with(
             rules,
-            weights.evaluator().as_ref(),
+            weights.inference().as_ref(),
             weights.version(),
             settings,
             range,
@@ -136,18 +136,18 @@ impl SelfPlayPart {
         ))
     }
 
-    /// Plays the games `range` with a network already loaded (`evaluator`, of `version`): for
+    /// Plays the games `range` with a network already loaded (`network`, of `version`): for
     /// a worker that keeps the network between calls.
     pub fn play_with(
         rules: &Rules,
-        evaluator: &dyn Evaluator,
+        network: &dyn Inference,
         version: u64,
         settings: &SelfPlayConfig,
         range: GameRange,
         progress: &(dyn Fn(usize) + Sync),
     ) -> SelfPlayPart {
         let t0 = Instant::now();
-        let games = super::play(rules, evaluator, settings, &range.seeds(), progress);
+        let games = super::play(rules, network, settings, &range.seeds(), progress);
         SelfPlayPart {
             range,
             version,

@@ -173,7 +173,7 @@ fn half_precision_weights_halve_the_file_and_keep_the_players_choices() {
         "f16 {half_len} bytes, f32 {full_len}"
     );
     let load = |b: &Bundle| {
-        let eval = std::sync::Arc::new(b.evaluator().unwrap());
+        let eval = std::sync::Arc::new(b.inference().unwrap());
         LoadedPlayer::new(b.header.clone(), eval, "p".into())
     };
     let (mut a, mut b) = (load(&full), load(&half));
@@ -211,7 +211,7 @@ fn version_1_player_files_still_load() {
     let sum = bao_zero::util::fnv1a(&bytes[..body]);
     bytes[body..].copy_from_slice(&sum.to_le_bytes());
     let bundle = Bundle::from_bytes(&bytes).unwrap();
-    assert!(bundle.evaluator().is_ok());
+    assert!(bundle.inference().is_ok());
 }
 
 /// Player files written while the presets bounded moves at 10^8 seeds sown play the preset's game

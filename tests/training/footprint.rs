@@ -4,7 +4,7 @@
 #![cfg(feature = "ml")]
 
 use crate::common;
-use bao_zero::nn::{Compute, NetEvaluator, Trainer};
+use bao_zero::nn::{Compute, NetInference, Trainer};
 use bao_zero::selfplay::ReplayBuffer;
 use bao_zero::train::{self, RunDir, RunOptions, TrainConfig};
 use std::path::{Path, PathBuf};
@@ -53,7 +53,7 @@ fn final_state(run: &Path) -> (Vec<u8>, String) {
         .take(64)
         .collect();
     let batch = train::Batch::from_samples(&cfg.rules().unwrap(), &samples, 0.0);
-    let out = NetEvaluator::new(net.snapshot()).infer(&batch.obs, &batch.masks, batch.size);
+    let out = NetInference::new(net.snapshot()).forward(&batch.obs, &batch.masks, batch.size);
     (replay, format!("{out:?}"))
 }
 

@@ -147,8 +147,8 @@ fn training_from_the_same_weights_window_and_plan_gives_the_same_weights() {
     assert_eq!(a.losses, b.losses);
     assert_eq!(wa.version(), 1);
     assert_eq!(
-        wa.evaluator().net().mlp_weights(),
-        wb.evaluator().net().mlp_weights()
+        wa.inference().net().mlp_weights(),
+        wb.inference().net().mlp_weights()
     );
     let (c, _) = train(&TrainSteps {
         seed: plan.seed + 1,

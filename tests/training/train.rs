@@ -4,7 +4,7 @@
 use crate::common;
 use bao_zero::bench::synthetic_batch;
 use bao_zero::nn::Sample;
-use bao_zero::nn::{Compute, NetConfig, NetEvaluator, NetKind, Trainer};
+use bao_zero::nn::{Compute, NetConfig, NetInference, NetKind, Trainer};
 use bao_zero::selfplay::ReplayBuffer;
 use bao_zero::train::{self, RunOptions, TrainConfig};
 use std::path::PathBuf;
@@ -61,11 +61,11 @@ fn a_network_trained_with_a_margin_head_loads_for_play_and_to_train_on_without_i
     let net = bao_zero::nn::load_net_bytes(&cfg, &bao_zero::nn::device(), MARGIN_HEAD_NET)
         .expect("the margin head's weights are left aside");
     let batch = synthetic_batch(64);
-    let (priors, values) = NetEvaluator::new(net).infer(&batch.obs, &batch.masks, batch.size);
+    let (priors, values) = NetInference::new(net).forward(&batch.obs, &batch.masks, batch.size);
     assert!(priors.iter().chain(&values).all(|x| x.is_finite()));
     let t = Trainer::from_weights(&cfg, Compute::Cpu, 0.0, MARGIN_HEAD_NET).unwrap();
     assert_eq!(
-        NetEvaluator::new(t.snapshot()).infer(&batch.obs, &batch.masks, batch.size),
+        NetInference::new(t.snapshot()).forward(&batch.obs, &batch.masks, batch.size),
         (priors, values)
     );
 }
@@ -150,12 +150,12 @@ fn save_and_load_give_identical_outputs_and_bad_files_are_errors() {
     t.save(&dir).unwrap();
     let back = Trainer::load(&cfg, Compute::Cpu, 1e-4, &dir).unwrap();
     let (a, b) = (
-        NetEvaluator::new(t.snapshot()),
-        NetEvaluator::new(back.snapshot()),
+        NetInference::new(t.snapshot()),
+        NetInference::new(back.snapshot()),
     );
     assert_eq!(
-        a.infer(&batch.obs, &batch.masks, batch.size),
-        b.infer(&batch.obs, &batch.masks, batch.size)
+        a.forward(&batch.obs, &batch.masks, batch.size),
+        b.forward(&batch.obs, &batch.masks, batch.size)
     );
     // A wrong shape, a truncated file, garbage, a missing file: errors that say so.
     let other = NetConfig {
@@ -283,7 +283,7 @@ fn same_config_and_seed_give_the_same_run_on_one_thread() {
         // Parameter ids inside the file are random; compare what the network computes.
         let net = Trainer::load(&cfg_net(), Compute::Cpu, 1e-4, &dir.join("iter-0002")).unwrap();
         let batch = synthetic_batch(64);
-        let out = NetEvaluator::new(net.snapshot()).infer(&batch.obs, &batch.masks, batch.size);
+        let out = NetInference::new(net.snapshot()).forward(&batch.obs, &batch.masks, batch.size);
         std::fs::remove_dir_all(dir).ok();
         (samples, out)
     };
