@@ -160,7 +160,7 @@ pub struct PlayBench {
 /// `seconds / 10` a move (counting simulations), then self-play for as long.
 #[cfg(feature = "ml")]
 pub fn bench_play(seconds: f64, runs: usize) -> PlayBench {
-    use crate::search::{Limits, Player};
+    use crate::players::{Limits, Player};
     let cfg: crate::train::TrainConfig =
         toml::from_str(crate::train::config::DEFAULT_CONFIG).expect("the built-in config parses");
     let rules = cfg.rules().expect("the built-in rules");

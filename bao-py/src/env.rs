@@ -4,7 +4,9 @@ use crate::args::{int_arg, plies_args, seed_arg};
 use crate::errors::{env_error, runtime_error, value_error};
 use crate::pyjson::json_to_py;
 use crate::rules_arg::rules_of;
-use bao_zero::env::{ACTIONS, EnvConfig, EpisodeEnd, OBS_CHANNELS, Transition};
+use bao_zero::env::{
+    ACTIONS, EnvConfig, EpisodeEnd, OBS_CHANNELS, Transition, action_to_move, move_to_action,
+};
 use bao_zero::notation::Diagram;
 use bao_zero::rules::{Move, Position, Side};
 use numpy::{PyArray1, PyArray3, PyArrayMethods};
@@ -394,18 +396,30 @@ impl Env {
             me.rules(py)?,
         )
             .into_pyobject(py)?;
-        let state = (me.position(), me.env.plies(), me.seed, me.resets).into_pyobject(py)?;
+        // The last move, as the position before it and its action, for `last_move` and its trace.
+        let last = me
+            .last
+            .map(|(before, mv)| (before.to_string(), move_to_action(&before, mv)));
+        let state = (me.position(), me.env.plies(), me.seed, me.resets, last).into_pyobject(py)?;
         Ok((slf.get_type().into_any(), args, state))
     }
 
-    /// Restores the state of play that `__reduce__` saved.
-    fn __setstate__(&mut self, state: (String, u32, u64, u64)) -> PyResult<()> {
-        let (position, plies, seed, resets) = state;
-        // A finished game pickles too: `set_state`'s check takes positions that play made.
-        let setup: bao_zero::rules::Setup = position.parse().map_err(value_error)?;
-        let pos = Position::from_setup_unchecked(setup);
+    /// Restores the state of play that `__reduce__` saved (a state of four items, without the
+    /// last move, reads too).
+    fn __setstate__(&mut self, state: &Bound<'_, PyTuple>) -> PyResult<()> {
+        let (position, plies, seed, resets): (String, u32, u64, u64) =
+            state.get_slice(0, 4).extract()?;
+        let last: Option<(String, usize)> = match state.len() {
+            4 => None,
+            _ => state.get_item(4)?.extract()?,
+        };
+        let last = last.map(|(before, action)| -> PyResult<_> {
+            let pos = unchecked_position(&before)?;
+            Ok((pos, action_to_move(&pos, action).map_err(value_error)?))
+        });
+        let (last, pos) = (last.transpose()?, unchecked_position(&position)?);
         self.env.set_state(pos).map_err(env_error)?;
-        self.last = None;
+        self.last = last;
         self.env.set_plies(plies);
         (self.seed, self.resets) = (seed, resets);
         Ok(())
@@ -574,4 +588,11 @@ pub(crate) fn checked_action(action: &Bound<'_, PyAny>) -> PyResult<usize> {
                 e
             }
         })
+}
+
+/// A position that play made, read back from its text: a finished game's too, which the setup
+/// gate refuses (`set_state`'s own check takes positions that play made).
+fn unchecked_position(text: &str) -> PyResult<Position> {
+    let setup: bao_zero::rules::Setup = text.parse().map_err(value_error)?;
+    Ok(Position::from_setup_unchecked(setup))
 }

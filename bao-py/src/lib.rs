@@ -15,25 +15,24 @@ mod evaluate;
 mod observation;
 mod player;
 mod pyjson;
-mod reference;
 mod rules_arg;
 mod samples;
 mod training;
 mod vec_env;
 
 use bao_zero::env::{ACTIONS, OBS_CHANNELS, OBS_HIGH, OBS_LEN};
+use bao_zero::players::PlayerRegistry;
 use bao_zero::rules::{Rules, Variant};
-use bao_zero::search::PlayerRegistry;
 use pyo3::prelude::*;
 use std::sync::OnceLock;
 
 /// The player kinds Python builds, for `Player`, the training `EvaluationWorker` and `evaluate`'s
 /// opponents alike: the registry the `bao` command line passes to every command
-/// (`players::all_players`: classical players and the network kinds `player:` and `mcts:`), so
+/// (`players::trained::all_players`: classical players and the network kinds `player:` and `mcts:`), so
 /// any spec the command line takes works here too.
 pub(crate) fn players() -> &'static PlayerRegistry {
     static PLAYERS: OnceLock<PlayerRegistry> = OnceLock::new();
-    PLAYERS.get_or_init(bao_zero::players::all_players)
+    PLAYERS.get_or_init(bao_zero::players::trained::all_players)
 }
 
 /// The rules of the preset named `variant` (`kiswahili`, `hus`, `ladder-house`, ...).
@@ -74,8 +73,6 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(evaluate::evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(samples::load_samples, m)?)?;
     m.add_function(wrap_pyfunction!(training::network_tensors, m)?)?;
-    m.add_function(wrap_pyfunction!(reference::rust_random_game, m)?)?;
-    m.add_function(wrap_pyfunction!(reference::write_random_replay, m)?)?;
     m.add_class::<env::Env>()?;
     m.add_class::<vec_env::VecEnvCore>()?;
     m.add_class::<player::Player>()?;

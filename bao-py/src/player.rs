@@ -7,9 +7,9 @@ use crate::errors::{
 };
 use crate::{players, variant_rules};
 use bao_zero::notation::{line_text, move_text};
-use bao_zero::players::LoadedPlayer;
+use bao_zero::players::trained::LoadedPlayer;
+use bao_zero::players::{Bot, Limits, PlayerPanicked, PlayerSpec};
 use bao_zero::rules::{MoveList, Position, Rules};
-use bao_zero::search::{Bot, Limits, PlayerPanicked, PlayerSpec};
 use pyo3::prelude::*;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -59,13 +59,13 @@ struct Seat {
     /// The index of the bot's game among those met (0: the game it was built for).
     game: u64,
     /// The players of other games with their games' indices, the least recently used first.
-    kept: Vec<(u64, Box<dyn bao_zero::search::Player>)>,
+    kept: Vec<(u64, Box<dyn bao_zero::players::Player>)>,
     /// Games met so far.
     met: u64,
 }
 
 impl Seat {
-    fn new(player: Box<dyn bao_zero::search::Player>) -> Seat {
+    fn new(player: Box<dyn bao_zero::players::Player>) -> Seat {
         Seat {
             bot: Bot::new(player),
             game: 0,
@@ -84,7 +84,7 @@ fn game_seed(seed: u64, game: u64) -> u64 {
     }
 }
 
-/// A player (the Rust `bao_zero::search::Player`): `Player.load(path)` for an exported player
+/// A player (the Rust `bao_zero::players::Player`): `Player.load(path)` for an exported player
 /// file, `Player.alphabeta(depth=...)`, `Player.random()`, `Player.greedy()` or
 /// `Player.from_spec("ab:nodes=100k")`. The search runs with the GIL released (a search of the
 /// Rust `Bot`, as in `bao engine`); calls from several threads take turns. A player of any game
@@ -184,7 +184,7 @@ impl Player {
     fn change<T: Send>(
         &self,
         py: Python<'_>,
-        change: impl Fn(&mut dyn bao_zero::search::Player, u64) -> T + Send + Sync,
+        change: impl Fn(&mut dyn bao_zero::players::Player, u64) -> T + Send + Sync,
     ) -> PyResult<T> {
         py.detach(|| {
             let mut seat = self.seat()?;
@@ -204,7 +204,7 @@ impl Player {
         rules: &Rules,
         pos: &Position,
         limits: Limits,
-    ) -> PyResult<bao_zero::search::Choice> {
+    ) -> PyResult<bao_zero::players::Choice> {
         let mut seat = self.seat()?;
         self.fit(&mut seat, rules)?;
         let bot = &mut seat.bot;
@@ -283,7 +283,7 @@ impl Player {
             require_file(&path, "player file")?;
             let loaded = crate::errors::detach(py, || LoadedPlayer::load(&path))?;
             let bound = Some((loaded.header.variant.clone(), loaded.header.rules.clone()));
-            let name = bao_zero::search::Player::name(&loaded);
+            let name = bao_zero::players::Player::name(&loaded);
             Ok(Player {
                 seat: Mutex::new(Seat::new(Box::new(loaded))),
                 name,

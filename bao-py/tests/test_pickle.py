@@ -56,6 +56,20 @@ def test_env_pickles_mid_game_to_the_same_game(variant: str) -> None:
         assert _walk(twin, 60) == _walk(copy.deepcopy(env), 60)
 
 
+def test_env_pickles_its_last_move_and_reads_a_state_without_it() -> None:
+    env = bao_zero.Env("kiswahili", seed=3)
+    _walk(env, 5)
+    twin = pickle.loads(pickle.dumps(env))
+    assert twin.last_move == env.last_move is not None
+    assert twin.last_move_trace() == env.last_move_trace() != []
+    # A state of four items (position, plies, seed, resets) restores with no last move.
+    cls, args, state = env.__reduce__()
+    old = cls(*args)
+    old.__setstate__(state[:4])
+    assert (old.position, old.plies, old.last_move) == (env.position, env.plies, None)
+    assert old.last_move_trace() == []
+
+
 def test_a_player_refuses_pickling_and_says_how_to_rebuild_it() -> None:
     player = bao_zero.Player.from_spec("greedy", 0)
     with pytest.raises(TypeError, match=r'cannot pickle Player\("greedy"\).*Player\.from_spec'):

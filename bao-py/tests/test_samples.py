@@ -8,13 +8,22 @@ import numpy as np
 import pytest
 
 import bao_zero
-from bao_zero import _core
+
+# Two random games of Bao la Kiswahili saved as the trainer saves its replay, and their positions
+# in order, written by Rust alone (tests/play/python_reference.rs).
+REFERENCE = Path(__file__).parent / "reference"
+
+
+def reference_replay(folder: Path) -> list[str]:
+    """Copies the reference replay into `folder` as replay.bin; returns its samples' positions."""
+    (folder / "replay.bin").write_bytes((REFERENCE / "replay.bin").read_bytes())
+    return (REFERENCE / "replay_positions.txt").read_text().splitlines()
 
 
 def test_samples_as_arrays(tmp_path: Path) -> None:
     run = tmp_path / "run"
     run.mkdir()
-    positions = _core.write_random_replay(run / "replay.bin", "kiswahili", 2, 7)
+    positions = reference_replay(run)
     data = bao_zero.load_samples(run)
     n = len(positions)
     assert n > 0
@@ -42,7 +51,7 @@ def test_missing_and_damaged_replay_files(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError):
         bao_zero.load_samples(tmp_path)
     path = tmp_path / "replay.bin"
-    _core.write_random_replay(path, "hus", 1, 0)
+    reference_replay(tmp_path)
     path.write_bytes(path.read_bytes()[:-10])
     with pytest.raises(ValueError, match="damaged"):
         bao_zero.load_samples(path)

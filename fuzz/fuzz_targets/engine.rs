@@ -3,7 +3,7 @@
 #![no_main]
 
 use bao_zero::cli::engine::{Engine, go_limits};
-use bao_zero::search::{PlayerRegistry, PlayerSpec};
+use bao_zero::players::{PlayerRegistry, PlayerSpec};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -15,7 +15,7 @@ fuzz_target!(|data: &[u8]| {
         let again: PlayerSpec = spec.to_string().parse().expect("a printed spec parses");
         assert_eq!(again, spec);
     }
-    let _ = bao_zero::search::spec::parse_count(text);
+    let _ = bao_zero::players::spec::parse_count(text);
     // The engine, with the classical players but no `engine:` kind: a fuzzer must not start
     // programs.
     let mut players = PlayerRegistry::classical();

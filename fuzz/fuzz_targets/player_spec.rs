@@ -4,8 +4,8 @@
 //! and every error of a one-line spec is one line.
 #![no_main]
 
+use bao_zero::players::{PlayerRegistry, PlayerSpec, RandomPlayer};
 use bao_zero::search::solver::player::SolverSpec;
-use bao_zero::search::{PlayerRegistry, PlayerSpec, RandomPlayer};
 use libfuzzer_sys::fuzz_target;
 
 /// The classical kinds, with builders that allocate nothing and start no program: `ab` and
@@ -46,7 +46,7 @@ fuzz_target!(|data: &[u8]| {
         Err(e) => assert!(!one_line || !e.to_string().contains('\n'), "{e}"),
     }
     let _ = SolverSpec::parse(text);
-    let _ = bao_zero::search::spec::parse_count(text);
+    let _ = bao_zero::players::spec::parse_count(text);
     let _ = bao_zero::util::parse_duration(text);
     if let Err(e) = registry().resolve(text, 0) {
         let shown = format!("{e:#}");

@@ -3,8 +3,8 @@
 //! errors are replies starting with `error`, and the engine goes on.
 
 use crate::notation::{Diagram, legal_strings, line_text, move_text, parse_and_play};
+use crate::players::{Bot, Limits, Player, PlayerRegistry, excerpt};
 use crate::rules::{MoveList, Position, Rules, Variant};
-use crate::search::{Bot, Limits, Player, PlayerRegistry, excerpt};
 use anyhow::{Context, bail};
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
@@ -291,7 +291,7 @@ impl Engine {
 
 /// The reply to `go`: the player's move, value, effort and principal variation.
 fn search_reply(
-    choice: anyhow::Result<crate::search::Choice>,
+    choice: anyhow::Result<crate::players::Choice>,
     rules: &Rules,
     pos: &Position,
 ) -> anyhow::Result<String> {
@@ -344,7 +344,7 @@ pub fn go_limits(words: &[&str]) -> anyhow::Result<Limits> {
         let [key, value] = pair else { bail!("{usage}") };
         // An increment may be nothing (sudden death); every other limit is a positive count.
         let zero_ok = *key == "inc";
-        let n: u64 = match crate::search::spec::parse_count(value) {
+        let n: u64 = match crate::players::spec::parse_count(value) {
             Some(n) => n,
             None if zero_ok && value.parse::<u64>() == Ok(0) => 0,
             None => bail!(
@@ -381,7 +381,7 @@ pub fn go_limits(words: &[&str]) -> anyhow::Result<Limits> {
 }
 
 /// The deepest search `go depth` asks for (alpha-beta's own bound).
-const MAX_DEPTH: u32 = crate::search::alphabeta::MAX_DEPTH;
+const MAX_DEPTH: u32 = crate::players::spec::MAX_DEPTH;
 
 /// The longest time `go` takes: a week, in milliseconds.
 const MAX_MS: u64 = 7 * 24 * 3600 * 1000;

@@ -6,7 +6,7 @@ use crate::eval::arena::MatchConfig;
 use crate::eval::gauntlet::{GauntletConfig, Pairing, run_gauntlet};
 use crate::eval::pool::{MatchFile, PairedMatch, Pooled, compare, pool};
 use crate::eval::sprt::SprtConfig;
-use crate::search::{Limits, PlayerRegistry, PlayerSpec};
+use crate::players::{Limits, PlayerRegistry, PlayerSpec};
 use anyhow::{Context, anyhow, bail};
 use std::path::PathBuf;
 use std::time::Duration;

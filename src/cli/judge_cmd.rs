@@ -9,10 +9,10 @@ use super::solve_cmd::CacheArgs;
 use crate::eval::arena::progress_bar;
 use crate::eval::perfect::{Keeping, Proven, Share, converting, keeping, prove};
 use crate::notation::{Record, split_records};
+use crate::players::{Limits, PlayerRegistry};
 use crate::rules::{Position, Rules};
 use crate::search::solver::player::{DEFAULT_MEMORY_MB, SolverSpec};
 use crate::search::solver::{SolveLimits, Solver, SolverPlayer, Value};
-use crate::search::{Limits, PlayerRegistry};
 use anyhow::bail;
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
@@ -107,7 +107,7 @@ pub fn run_judge(args: JudgeArgs, registry: &PlayerRegistry) -> anyhow::Result<(
     for text in &args.players {
         players.push(registry.resolve(text, &rules, args.seed)?);
     }
-    let built: Vec<&dyn crate::search::Player> = players.iter().map(|(_, p)| p.as_ref()).collect();
+    let built: Vec<&dyn crate::players::Player> = players.iter().map(|(_, p)| p.as_ref()).collect();
     crate::eval::check_one_game(&rules, &built)?;
     let positions = sample(&args, &rules)?;
     let proven = prove_all(&args, &rules, &positions)?;

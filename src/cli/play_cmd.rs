@@ -6,8 +6,8 @@ use super::engine::{Event, spawn_line_reader};
 use super::eval_cmds::{LimitArgs, spec, variant_name};
 use crate::eval::arena::{mix, play_game, result_tag};
 use crate::notation::{Diagram, Record, legal_strings, line_text, move_text, parse_and_play};
+use crate::players::{Bot, Choice, Limits, Player, PlayerRegistry};
 use crate::rules::{Move, MoveList, Position, Rules, Side, Variant};
-use crate::search::{Bot, Choice, Limits, Player, PlayerRegistry};
 use anyhow::{Context, anyhow, bail};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -396,7 +396,7 @@ fn game_loop(
             }
             text => match parse_and_play(rules, &pos, text) {
                 Ok((mv, next)) => history.push((mv, next)),
-                Err(e) => println!("{}", crate::search::excerpt(&e.to_string(), 200)),
+                Err(e) => println!("{}", crate::players::excerpt(&e.to_string(), 200)),
             },
         }
     }

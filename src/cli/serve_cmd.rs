@@ -1,6 +1,6 @@
 //! `bao serve`: the web page to play, watch and analyse ([`crate::serve`]).
 
-use crate::search::PlayerRegistry;
+use crate::players::PlayerRegistry;
 use crate::serve::ServeConfig;
 use std::path::PathBuf;
 

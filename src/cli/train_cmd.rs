@@ -37,7 +37,7 @@ pub struct TrainArgs {
 }
 
 /// Runs `bao train`.
-pub fn run_train(args: TrainArgs, players: &crate::search::PlayerRegistry) -> anyhow::Result<()> {
+pub fn run_train(args: TrainArgs, players: &crate::players::PlayerRegistry) -> anyhow::Result<()> {
     let opts = RunOptions {
         quiet: args.quiet,
         max_new_iterations: args.iterations,

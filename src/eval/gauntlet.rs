@@ -8,8 +8,8 @@
 //! the log-likelihood) at the optimum, for each player relative to the anchor.
 
 use super::arena::{MatchConfig, MatchResult, mix, run_match};
+use crate::players::{Limits, PlayerRegistry, PlayerSpec};
 use crate::rules::{Position, Rules};
-use crate::search::{Limits, PlayerRegistry, PlayerSpec};
 use anyhow::{bail, ensure};
 use serde::Serialize;
 
@@ -227,7 +227,7 @@ pub fn run_gauntlet(cfg: &GauntletConfig) -> anyhow::Result<GauntletResult> {
     let built = (cfg.players.iter())
         .map(|s| cfg.registry.build(s, &cfg.rules, 0))
         .collect::<anyhow::Result<Vec<_>>>()?;
-    let refs: Vec<&dyn crate::search::Player> = built.iter().map(|p| p.as_ref()).collect();
+    let refs: Vec<&dyn crate::players::Player> = built.iter().map(|p| p.as_ref()).collect();
     super::check_one_game(&cfg.rules, &refs)?;
     drop(built);
     let pairs: Vec<(usize, usize)> = match &cfg.pairing {

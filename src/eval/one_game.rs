@@ -1,8 +1,8 @@
 //! Players bound to one game (a player file's network knows one rule set): the check, made before
 //! any move, that the players of a game, a match or a gauntlet all play its game.
 
+use crate::players::Player;
 use crate::rules::{Game, Rules};
-use crate::search::Player;
 use anyhow::bail;
 
 /// Refuses, in one line, players bound to different games, or to another game than `rules`, so

@@ -8,8 +8,8 @@
 
 use crate::eval::arena::play_game;
 use crate::eval::elo::wilson;
+use crate::players::player::{Choice, Limits, Player};
 use crate::rules::{Move, Position, Rules, Side};
-use crate::search::player::{Choice, Limits, Player};
 use crate::search::solver::{MoveValue, Solver, Value, cache};
 use serde::Serialize;
 use std::path::Path;

@@ -6,9 +6,9 @@
 //! moves, and a time limit is met by stopping before a batch that would overrun it.
 
 use super::{EvalCache, Inference, LeafBatch, PlaySettings, SplitInference, Tree, search_round};
+use crate::players::{Candidate, Choice, Limits, Player};
 use crate::pool::OwnPool;
 use crate::rules::{Position, Rules};
-use crate::search::{Candidate, Choice, Limits, Player};
 use anyhow::Context;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

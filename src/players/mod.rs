@@ -1,36 +1,30 @@
-//! Players by name: every kind a player spec can name, assembled into the one registry that the
-//! command line, Python and Ray build players from ([`all_players`]), and the players that play
-//! with a network.
+//! Players: the [`Player`] interface every searcher implements, with its [`Limits`] and
+//! [`Choice`]; a [`Bot`] that runs a player's search on a thread of its own; players written as
+//! strings ([`PlayerSpec`]) and the [`PlayerRegistry`] that builds them; the uniform random and
+//! greedy baselines; another engine's program as a player ([`ExternalEngine`]).
 //!
-//! The classical kinds (`random`, `greedy`, `ab`, `engine`, `solver`) live in `search` and need
-//! no network. With the `ml` feature this room adds the network kinds: `player:FILE` and
-//! `mcts:...` (network.rs), both played by a [`LoadedPlayer`] (loaded.rs), which reads player
-//! files through `player_file` and a training run's network through `export::from_run`, shared
-//! through a bounded cache that notices files changed on disk (cache.rs).
+//! The searches that implement [`Player`] sit above this room (`search`, `mcts`) and register
+//! their kinds there (`PlayerRegistry::classical` in `search`); the network kinds and the one
+//! registry of every kind, [`trained::all_players`], sit above `export` in [`trained`].
 
-#[cfg(feature = "ml")]
-mod cache;
-#[cfg(feature = "ml")]
-mod loaded;
-#[cfg(feature = "ml")]
-mod network;
+pub mod bot;
+pub mod external;
+pub mod player;
+pub mod random;
+pub mod spec;
+pub mod trained;
 
-#[cfg(feature = "ml")]
-pub use loaded::LoadedPlayer;
-#[cfg(feature = "ml")]
-pub use network::{parse_c_puct, parse_sims};
+pub use bot::{BUSY, Bot, PlayerPanicked};
+pub use external::ExternalEngine;
+pub use player::{Candidate, Choice, Limits, Player};
+pub use random::{GreedyPlayer, RandomPlayer};
+pub use spec::{PlayerRegistry, PlayerSpec, SpecError};
 
-use crate::search::PlayerRegistry;
-
-/// Every player kind this build has: the classical ones, and with the `ml` feature the network
-/// ones. The command line hands it to every command; Python and Ray build from it too.
-pub fn all_players() -> PlayerRegistry {
-    #[cfg(feature = "ml")]
-    {
-        let mut players = PlayerRegistry::classical();
-        network::register_network_players(&mut players);
-        players
+/// At most `max` characters of `text` (a user's input echoed in a message), with `…` where it
+/// was cut, so that a huge input makes a short message.
+pub fn excerpt(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_string(),
     }
-    #[cfg(not(feature = "ml"))]
-    PlayerRegistry::classical()
 }

@@ -3,7 +3,7 @@
 //! the search completes in a given time. Both are medians.
 
 use super::alphabeta::{AlphaBeta, AlphaBetaConfig};
-use super::player::{Limits, Player};
+use crate::players::{Limits, Player};
 use crate::rules::{MoveList, Position, Rules, Variant};
 use crate::util::median;
 use rand::{RngExt, SeedableRng};

@@ -15,8 +15,9 @@ pub use stage::{
 use crate::env::random_opening;
 use crate::mcts::{Inference, Leaf, LeafBatch, SelfPlaySearch, Tree};
 use crate::nn::Sample;
+use crate::players::{Limits, Player};
 use crate::rules::{Move, MoveList, Position, Rules, Side};
-use crate::search::{AlphaBeta, AlphaBetaConfig, Limits, Player};
+use crate::search::{AlphaBeta, AlphaBetaConfig};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};

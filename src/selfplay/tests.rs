@@ -130,7 +130,7 @@ fn a_victim_plays_one_side_of_every_game_the_seat_by_seed_and_makes_no_samples()
     let rules = Variant::Kujifunza.rules();
     let cfg = eight_small_games();
     let greedy: &PlayerFactory =
-        &|rules, seed| Ok(Box::new(crate::search::GreedyPlayer::new(rules, seed)));
+        &|rules, seed| Ok(Box::new(crate::players::GreedyPlayer::new(rules, seed)));
     let victim = Victim {
         build: greedy,
         limits: Limits::NONE,
@@ -193,7 +193,7 @@ impl Player for Failing {
     fn rules(&self) -> &Rules {
         &self.0
     }
-    fn choose(&mut self, _: &Position, _: &Limits) -> anyhow::Result<crate::search::Choice> {
+    fn choose(&mut self, _: &Position, _: &Limits) -> anyhow::Result<crate::players::Choice> {
         anyhow::bail!("out of time")
     }
 }

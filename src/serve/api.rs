@@ -5,8 +5,8 @@
 use super::seats::time_of;
 use super::table::{HUMAN, Refusal, Table};
 use super::{ApiError, App, Body};
+use crate::players::{Bot, Candidate, Choice, Limits};
 use crate::rules::{Position, Rules, Variant};
-use crate::search::{Bot, Candidate, Choice, Limits};
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;

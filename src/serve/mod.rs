@@ -31,8 +31,8 @@ mod seats;
 pub mod sowing;
 pub mod table;
 
+use crate::players::{Bot, PlayerRegistry};
 use crate::rules::{Position, Variant};
-use crate::search::{Bot, PlayerRegistry};
 use axum::extract::{DefaultBodyLimit, FromRequest, Request};
 use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};

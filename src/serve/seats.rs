@@ -9,8 +9,8 @@
 
 use super::App;
 use super::table::Refusal;
+use crate::players::{Player, PlayerSpec};
 use crate::rules::{Rules, Variant};
-use crate::search::{Player, PlayerSpec};
 
 /// The classical specs the page always offers.
 pub const CLASSICAL: [&str; 4] = ["ab:depth=4", "ab:time=1s", "greedy", "random"];

@@ -5,8 +5,8 @@
 use super::sowing::{Frame, frames};
 use crate::board_svg::{board_svg, status_line};
 use crate::notation::{MoveSpec, Record, move_text};
+use crate::players::Bot;
 use crate::rules::{Move, MoveKind, MoveList, Pit, Position, Row, Rules, Side, Stage};
-use crate::search::Bot;
 use serde::Serialize;
 use serde_json::{Value, json};
 

@@ -4,7 +4,7 @@
 //! resolved, complete config, so a run never depends on the file it came from.
 
 use crate::mcts::MAX_SIMS;
-use crate::search::{PlayerRegistry, PlayerSpec};
+use crate::players::{PlayerRegistry, PlayerSpec};
 use crate::selfplay::SelfPlayConfig;
 use crate::util::{check_above, check_range};
 use anyhow::Context;

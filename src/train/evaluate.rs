@@ -6,8 +6,8 @@ use super::{EvalEntry, TrainConfig};
 use crate::eval::arena::{MatchConfig, run_match};
 use crate::mcts::{Inference, MctsPlayer, PlaySettings};
 use crate::nn::NetWeights;
+use crate::players::{Limits, PlayerRegistry, PlayerSpec};
 use crate::rules::{Rules, Variant};
-use crate::search::{Limits, PlayerRegistry, PlayerSpec};
 use std::sync::Arc;
 
 /// How the network is evaluated: its search, and the matches it plays.
@@ -129,7 +129,7 @@ fn play_match(
     let (search, sims) = (settings.search.clone(), settings.sims);
     players.register(NETWORK, move |_, _, rules, seed| {
         let mut net = MctsPlayer::new(NETWORK, rules, eval.clone(), &search, sims);
-        crate::search::Player::new_game(&mut net, seed);
+        crate::players::Player::new_game(&mut net, seed);
         Ok(Box::new(net))
     });
     let network = PlayerSpec::Other {

@@ -39,7 +39,7 @@ pub struct RunOptions {
     /// Stop after this many iterations of this invocation (the run can be resumed later).
     pub max_new_iterations: Option<u32>,
     /// How the evaluation opponents' specs become players.
-    pub players: crate::search::PlayerRegistry,
+    pub players: crate::players::PlayerRegistry,
     /// The device to train on in this invocation, instead of the config's `[net] device`.
     pub device: Option<crate::nn::Compute>,
     /// This invocation is `bao exploit`: it opens exploit runs only (and `bao train` none).

@@ -7,8 +7,8 @@ use bao_zero::eval::elo::{ScoreEstimate, elo_from_score, pentanomial, score_from
 use bao_zero::eval::gauntlet::{GauntletConfig, Pairing, run_gauntlet};
 use bao_zero::eval::sprt::{SprtConfig, Verdict, llr};
 use bao_zero::notation::Record;
+use bao_zero::players::{Limits, PlayerRegistry, PlayerSpec};
 use bao_zero::rules::{Position, Side, Variant};
-use bao_zero::search::{Limits, PlayerRegistry, PlayerSpec};
 use clap::Parser;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -348,7 +348,7 @@ fn matches_run_and_record_on_every_preset() {
 /// A player that fails on its third move.
 struct FailsOnItsThirdMove(bao_zero::rules::Rules, usize);
 
-impl bao_zero::search::Player for FailsOnItsThirdMove {
+impl bao_zero::players::Player for FailsOnItsThirdMove {
     fn name(&self) -> String {
         "fails".into()
     }
@@ -361,10 +361,10 @@ impl bao_zero::search::Player for FailsOnItsThirdMove {
         &mut self,
         pos: &Position,
         limits: &Limits,
-    ) -> anyhow::Result<bao_zero::search::Choice> {
+    ) -> anyhow::Result<bao_zero::players::Choice> {
         self.1 += 1;
         anyhow::ensure!(self.1 < 3, "no third move");
-        bao_zero::search::GreedyPlayer::new(&self.0, 0).choose(pos, limits)
+        bao_zero::players::GreedyPlayer::new(&self.0, 0).choose(pos, limits)
     }
 }
 

@@ -4,8 +4,8 @@
 
 use super::protocol_inputs::{run_with, script};
 use bao_zero::notation::move_text;
+use bao_zero::players::{ExternalEngine, Limits, Player};
 use bao_zero::rules::{Position, Variant};
-use bao_zero::search::{ExternalEngine, Limits, Player};
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

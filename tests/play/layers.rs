@@ -1,14 +1,16 @@
-//! The layer table of docs/ARCHITECTURE.md holds for the code: every `crate::room` that a file of
-//! `src/` names belongs to its own row or a row below. The table is read from the document, so
-//! the two cannot drift apart.
+//! The layer table of docs/ARCHITECTURE.md holds for the code: every `crate::` path that a file
+//! of `src/` names belongs to its own row or a row below. A room is a folder or a top-level file
+//! of `src/`, or a folder inside one with a row of its own (`src/players/trained/`): a file and
+//! a path belong to the longest room they lie in. The table is read from the document, so the two
+//! cannot drift apart.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
-/// Each room of `src/` (a folder or a top-level file) with its row, counted from the bottom;
-/// `rules` and `notation` are the rules crate's re-exports.
+/// Each room of `src/` (`search`, `players/trained`, `board_svg`) with its row, counted from the
+/// bottom; `rules` and `notation` are the rules crate's re-exports.
 fn layer_table() -> BTreeMap<String, usize> {
     let doc = std::fs::read_to_string(Path::new(ROOT).join("docs/ARCHITECTURE.md"))
         .expect("docs/ARCHITECTURE.md is readable");
@@ -25,7 +27,7 @@ fn layer_table() -> BTreeMap<String, usize> {
         let row = rows.last_mut().expect("the table starts with a row");
         for word in line.split_whitespace() {
             if let Some(path) = word.strip_prefix("src/") {
-                let room = path.split(['/', '.']).next().unwrap_or_default();
+                let room = path.trim_end_matches('/').trim_end_matches(".rs");
                 row.push(room.to_string());
             }
         }
@@ -42,45 +44,79 @@ fn layer_table() -> BTreeMap<String, usize> {
     layers
 }
 
-/// The rooms a source file names through `crate::` (paths and `use crate::{a, b::c}` groups),
-/// comments left out.
-fn rooms_named(source: &str) -> Vec<String> {
+/// The room of a module path (`["players", "trained", "LoadedPlayer"]`): the longest one of the
+/// table it lies in, with its row.
+fn room_of<'a>(path: &[&str], layers: &'a BTreeMap<String, usize>) -> Option<(&'a str, usize)> {
+    (1..=path.len()).rev().find_map(|n| {
+        layers
+            .get_key_value(&path[..n].join("/"))
+            .map(|(room, &layer)| (room.as_str(), layer))
+    })
+}
+
+/// The identifier at the start of `text`.
+fn ident(text: &str) -> &str {
+    let end = text
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(text.len());
+    &text[..end]
+}
+
+/// Reads the use tree at the start of `text` (what follows `crate::`: `a::b`, `a::{b, c::d}`,
+/// `{a, b}`), adding each path it names to `out` with `prefix` before it; returns the length
+/// read.
+fn use_tree(text: &str, prefix: &[String], out: &mut Vec<Vec<String>>) -> usize {
+    let skip_space = |at: usize| at + (text[at..].len() - text[at..].trim_start().len());
+    let mut path = prefix.to_vec();
+    let mut at = skip_space(0);
+    loop {
+        if text[at..].starts_with('{') {
+            at += 1;
+            loop {
+                at = skip_space(at + use_tree(&text[at..], &path, out));
+                match text[at..].chars().next() {
+                    Some(',') => at += 1,
+                    Some('}') => return at + 1,
+                    _ => return at,
+                }
+            }
+        }
+        let name = ident(&text[at..]);
+        if name.is_empty() {
+            break;
+        }
+        at += name.len();
+        if name != "self" {
+            path.push(name.to_string());
+        }
+        match text[at..].strip_prefix("::") {
+            Some(_) => at = skip_space(at + 2),
+            None => break,
+        }
+    }
+    // `name as other`: the path is the name's.
+    let after = skip_space(at);
+    if let Some(rest) = text[after..].strip_prefix("as ") {
+        at = skip_space(after + 3);
+        at += ident(rest.trim_start()).len();
+    }
+    out.push(path);
+    at
+}
+
+/// The module paths a source file names through `crate::` (paths and `use crate::{a, b::c}`
+/// groups, nested groups too), comments left out.
+fn paths_named(source: &str) -> Vec<Vec<String>> {
     let code: String = source
         .lines()
         .filter(|l| !l.trim_start().starts_with("//"))
         .collect::<Vec<_>>()
         .join("\n");
-    let ident = |s: &str| -> String {
-        s.trim_start()
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-            .collect()
-    };
     let mut out = Vec::new();
     for (at, _) in code.match_indices("crate::") {
-        let rest = &code[at + "crate::".len()..];
-        if let Some(group) = rest.strip_prefix('{') {
-            let (mut depth, mut start) = (0, 0);
-            for (i, c) in group.char_indices() {
-                match c {
-                    '{' => depth += 1,
-                    '}' if depth == 0 => {
-                        out.push(ident(&group[start..i]));
-                        break;
-                    }
-                    '}' => depth -= 1,
-                    ',' if depth == 0 => {
-                        out.push(ident(&group[start..i]));
-                        start = i + 1;
-                    }
-                    _ => {}
-                }
-            }
-        } else {
-            out.push(ident(rest));
-        }
+        use_tree(&code[at + "crate::".len()..], &[], &mut out);
     }
-    out.retain(|r| !r.is_empty() && r != "self");
+    out.retain(|p| !p.is_empty());
     out
 }
 
@@ -104,24 +140,28 @@ fn every_import_in_src_points_down_the_layer_table_of_architecture_md() {
     let mut against = Vec::new();
     for file in files {
         let rel = file.strip_prefix(&src).expect("under src/");
-        let room = rel
-            .components()
-            .next()
-            .and_then(|c| c.as_os_str().to_str())
-            .map(|s| s.trim_end_matches(".rs").to_string())
-            .expect("a file name");
-        if room == "main" || room == "lib" {
+        let stem = rel.with_extension("");
+        let module: Vec<&str> = (stem.components())
+            .filter_map(|c| c.as_os_str().to_str())
+            .collect();
+        if module == ["main"] || module == ["lib"] {
             continue;
         }
-        let own = *layers
-            .get(&room)
-            .unwrap_or_else(|| panic!("src/{room} has no row in ARCHITECTURE.md's layer table"));
+        let (room, own) = room_of(&module, &layers).unwrap_or_else(|| {
+            panic!(
+                "src/{} lies in no room of ARCHITECTURE.md's layer table",
+                rel.display()
+            )
+        });
         let source = std::fs::read_to_string(&file).expect("a source file is readable");
-        for named in rooms_named(&source) {
-            match layers.get(&named) {
-                Some(&layer) if layer > own => {
-                    against.push(format!("src/{} uses crate::{named}", rel.display()))
-                }
+        for path in paths_named(&source) {
+            let path: Vec<&str> = path.iter().map(String::as_str).collect();
+            let named = path.join("::");
+            match room_of(&path, &layers) {
+                Some((used, layer)) if layer > own => against.push(format!(
+                    "src/{} (room {room}) uses crate::{named} (room {used})",
+                    rel.display()
+                )),
                 Some(_) => {}
                 None => panic!(
                     "src/{} names crate::{named}, a room of no row",
@@ -141,11 +181,28 @@ fn every_import_in_src_points_down_the_layer_table_of_architecture_md() {
 
 #[test]
 fn the_layer_check_reads_imports_and_groups() {
-    let named = rooms_named(
+    let named = paths_named(
         "use crate::rules::{Rules, Side};\n// crate::cli in a comment\nuse crate::{env::Env, \
-         search::{Player, Limits}, util};\nlet x = crate::nn::Net::new();",
+         search::{AlphaBeta, EvalWeights as W}, util};\nlet x = crate::nn::Net::new();\n\
+         use crate::players::{self, trained::{all_players, LoadedPlayer}, Bot};",
     );
-    assert_eq!(named, ["rules", "env", "search", "util", "nn"]);
+    let named: Vec<String> = named.iter().map(|p| p.join("::")).collect();
+    assert_eq!(
+        named,
+        [
+            "rules::Rules",
+            "rules::Side",
+            "env::Env",
+            "search::AlphaBeta",
+            "search::EvalWeights",
+            "util",
+            "nn::Net::new",
+            "players",
+            "players::trained::all_players",
+            "players::trained::LoadedPlayer",
+            "players::Bot",
+        ]
+    );
     let layers = layer_table();
     assert!(layers["rules"] < layers["env"] && layers["env"] < layers["cli"]);
     assert_eq!(layers["search"], layers["mcts"], "one row");
@@ -153,4 +210,20 @@ fn the_layer_check_reads_imports_and_groups() {
         layers["eval"] < layers["train"],
         "training evaluates through eval's arena"
     );
+    // A room inside a room has its own row, and a path belongs to the longest room it lies in.
+    assert!(layers["players"] < layers["search"] && layers["export"] < layers["players/trained"]);
+    let room = |path: &[&str]| room_of(path, &layers).map(|(room, _)| room.to_string());
+    assert_eq!(
+        room(&["players", "trained", "cache"]).as_deref(),
+        Some("players/trained")
+    );
+    assert_eq!(
+        room(&["players", "spec", "PlayerSpec"]).as_deref(),
+        Some("players")
+    );
+    assert_eq!(
+        room(&["search", "solver", "Solver"]).as_deref(),
+        Some("search/solver")
+    );
+    assert_eq!(room(&["board_svg"]).as_deref(), Some("board_svg"));
 }

@@ -478,8 +478,8 @@ fn nested_solvers(depth: usize) -> String {
 
 #[test]
 fn player_specs_nested_past_the_bound_are_refused_in_one_line_by_every_front_end() {
-    use bao_zero::search::PlayerRegistry;
-    use bao_zero::search::spec::MAX_NESTING;
+    use bao_zero::players::PlayerRegistry;
+    use bao_zero::players::spec::MAX_NESTING;
     let players = PlayerRegistry::classical();
     let rules = bao_zero::rules::Variant::Kiswahili.rules();
     let (_, inner) = players
@@ -496,7 +496,7 @@ fn player_specs_nested_past_the_bound_are_refused_in_one_line_by_every_front_end
         assert!(err.len() < 1000 && !err.contains('\n'), "{err}");
     }
     let engines = "engine:bao,player=".repeat(MAX_NESTING + 1) + "greedy";
-    assert!(engines.parse::<bao_zero::search::PlayerSpec>().is_err());
+    assert!(engines.parse::<bao_zero::players::PlayerSpec>().is_err());
     // The engine answers `error` and goes on; the command line refuses in one line.
     let deep = nested_solvers(10_000);
     let input = format!("player {deep}\nlegal\nquit\n");

@@ -2,13 +2,11 @@
 //! every preset, player specs.
 
 use bao_zero::notation::move_text;
+use bao_zero::players::{GreedyPlayer, Limits, Player, PlayerRegistry, PlayerSpec, RandomPlayer};
 use bao_zero::rules::{EndReason, MoveList, Position, Rules, Setup, Side, Variant};
 use bao_zero::search::alphabeta::{WIN, mate_distance};
 use bao_zero::search::bench::middle_game_positions;
-use bao_zero::search::{
-    AlphaBeta, AlphaBetaConfig, GreedyPlayer, Limits, Player, PlayerRegistry, PlayerSpec,
-    RandomPlayer,
-};
+use bao_zero::search::{AlphaBeta, AlphaBetaConfig};
 use std::time::Duration;
 
 /// A hand-made endgame from text. These hold fewer seeds than any preset, so the setup gate

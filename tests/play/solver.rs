@@ -6,10 +6,10 @@ use crate::common;
 
 use crate::small_solver;
 use bao_zero::eval::perfect::{Proven, converting, keeping, prove};
+use bao_zero::players::{Limits, Player, PlayerRegistry, RandomPlayer};
 use bao_zero::rules::variant::StartSeeds;
 use bao_zero::rules::{MoveList, Position, Rules, Side, Variant};
 use bao_zero::search::solver::{Value, cache};
-use bao_zero::search::{Limits, Player, PlayerRegistry, RandomPlayer};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use small_solver::solver;

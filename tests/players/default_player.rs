@@ -4,9 +4,9 @@
 
 use crate::small_solver;
 use bao_zero::eval::perfect::prove;
+use bao_zero::players::{Limits, PlayerRegistry};
 use bao_zero::rules::{Position, Variant};
 use bao_zero::search::solver::cache;
-use bao_zero::search::{Limits, PlayerRegistry};
 use small_solver::solver;
 use std::time::Duration;
 
@@ -115,7 +115,7 @@ fn a_position_the_solver_gave_up_on_is_not_tried_again_with_no_more_time() {
 fn the_default_player_of_a_solved_game_plays_the_shortest_win_and_the_shipped_move_elsewhere() {
     use bao_zero::player_file::{default_player_spec, shipped_player};
     use bao_zero::search::solver::Value;
-    let registry = bao_zero::players::all_players();
+    let registry = bao_zero::players::trained::all_players();
     for (game, wins) in CRITICAL_WINS {
         let spec = default_player_spec(game, true);
         let shipped = format!("player:{}", shipped_player(game.name()).unwrap().display());

@@ -4,7 +4,7 @@
 
 use crate::common;
 use bao_zero::nn::{Compute, NetWeights, network_tensors};
-use bao_zero::search::PlayerRegistry;
+use bao_zero::players::PlayerRegistry;
 use bao_zero::selfplay::{SelfPlayPart, merge_parts};
 use bao_zero::train::{self, EvalSettings, Learner, RunDir, RunOptions, TrainConfig};
 use std::path::{Path, PathBuf};

@@ -2,8 +2,8 @@
 //! with them off still loads, and asking for them gets one line naming the option.
 
 use crate::common;
-use bao_zero::players::all_players;
-use bao_zero::search::PlayerSpec;
+use bao_zero::players::PlayerSpec;
+use bao_zero::players::trained::all_players;
 use bao_zero::train::TrainConfig;
 use std::path::PathBuf;
 

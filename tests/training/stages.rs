@@ -5,8 +5,8 @@
 use crate::common;
 use bao_zero::nn::TrainSteps;
 use bao_zero::nn::{Compute, NetWeights, Trainer};
+use bao_zero::players::PlayerRegistry;
 use bao_zero::rules::Rules;
-use bao_zero::search::PlayerRegistry;
 use bao_zero::selfplay::{
     GameRange, ReplayBuffer, SelfPlayOutput, SelfPlayPart, merge_parts, play_games,
 };

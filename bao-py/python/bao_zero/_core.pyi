@@ -26,9 +26,7 @@ __all__ = [
     "evaluate",
     "load_samples",
     "network_tensors",
-    "rust_random_game",
     "variants",
-    "write_random_replay",
 ]
 
 ACTIONS: int
@@ -62,16 +60,6 @@ def evaluate(
 def load_samples(
     path: str | PathLike[str], q_weight: float = 0.0, variant: str | None = None
 ) -> dict[str, npt.NDArray[Any]]: ...
-def rust_random_game(
-    variant: str,
-    seed: int,
-    agent_seed: int,
-    max_plies: int = 1000,
-    opening_random_plies: int = 0,
-) -> tuple[str, list[tuple[int, str, str, tuple[float, float], bool, bool]], str]: ...
-def write_random_replay(
-    path: str | PathLike[str], variant: str = "kiswahili", games: int = 2, seed: int = 0
-) -> list[str]: ...
 
 @final
 class Env:

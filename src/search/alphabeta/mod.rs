@@ -16,16 +16,15 @@
 mod negamax;
 
 use super::eval_fn::EvalWeights;
-use super::player::{Choice, Limits, Player};
-use super::random::captured;
 use super::tt::{Tt, kind_index};
+use crate::env::agents::captured;
+use crate::players::spec::MAX_DEPTH;
+use crate::players::{Choice, Limits, Player};
 use crate::rules::{Dir, Move, MoveList, Outcome, Pit, Position, Rules};
 use anyhow::bail;
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
-/// The deepest search iteration.
-pub const MAX_DEPTH: u32 = 64;
 /// The depth used when neither the player nor the caller gives any limit.
 pub const DEFAULT_DEPTH: u32 = 4;
 pub use super::eval_fn::{WIN, WIN_BOUND};
@@ -33,12 +32,6 @@ const INF: i32 = 32_000;
 const MAX_PLY: usize = MAX_DEPTH as usize + 2;
 /// Slots in the history table: 3 kinds x 16 pits x 2 directions x 2 house choices.
 const HISTORY_SLOTS: usize = 192;
-
-/// The smallest transposition table a spec may ask for (`tt=`), log2 of its entries.
-pub const MIN_TT_BITS: u32 = 10;
-/// The largest transposition table a spec may ask for (`tt=`): 2^26 entries of 16 bytes are
-/// 1 GiB; 2^30 (16 GiB) ends most machines' process on allocation.
-pub const MAX_TT_BITS: u32 = 26;
 
 /// Settings of the alpha-beta player.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

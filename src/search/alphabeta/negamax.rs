@@ -2,8 +2,8 @@
 //! transposition table's probe and store, and move ordering.
 
 use super::{AlphaBeta, INF, MAX_PLY, WIN, history_index, terminal_score};
+use crate::env::agents::captured;
 use crate::rules::{MAX_MOVES, Move, Position, Rules, Side};
-use crate::search::random::captured;
 use crate::search::tt::{Bound, score_from_tt, score_to_tt};
 use crate::search::zobrist;
 

@@ -10,9 +10,9 @@
 //! spent; the solver takes at most half of a time limit the caller gives.
 
 use super::{MoveValue, SolveLimits, Solver, Value};
+use crate::players::player::{Choice, Limits, Player};
 use crate::rules::{Position, Rules};
 use crate::search::alphabeta::AlphaBeta;
-use crate::search::player::{Choice, Limits, Player};
 use anyhow::bail;
 use std::time::Duration;
 
@@ -229,7 +229,7 @@ impl Player for SolverPlayer {
         self.fallback.new_game(seed);
     }
 
-    fn candidates(&self) -> Vec<crate::search::player::Candidate> {
+    fn candidates(&self) -> Vec<crate::players::player::Candidate> {
         match self.fell_back {
             true => self.fallback.candidates(),
             false => Vec::new(),

@@ -21,8 +21,8 @@
 //! node go into the table (Graph History Interaction, handled by not storing tainted results).
 
 use super::table::{EXACT, Entry, Table};
+use crate::env::agents::captured;
 use crate::rules::{MAX_MOVES, MoveList, Outcome, Position, Rules, Side};
-use crate::search::random::captured;
 use crate::search::zobrist;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -10,22 +10,18 @@
 //! | `ab:time=500ms` (`1s`, `1.5s`) | alpha-beta, that much time per move |
 //! | `ab:depth=6,time=1s` | limits combine: the first one reached stops the search |
 //! | `ab:...,tt=16` | a transposition table of 2^16 entries (default 2^20) |
-//! | `ab:...,weights=FILE.json` | evaluation weights from a JSON file ([`EvalWeights`]) |
+//! | `ab:...,weights=FILE.json` | evaluation weights from a JSON file ([`EvalWeights`](crate::search::EvalWeights)) |
 //! | `mcts:...` | MCTS with a network (needs the `ml` feature; registered by `export`) |
 //! | `player:PATH` | a player file (needs the `ml` feature; registered by `export`) |
 //! | `engine:PROGRAM` | another `bao` program through `PROGRAM engine` (its default player) |
 //! | `engine:PROGRAM,player=SPEC` | the same, playing SPEC (the rest of the text, commas and all) |
-//! | `solver`, `solver:time=10s,memory=256` | the perfect player: every move solved exactly ([`super::solver`]) |
+//! | `solver`, `solver:time=10s,memory=256` | the perfect player: every move solved exactly ([`crate::search::solver`]) |
 //!
 //! A spec names a kind; a [`PlayerRegistry`] turns it into a player. Kinds this parser does not
 //! know are kept as [`PlayerSpec::Other`] for the registry to build.
 
-use super::alphabeta::{AlphaBeta, AlphaBetaConfig, MAX_DEPTH, MAX_TT_BITS, MIN_TT_BITS};
-use super::eval_fn::EvalWeights;
 use super::player::{Limits, Player};
-use super::random::{GreedyPlayer, RandomPlayer};
 use crate::rules::Rules;
-use anyhow::Context;
 use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
@@ -43,7 +39,7 @@ solver[:time=T,memory=MIB] (the exact solver)";
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct AbSpec {
     /// Limits per move (none: the caller's limits, or else depth
-    /// [`DEFAULT_DEPTH`](super::alphabeta::DEFAULT_DEPTH)).
+    /// [`DEFAULT_DEPTH`](crate::search::alphabeta::DEFAULT_DEPTH)).
     pub limits: Limits,
     /// log2 of the transposition table's entries.
     pub tt_bits: Option<u32>,
@@ -114,63 +110,11 @@ impl std::fmt::Debug for PlayerRegistry {
     }
 }
 
-impl Default for PlayerRegistry {
-    fn default() -> Self {
-        PlayerRegistry::classical()
-    }
-}
-
 impl PlayerRegistry {
-    /// The classical players: `random`, `greedy`, `ab` (also `alphabeta`), `engine`, `solver`.
-    pub fn classical() -> PlayerRegistry {
-        let mut r = PlayerRegistry { kinds: Vec::new() };
-        r.register("random", |_, _, rules, seed| {
-            Ok(Box::new(RandomPlayer::new(rules, seed)))
-        });
-        r.register("greedy", |_, _, rules, seed| {
-            Ok(Box::new(GreedyPlayer::new(rules, seed)))
-        });
-        r.register("ab", |_, spec, rules, _| match spec {
-            PlayerSpec::AlphaBeta(ab) => Ok(Box::new(spec.alpha_beta(ab, rules)?)),
-            other => anyhow::bail!("`{other}` is not an alpha-beta spec"),
-        });
-        r.register("engine", |_, spec, rules, _| {
-            let PlayerSpec::Other { options, .. } = spec else {
-                anyhow::bail!("`{spec}` is not an engine spec")
-            };
-            let (program, player) = match options.split_once(",player=") {
-                Some((p, s)) => (p.trim(), Some(s.trim()).filter(|s| !s.is_empty())),
-                None => (options.trim(), None),
-            };
-            anyhow::ensure!(
-                !program.is_empty(),
-                "`engine:` needs a program: engine:PROGRAM[,player=SPEC]"
-            );
-            Ok(Box::new(super::ExternalEngine::start(
-                std::path::Path::new(program),
-                player,
-                spec.to_string(),
-                rules,
-            )?))
-        });
-        r.register("solver", |registry, spec, rules, seed| {
-            let options = match spec {
-                PlayerSpec::Other { options, .. } => options.as_str(),
-                _ => "",
-            };
-            let parsed = super::solver::player::SolverSpec::parse(options)?;
-            let fallback = match &parsed.fallback {
-                Some(text) => Some(registry.resolve(text, rules, seed)?.1),
-                None => None,
-            };
-            Ok(Box::new(super::solver::SolverPlayer::new(
-                parsed,
-                spec.to_string(),
-                rules,
-                fallback,
-            )?))
-        });
-        r
+    /// A registry of no kinds, for a layer to register its kinds in
+    /// (`PlayerRegistry::classical` in `search` holds the classical ones).
+    pub fn empty() -> PlayerRegistry {
+        PlayerRegistry { kinds: Vec::new() }
     }
 
     /// Adds (or replaces) the builder of the players of `kind`.
@@ -250,29 +194,15 @@ impl PlayerSpec {
             PlayerSpec::Other { kind, .. } => kind,
         }
     }
-
-    fn alpha_beta(&self, ab: &AbSpec, rules: &Rules) -> anyhow::Result<AlphaBeta> {
-        let weights = match &ab.weights {
-            None => EvalWeights::default(),
-            Some(path) => {
-                let text = crate::util::read_text_bounded(
-                    path,
-                    crate::util::limits::TEXT,
-                    "weights file",
-                )?;
-                serde_json::from_str(&text)
-                    .with_context(|| format!("bad weights file {}", path.display()))?
-            }
-        };
-        // No limits in the spec: the caller's limits apply, or else the default depth.
-        let cfg = AlphaBetaConfig {
-            limits: ab.limits,
-            tt_bits: ab.tt_bits.unwrap_or(AlphaBetaConfig::default().tt_bits),
-            weights,
-        };
-        Ok(AlphaBeta::new(rules, cfg).named(self.to_string()))
-    }
 }
+
+/// The deepest search iteration of alpha-beta.
+pub const MAX_DEPTH: u32 = 64;
+/// The smallest transposition table a spec may ask for (`tt=`), log2 of its entries.
+pub const MIN_TT_BITS: u32 = 10;
+/// The largest transposition table a spec may ask for (`tt=`): 2^26 entries of 16 bytes are
+/// 1 GiB; 2^30 (16 GiB) ends most machines' process on allocation.
+pub const MAX_TT_BITS: u32 = 26;
 
 /// A positive count as a spec or the engine protocol writes it: `100000`, `100k`, `2m`.
 pub fn parse_count(v: &str) -> Option<u64> {
@@ -499,17 +429,6 @@ mod tests {
         }
         for good in ["ab:tt=10", "ab:tt=26"] {
             assert!(good.parse::<PlayerSpec>().is_ok(), "{good}");
-        }
-    }
-
-    #[test]
-    fn the_registry_knows_the_kinds_it_can_build() {
-        let players = PlayerRegistry::classical();
-        for known in ["random", "greedy", "ab:depth=2", "engine:bao"] {
-            assert!(players.knows(&known.parse().unwrap()), "{known}");
-        }
-        for unknown in ["nonsense:x", "mcts:sims=2", "player:x.bao"] {
-            assert!(!players.knows(&unknown.parse().unwrap()), "{unknown}");
         }
     }
 }

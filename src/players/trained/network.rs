@@ -17,9 +17,9 @@ use super::LoadedPlayer;
 use crate::mcts::{
     MAX_BATCH_OPTION, MAX_C_PUCT, MAX_SIMS, MctsPlayer, PlaySettings, UniformInference,
 };
+use crate::players::Player;
+use crate::players::spec::{PlayerRegistry, PlayerSpec};
 use crate::rules::Rules;
-use crate::search::Player;
-use crate::search::spec::{PlayerRegistry, PlayerSpec};
 use anyhow::bail;
 use std::path::PathBuf;
 use std::sync::Arc;

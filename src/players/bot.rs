@@ -321,8 +321,8 @@ fn why(panic: &Box<dyn std::any::Any + Send>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::players::GreedyPlayer;
     use crate::rules::{Rules, Variant};
-    use crate::search::{AlphaBeta, GreedyPlayer};
 
     fn game() -> (Rules, Position) {
         let rules = Variant::Kiswahili.rules();
@@ -330,8 +330,38 @@ mod tests {
         (rules, pos)
     }
 
+    /// A player that deepens one ply per 100 ms up to its depth limit, and answers at once
+    /// when its stop flag is set, as a search does.
+    struct Deepening(Rules, Arc<AtomicBool>);
+
+    impl Player for Deepening {
+        fn name(&self) -> String {
+            "deepening".into()
+        }
+
+        fn rules(&self) -> &Rules {
+            &self.0
+        }
+
+        fn set_stop(&mut self, stop: Arc<AtomicBool>) -> bool {
+            self.1 = stop;
+            true
+        }
+
+        fn choose(&mut self, pos: &Position, limits: &Limits) -> anyhow::Result<Choice> {
+            let mut depth = 0;
+            while depth < limits.depth.unwrap_or(u32::MAX) && !self.1.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(100));
+                depth += 1;
+            }
+            let mut choice = GreedyPlayer::new(&self.0, 1).choose(pos, &Limits::NONE)?;
+            choice.depth = depth;
+            Ok(choice)
+        }
+    }
+
     fn deep() -> Box<dyn Player> {
-        Box::new(AlphaBeta::new(&game().0, Default::default()))
+        Box::new(Deepening(game().0, Arc::default()))
     }
 
     #[test]

@@ -2,8 +2,8 @@
 
 use crate::mcts::{Inference, MctsPlayer};
 use crate::player_file::{Bundle, Header};
+use crate::players::{Candidate, Choice, Limits, Player};
 use crate::rules::{Position, Rules};
-use crate::search::{Candidate, Choice, Limits, Player};
 use anyhow::Context;
 use std::path::Path;
 use std::sync::Arc;

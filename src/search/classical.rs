@@ -1,0 +1,107 @@
+//! The classical player kinds of a [`PlayerRegistry`]: `random`, `greedy`, `engine`, and the
+//! searches of this room, `ab` and `solver`.
+
+use super::alphabeta::{AlphaBeta, AlphaBetaConfig};
+use super::eval_fn::EvalWeights;
+use super::solver::SolverPlayer;
+use super::solver::player::SolverSpec;
+use crate::players::spec::AbSpec;
+use crate::players::{ExternalEngine, GreedyPlayer, PlayerRegistry, PlayerSpec, RandomPlayer};
+use crate::rules::Rules;
+use anyhow::Context;
+
+impl Default for PlayerRegistry {
+    fn default() -> Self {
+        PlayerRegistry::classical()
+    }
+}
+
+impl PlayerRegistry {
+    /// The classical players: `random`, `greedy`, `ab` (also `alphabeta`), `engine`, `solver`.
+    pub fn classical() -> PlayerRegistry {
+        let mut r = PlayerRegistry::empty();
+        r.register("random", |_, _, rules, seed| {
+            Ok(Box::new(RandomPlayer::new(rules, seed)))
+        });
+        r.register("greedy", |_, _, rules, seed| {
+            Ok(Box::new(GreedyPlayer::new(rules, seed)))
+        });
+        r.register("ab", |_, spec, rules, _| match spec {
+            PlayerSpec::AlphaBeta(ab) => Ok(Box::new(alpha_beta(spec, ab, rules)?)),
+            other => anyhow::bail!("`{other}` is not an alpha-beta spec"),
+        });
+        r.register("engine", |_, spec, rules, _| {
+            let PlayerSpec::Other { options, .. } = spec else {
+                anyhow::bail!("`{spec}` is not an engine spec")
+            };
+            let (program, player) = match options.split_once(",player=") {
+                Some((p, s)) => (p.trim(), Some(s.trim()).filter(|s| !s.is_empty())),
+                None => (options.trim(), None),
+            };
+            anyhow::ensure!(
+                !program.is_empty(),
+                "`engine:` needs a program: engine:PROGRAM[,player=SPEC]"
+            );
+            Ok(Box::new(ExternalEngine::start(
+                std::path::Path::new(program),
+                player,
+                spec.to_string(),
+                rules,
+            )?))
+        });
+        r.register("solver", |registry, spec, rules, seed| {
+            let options = match spec {
+                PlayerSpec::Other { options, .. } => options.as_str(),
+                _ => "",
+            };
+            let parsed = SolverSpec::parse(options)?;
+            let fallback = match &parsed.fallback {
+                Some(text) => Some(registry.resolve(text, rules, seed)?.1),
+                None => None,
+            };
+            Ok(Box::new(SolverPlayer::new(
+                parsed,
+                spec.to_string(),
+                rules,
+                fallback,
+            )?))
+        });
+        r
+    }
+}
+
+/// The alpha-beta player of `spec`, with its weights file read (bounded) where it names one.
+fn alpha_beta(spec: &PlayerSpec, ab: &AbSpec, rules: &Rules) -> anyhow::Result<AlphaBeta> {
+    let weights = match &ab.weights {
+        None => EvalWeights::default(),
+        Some(path) => {
+            let text =
+                crate::util::read_text_bounded(path, crate::util::limits::TEXT, "weights file")?;
+            serde_json::from_str(&text)
+                .with_context(|| format!("bad weights file {}", path.display()))?
+        }
+    };
+    // No limits in the spec: the caller's limits apply, or else the default depth.
+    let cfg = AlphaBetaConfig {
+        limits: ab.limits,
+        tt_bits: ab.tt_bits.unwrap_or(AlphaBetaConfig::default().tt_bits),
+        weights,
+    };
+    Ok(AlphaBeta::new(rules, cfg).named(spec.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_registry_knows_the_kinds_it_can_build() {
+        let players = PlayerRegistry::classical();
+        for known in ["random", "greedy", "ab:depth=2", "engine:bao"] {
+            assert!(players.knows(&known.parse().unwrap()), "{known}");
+        }
+        for unknown in ["nonsense:x", "mcts:sims=2", "player:x.bao"] {
+            assert!(!players.knows(&unknown.parse().unwrap()), "{unknown}");
+        }
+    }
+}
