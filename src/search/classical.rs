@@ -4,7 +4,6 @@
 use super::alphabeta::{AlphaBeta, AlphaBetaConfig};
 use super::eval_fn::EvalWeights;
 use super::solver::SolverPlayer;
-use super::solver::player::SolverSpec;
 use crate::players::spec::AbSpec;
 use crate::players::{ExternalEngine, GreedyPlayer, PlayerRegistry, PlayerSpec, RandomPlayer};
 use crate::rules::Rules;
@@ -50,17 +49,15 @@ impl PlayerRegistry {
             )?))
         });
         r.register("solver", |registry, spec, rules, seed| {
-            let options = match spec {
-                PlayerSpec::Other { options, .. } => options.as_str(),
-                _ => "",
+            let PlayerSpec::Solver(options) = spec else {
+                anyhow::bail!("`{spec}` is not a solver spec")
             };
-            let parsed = SolverSpec::parse(options)?;
-            let fallback = match &parsed.fallback {
-                Some(text) => Some(registry.resolve(text, rules, seed)?.1),
+            let fallback = match &options.fallback {
+                Some(other) => Some(registry.build(other, rules, seed)?),
                 None => None,
             };
             Ok(Box::new(SolverPlayer::new(
-                parsed,
+                options.clone(),
                 spec.to_string(),
                 rules,
                 fallback,

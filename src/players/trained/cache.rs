@@ -145,7 +145,8 @@ mod tests {
         run.write_config(config).unwrap();
         let net = toml::from_str::<crate::train::TrainConfig>(config)
             .unwrap()
-            .net;
+            .net
+            .shape;
         let mut meta = crate::train::Meta {
             version: 1,
             variant: "kiswahili".into(),

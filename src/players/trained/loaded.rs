@@ -2,7 +2,7 @@
 
 use crate::mcts::{Inference, MctsPlayer};
 use crate::player_file::{Bundle, Header};
-use crate::players::{Candidate, Choice, Limits, Player};
+use crate::players::{Candidate, Choice, Limits, Player, PlayerSpec};
 use crate::rules::{Position, Rules};
 use anyhow::Context;
 use std::path::Path;
@@ -29,7 +29,7 @@ impl LoadedPlayer {
         Ok(LoadedPlayer::new(
             bundle.header,
             eval,
-            format!("player:{}", path.display()),
+            PlayerSpec::File(path.to_path_buf()).to_string(),
         ))
     }
 
