@@ -10,7 +10,7 @@
 //! | `ab:time=500ms` (`1s`, `1.5s`) | alpha-beta, that much time per move |
 //! | `ab:depth=6,time=1s` | limits combine: the first one reached stops the search |
 //! | `ab:...,tt=16` | a transposition table of 2^16 entries (default 2^20) |
-//! | `ab:...,weights=FILE.json` | evaluation weights from a JSON file ([`EvalWeights`](crate::search::EvalWeights)) |
+//! | `ab:...,weights=FILE.json` | evaluation weights from a JSON file ([`HeuristicWeights`](crate::search::HeuristicWeights)) |
 //! | `mcts:...` | MCTS with a network (needs the `ml` feature; registered by `export`) |
 //! | `player:PATH` | a player file (needs the `ml` feature; registered by `export`) |
 //! | `engine:PROGRAM` | another `bao` program through `PROGRAM engine` (its default player) |

@@ -2,7 +2,7 @@
 //! searches of this room, `ab` and `solver`.
 
 use super::alphabeta::{AlphaBeta, AlphaBetaConfig};
-use super::eval_fn::EvalWeights;
+use super::heuristic::HeuristicWeights;
 use super::solver::SolverPlayer;
 use crate::players::spec::AbSpec;
 use crate::players::{ExternalEngine, GreedyPlayer, PlayerRegistry, PlayerSpec, RandomPlayer};
@@ -70,7 +70,7 @@ impl PlayerRegistry {
 /// The alpha-beta player of `spec`, with its weights file read (bounded) where it names one.
 fn alpha_beta(spec: &PlayerSpec, ab: &AbSpec, rules: &Rules) -> anyhow::Result<AlphaBeta> {
     let weights = match &ab.weights {
-        None => EvalWeights::default(),
+        None => HeuristicWeights::default(),
         Some(path) => {
             let text =
                 crate::util::read_text_bounded(path, crate::util::limits::TEXT, "weights file")?;

@@ -9,10 +9,10 @@
 pub mod alphabeta;
 pub mod bench;
 mod classical;
-pub mod eval_fn;
+pub mod heuristic;
 pub mod solver;
 mod tt;
 pub mod zobrist;
 
 pub use alphabeta::{AlphaBeta, AlphaBetaConfig, Analysis};
-pub use eval_fn::EvalWeights;
+pub use heuristic::HeuristicWeights;
