@@ -439,7 +439,6 @@ fn onnx_export_works_for_an_mlp_and_a_resnet() {
             hidden: vec![32],
             blocks: 1,
             channels: 8,
-            ..NetConfig::default()
         };
         let dir = tmp(&format!("onnx-net-{i}"));
         Trainer::new(&net, bao_zero::nn::Compute::Cpu, 0.0, 5)

@@ -22,7 +22,6 @@ fn bundle(kind: NetKind, variant: Variant, name: &str) -> Bundle {
         hidden: vec![32, 16],
         blocks: 1,
         channels: 8,
-        ..NetConfig::default()
     };
     let dir = tmp(name);
     Trainer::new(&net, bao_zero::nn::Compute::Cpu, 0.0, 11)

@@ -36,7 +36,6 @@ fn a_few_training_steps_on_a_fixed_batch_lower_the_loss() {
             hidden: vec![64],
             blocks: 1,
             channels: 8,
-            ..NetConfig::default()
         };
         let mut t = Trainer::new(&cfg, Compute::Cpu, 0.0, 3).unwrap();
         let batch = synthetic_batch(64);

@@ -12,6 +12,8 @@
 //! | `mcts:solver=1` | MCTS-solver: proven wins and losses ([`PlaySettings::solver`]) |
 //! | `mcts:batch=8` | leaves per batched evaluation, 1 to 256 (default: chosen from the budget) |
 //! | `mcts:sims=400` without `checkpoint` | MCTS with uniform priors and no value (a baseline) |
+//!
+//! The options reach the builder read into an [`MctsSpec`].
 
 use super::LoadedPlayer;
 use crate::mcts::{
@@ -93,6 +95,7 @@ fn build_mcts(
     rules: &Rules,
 ) -> anyhow::Result<Box<dyn Player>> {
     let bad = |why: String| anyhow::anyhow!("bad player spec `{spec}`: {why}");
+    // The checks `bao export --sims/--cpuct` make of its text, so both refuse alike.
     if let Some(s) = options.sims {
         parse_sims(&s.to_string()).map_err(bad)?;
     }
