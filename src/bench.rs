@@ -71,10 +71,16 @@ pub struct MctsBench {
 
 /// Raw batched forward throughput of `net` on `threads` threads at `batch`, for `seconds`.
 #[cfg(feature = "ml")]
-fn bench_forward(net: &crate::nn::NetConfig, batch: usize, threads: usize, seconds: f64) -> f64 {
+pub fn bench_forward(
+    net: &crate::nn::NetConfig,
+    device: crate::nn::Compute,
+    batch: usize,
+    threads: usize,
+    seconds: f64,
+) -> f64 {
     use crate::env::{ACTIONS, OBS_LEN};
-    let trainer = crate::nn::Trainer::new(net, 0.0, 1).expect("a network");
-    let eval = crate::nn::NetEvaluator::new(trainer.snapshot());
+    let trainer = crate::nn::Trainer::new(net, device, 0.0, 1).expect("a network");
+    let eval = crate::nn::NetInference::new(trainer.snapshot());
     let t = Instant::now();
     let total: usize = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads.max(1))
@@ -84,7 +90,7 @@ fn bench_forward(net: &crate::nn::NetConfig, batch: usize, threads: usize, secon
                     let masks = vec![1.0f32; batch * ACTIONS];
                     let mut n = 0;
                     while t.elapsed().as_secs_f64() < seconds {
-                        eval.infer(&obs, &masks, batch);
+                        eval.forward(&obs, &masks, batch);
                         n += batch;
                     }
                     n
@@ -104,8 +110,9 @@ fn bench_forward(net: &crate::nn::NetConfig, batch: usize, threads: usize, secon
 #[cfg(feature = "ml")]
 pub fn bench_mcts(cfg: &crate::train::TrainConfig, seconds: f64, runs: usize) -> MctsBench {
     let rules = cfg.game().expect("the built-in rules");
-    let trainer = crate::nn::Trainer::new(&cfg.net, 0.0, 1).expect("a network");
-    let eval = crate::nn::NetEvaluator::new(trainer.snapshot());
+    let trainer =
+        crate::nn::Trainer::new(&cfg.net.shape, cfg.net.device, 0.0, 1).expect("a network");
+    let eval = crate::nn::NetInference::new(trainer.snapshot());
     let sp = &cfg.selfplay;
     let (mut sims, mut fwd) = (Vec::new(), Vec::new());
     for run in 0..runs.max(1) {
@@ -120,7 +127,8 @@ pub fn bench_mcts(cfg: &crate::train::TrainConfig, seconds: f64, runs: usize) ->
         }
         sims.push(total as f64 / t.elapsed().as_secs_f64());
         fwd.push(bench_forward(
-            &cfg.net,
+            &cfg.net.shape,
+            cfg.net.device,
             sp.concurrent_games,
             sp.threads,
             seconds.min(3.0),
@@ -156,8 +164,9 @@ pub fn bench_play(seconds: f64, runs: usize) -> PlayBench {
     let cfg: crate::train::TrainConfig =
         toml::from_str(crate::train::config::DEFAULT_CONFIG).expect("the built-in config parses");
     let rules = cfg.game().expect("the built-in rules");
-    let trainer = crate::nn::Trainer::new(&cfg.net, 0.0, 1).expect("a network");
-    let eval = std::sync::Arc::new(crate::nn::NetEvaluator::new(trainer.snapshot()));
+    let trainer =
+        crate::nn::Trainer::new(&cfg.net.shape, cfg.net.device, 0.0, 1).expect("a network");
+    let eval = std::sync::Arc::new(crate::nn::NetInference::new(trainer.snapshot()));
     let sp = crate::selfplay::SelfPlayConfig {
         threads: 1,
         ..cfg.selfplay.clone()
@@ -274,12 +283,10 @@ pub fn bench_device(
     seconds: f64,
     runs: usize,
 ) -> anyhow::Result<DeviceRow> {
-    use crate::nn::{Compute, NetConfig, NetWeights, Trainer};
-    let on = NetConfig {
-        device,
-        ..net.clone()
-    };
-    let start = Trainer::new(net, 1e-4, 1)?.weights(0)?;
+    use crate::nn::{Compute, NetWeights, Trainer};
+    let start = Trainer::new(net, Compute::Cpu, 1e-4, 1)?
+        .weights(0)?
+        .to_bytes()?;
     let rate = |work: &mut dyn FnMut() -> anyhow::Result<usize>| -> anyhow::Result<f64> {
         let mut rates = Vec::new();
         for _ in 0..runs.max(1) {
@@ -296,25 +303,22 @@ pub fn bench_device(
     let mut first_loss = f64::NAN;
     for &b in batches {
         let data = synthetic_batch(b);
-        let mut trainer = Trainer::from_weights(&on, 1e-4, &start.bytes)?;
+        let mut trainer = Trainer::from_weights(net, device, 1e-4, &start)?;
         if first_loss.is_nan() {
-            first_loss = Trainer::from_weights(&on, 1e-4, &start.bytes)?
+            first_loss = Trainer::from_weights(net, device, 1e-4, &start)?
                 .step(&data, 1e-3)?
                 .total;
         }
         train.push((b, rate(&mut || trainer.step(&data, 1e-3).map(|_| 1))?));
-        let eval = NetWeights {
-            net: on.clone(),
-            ..start.clone()
-        }
-        .evaluator()?;
+        let network = NetWeights::from_bytes(net, device, &start, 0)?;
+        let eval = network.inference();
         forward.push((
             b,
             rate(&mut || {
                 // The CPU as play uses it (an MLP's fast path); a GPU through burn.
                 match device {
-                    Compute::Cpu => eval.infer(&data.obs, &data.masks, b),
-                    Compute::Gpu => eval.infer_on_device(&data.obs, &data.masks, b),
+                    Compute::Cpu => eval.forward(&data.obs, &data.masks, b),
+                    Compute::Gpu => eval.forward_on_device(&data.obs, &data.masks, b),
                 };
                 Ok(b)
             })?,

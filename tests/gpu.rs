@@ -5,7 +5,7 @@
 #![cfg(feature = "gpu")]
 
 use bao_zero::bench::synthetic_batch;
-use bao_zero::nn::{Compute, FastMlp, NetConfig, NetEvaluator, NetKind, NetWeights, Trainer};
+use bao_zero::nn::{Compute, FastMlp, NetConfig, NetInference, NetKind, NetWeights, Trainer};
 use bao_zero::player_file::{Bundle, shipped_player};
 
 /// Relative tolerance between the two backends: their float sums run in other orders.
@@ -40,13 +40,6 @@ fn nets() -> Vec<NetConfig> {
     ]
 }
 
-fn on(net: &NetConfig, device: Compute) -> NetConfig {
-    NetConfig {
-        device,
-        ..net.clone()
-    }
-}
-
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= f64::from(TOLERANCE) * (1.0 + a.abs().max(b.abs()))
 }
@@ -58,9 +51,13 @@ fn training_steps_on_the_gpu_follow_the_cpus_from_the_same_weights() {
     }
     let data = synthetic_batch(64);
     for net in nets() {
-        let start = Trainer::new(&net, 1e-4, 7).unwrap().weights(0).unwrap();
-        let mut cpu = Trainer::from_weights(&net, 1e-4, &start.bytes).unwrap();
-        let mut gpu = Trainer::from_weights(&on(&net, Compute::Gpu), 1e-4, &start.bytes).unwrap();
+        let start = Trainer::new(&net, Compute::Cpu, 1e-4, 7)
+            .unwrap()
+            .weights(0)
+            .unwrap();
+        let start = start.to_bytes().unwrap();
+        let mut cpu = Trainer::from_weights(&net, Compute::Cpu, 1e-4, &start).unwrap();
+        let mut gpu = Trainer::from_weights(&net, Compute::Gpu, 1e-4, &start).unwrap();
         for step in 0..3 {
             let (a, b) = (
                 cpu.step(&data, 1e-3).unwrap(),
@@ -73,12 +70,8 @@ fn training_steps_on_the_gpu_follow_the_cpus_from_the_same_weights() {
             );
         }
         // The weights it trained are bytes like any others: they load on the CPU.
-        let trained = gpu.weights(3).unwrap();
-        let on_cpu = NetWeights {
-            net: net.clone(),
-            ..trained
-        };
-        on_cpu.evaluator().unwrap();
+        let trained = gpu.weights(3).unwrap().to_bytes().unwrap();
+        NetWeights::from_bytes(&net, Compute::Cpu, &trained, 3).unwrap();
     }
 }
 
@@ -89,15 +82,16 @@ fn batched_evaluation_on_the_gpu_gives_the_cpus_outputs() {
     }
     let data = synthetic_batch(256);
     for net in nets() {
-        let weights = Trainer::new(&net, 0.0, 11).unwrap().weights(0).unwrap();
-        let run = |device| {
-            NetWeights {
-                net: on(&net, device),
-                ..weights.clone()
-            }
-            .evaluator()
+        let weights = Trainer::new(&net, Compute::Cpu, 0.0, 11)
             .unwrap()
-            .infer(&data.obs, &data.masks, data.size)
+            .weights(0)
+            .unwrap();
+        let weights = weights.to_bytes().unwrap();
+        let run = |device| {
+            NetWeights::from_bytes(&net, device, &weights, 0)
+                .unwrap()
+                .inference()
+                .forward(&data.obs, &data.masks, data.size)
         };
         let ((pc, vc), (pg, vg)) = (run(Compute::Cpu), run(Compute::Gpu));
         assert_eq!((pc.len(), vc.len()), (pg.len(), vg.len()));
@@ -117,7 +111,7 @@ fn batched_evaluation_on_the_gpu_gives_the_cpus_outputs() {
 
 /// Asserts that `eval` takes the MLP's fast CPU path and that its outputs are that path's, bit
 /// for bit.
-fn assert_fast_mlp(eval: &NetEvaluator, what: &str) {
+fn assert_fast_mlp(eval: &NetInference, what: &str) {
     assert!(
         eval.uses_fast_mlp(),
         "{what} does not take the fast MLP path"
@@ -126,7 +120,7 @@ fn assert_fast_mlp(eval: &NetEvaluator, what: &str) {
     let fast = FastMlp::new(&weights).expect("the MLP in its fast form");
     let data = synthetic_batch(16);
     assert_eq!(
-        eval.infer(&data.obs, &data.masks, data.size),
+        eval.forward(&data.obs, &data.masks, data.size),
         fast.forward(&data.obs, &data.masks, data.size),
         "{what} computes other outputs than the fast MLP path"
     );
@@ -140,15 +134,16 @@ fn network_players_of_the_gpu_build_take_the_fast_mlp_path_of_the_default_build(
     let file = shipped_player("kiswahili").expect("the shipped Kiswahili player");
     let bundle = Bundle::read(&file).unwrap();
     assert_eq!(bundle.header.net.kind, NetKind::Mlp, "the shipped player");
-    assert_fast_mlp(&bundle.evaluator().unwrap(), "the shipped player");
+    assert_fast_mlp(&bundle.inference().unwrap(), "the shipped player");
     let net = NetConfig::default();
-    let weights = Trainer::new(&net, 0.0, 5).unwrap().weights(0).unwrap();
-    assert_fast_mlp(&weights.evaluator().unwrap(), "an MLP on the CPU");
+    let weights = Trainer::new(&net, Compute::Cpu, 0.0, 5)
+        .unwrap()
+        .weights(0)
+        .unwrap();
+    assert_fast_mlp(weights.inference(), "an MLP on the CPU");
     if gpu_or_skip().is_some() {
-        let on_gpu = NetWeights {
-            net: on(&net, Compute::Gpu),
-            ..weights
-        };
-        assert_fast_mlp(&on_gpu.evaluator().unwrap(), "an MLP on the GPU");
+        let bytes = weights.to_bytes().unwrap();
+        let on_gpu = NetWeights::from_bytes(&net, Compute::Gpu, &bytes, 0).unwrap();
+        assert_fast_mlp(on_gpu.inference(), "an MLP on the GPU");
     }
 }

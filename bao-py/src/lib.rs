@@ -27,7 +27,7 @@ use bao_zero::rules::{Game, Variant};
 use pyo3::prelude::*;
 use std::sync::OnceLock;
 
-/// The player kinds Python builds, for `Player`, the training `Evaluator` and `evaluate`'s
+/// The player kinds Python builds, for `Player`, the training `EvaluationWorker` and `evaluate`'s
 /// opponents alike: the registry the `bao` command line passes to every command
 /// (`players::trained::all_players`: classical players and the network kinds `player:` and `mcts:`), so
 /// any spec the command line takes works here too.
@@ -80,7 +80,7 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<player::Choice>()?;
     m.add_class::<training::SelfPlayWorker>()?;
     m.add_class::<training::Learner>()?;
-    m.add_class::<training::Evaluator>()?;
+    m.add_class::<training::EvaluationWorker>()?;
     m.add_class::<training::Progress>()?;
     Ok(())
 }

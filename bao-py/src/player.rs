@@ -7,6 +7,7 @@ use crate::errors::{
 };
 use crate::{players, variant_rules};
 use bao_zero::notation::{line_text, move_text};
+use bao_zero::players::spec::AbSpec;
 use bao_zero::players::trained::LoadedPlayer;
 use bao_zero::players::{Bot, Limits, PlayerPanicked, PlayerSpec};
 use bao_zero::rules::{Game, MoveList, Position};
@@ -315,7 +316,7 @@ impl Player {
     #[pyo3(signature = (variant = "kiswahili"))]
     fn default(variant: &str) -> PyResult<Player> {
         let (game, _) = variant_rules(variant)?;
-        Player::from_spec(&bao_zero::player_file::default_player_spec(game, true), 0)
+        Player::from_built(&bao_zero::player_file::default_player_spec(game, true), 0)
     }
 
     /// Alpha-beta search with the project's evaluation, to `depth` plies (and at most `nodes`
@@ -323,14 +324,14 @@ impl Player {
     #[staticmethod]
     #[pyo3(signature = (depth = 4, nodes = None, movetime_ms = None))]
     fn alphabeta(depth: u32, nodes: Option<u64>, movetime_ms: Option<u64>) -> PyResult<Player> {
-        let mut spec = format!("ab:depth={depth}");
-        if let Some(n) = nodes {
-            spec.push_str(&format!(",nodes={n}"));
-        }
-        if let Some(ms) = movetime_ms {
-            spec.push_str(&format!(",time={ms}ms"));
-        }
-        Player::from_spec(&spec, 0)
+        guarded("Player.alphabeta", || {
+            let limits = choose_limits(movetime_ms, None, Some(depth), nodes)?;
+            let spec = PlayerSpec::AlphaBeta(AbSpec {
+                limits,
+                ..AbSpec::default()
+            });
+            Player::from_built(&spec, 0)
+        })
     }
 
     /// Uniformly random legal moves from a seeded generator.

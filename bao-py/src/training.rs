@@ -1,11 +1,11 @@
 //! The training stages for distributed drivers (`bao_zero.ray_train`): a self-play worker, the
-//! learner that owns the run directory, and the evaluator. They are the stages `bao train`
+//! learner that owns the run directory, and the evaluation worker. They are the stages `bao train`
 //! runs, so a run made through them is the same run, in the same run directory. Their calls
 //! release the GIL while Rust works; what crosses between them is bytes (weights, self-play
 //! parts, evaluations), so they can sit in different processes and machines.
 
 use crate::errors::{chain_value_error, check_range, detach, guarded, value_error};
-use bao_zero::nn::{NetEvaluator, NetWeights};
+use bao_zero::nn::NetWeights;
 use bao_zero::pool::OwnPool;
 use bao_zero::rules::Game;
 use bao_zero::selfplay::{MAX_THREADS, SelfPlayPart, merge_parts};
@@ -33,13 +33,9 @@ fn pool(threads: usize, name: &'static str) -> PyResult<OwnPool> {
     Ok(own)
 }
 
-/// The network of a run with `config` from its bytes, as of `version`.
-fn net_weights(config: &TrainConfig, bytes: Vec<u8>, version: u64) -> NetWeights {
-    NetWeights {
-        net: config.net.clone(),
-        bytes,
-        version,
-    }
+/// The network of a run with `config` from its bytes, as of `version`, on the run's device.
+fn net_weights(config: &TrainConfig, bytes: &[u8], version: u64) -> anyhow::Result<NetWeights> {
+    NetWeights::from_bytes(&config.net.shape, config.net.device, bytes, version)
 }
 
 /// A JSON value as a Python object (through the `json` module).
@@ -59,7 +55,7 @@ pub struct SelfPlayWorker {
     rules: Game,
     pool: OwnPool,
     /// The network of the last call, kept while the weights stay the same.
-    network: Mutex<Option<(Vec<u8>, NetEvaluator)>>,
+    network: Mutex<Option<(Vec<u8>, NetWeights)>>,
 }
 
 #[pymethods]
@@ -109,14 +105,14 @@ impl SelfPlayWorker {
             let bytes = detach(py, || {
                 let mut network = self.network.lock().unwrap_or_else(|e| e.into_inner());
                 if network.as_ref().is_none_or(|(b, _)| *b != weights) {
-                    let evaluator =
-                        net_weights(&self.config, weights.clone(), version).evaluator()?;
-                    *network = Some((weights, evaluator));
+                    let loaded = net_weights(&self.config, &weights, version)?;
+                    *network = Some((weights, loaded));
                 }
-                let (_, evaluator) = network.as_ref().expect("the network was just loaded");
+                let (_, loaded) = network.as_ref().expect("the network was just loaded");
+                let network = loaded.inference().as_ref();
                 let (rules, settings) = (&self.rules, &self.config.selfplay);
                 let part = self.pool.install(|| {
-                    SelfPlayPart::play_with(rules, evaluator, version, settings, range, &|_| {})
+                    SelfPlayPart::play_with(rules, network, version, settings, range, &|_| {})
                 })?;
                 Ok(part.to_bytes())
             })?;
@@ -176,7 +172,7 @@ impl Learner {
         })
     }
 
-    /// The run's config as TOML, to build workers and evaluators with anywhere.
+    /// The run's config as TOML, to build workers (self-play and evaluation) with anywhere.
     #[getter]
     fn config_toml(&self) -> PyResult<String> {
         toml::to_string_pretty(self.lock().config()).map_err(value_error)
@@ -210,8 +206,8 @@ impl Learner {
     /// between `train` and `commit`, after the trained iteration (to evaluate).
     fn weights<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         guarded("Learner.weights", || {
-            let weights = detach(py, || self.lock().weights())?;
-            Ok(PyBytes::new(py, &weights.bytes))
+            let bytes = detach(py, || self.lock().weights()?.to_bytes())?;
+            Ok(PyBytes::new(py, &bytes))
         })
     }
 
@@ -267,7 +263,7 @@ impl Learner {
     }
 
     /// Completes the trained iteration `iteration` with its evaluation (bytes from
-    /// `Evaluator.evaluate`, or `None` when none is due): writes its metrics line, its
+    /// `EvaluationWorker.evaluate`, or `None` when none is due): writes its metrics line, its
     /// TensorBoard figures, `meta.json`, and prints its line. Returns the metrics line.
     #[pyo3(signature = (iteration, evaluation = None))]
     fn commit<'py>(
@@ -299,8 +295,8 @@ impl Learner {
 
 /// Evaluates a training run's networks against its config's opponents, from each iteration's
 /// own seed: the same games wherever it runs. `threads`: the games in parallel.
-#[pyclass(name = "Evaluator", module = "bao_zero._core")]
-pub struct Evaluator {
+#[pyclass(name = "EvaluationWorker", module = "bao_zero._core")]
+pub struct EvaluationWorker {
     config: TrainConfig,
     rules: Game,
     settings: EvalSettings,
@@ -308,19 +304,19 @@ pub struct Evaluator {
 }
 
 #[pymethods]
-impl Evaluator {
+impl EvaluationWorker {
     #[new]
     #[pyo3(signature = (config_toml, threads = 1))]
     fn new(config_toml: &str, threads: usize) -> PyResult<Self> {
-        guarded("Evaluator", || {
+        guarded("EvaluationWorker", || {
             let (config, rules) = parse_config(config_toml)?;
             // The opponents are built as `bao train` builds them: by the command line's registry.
             let settings = EvalSettings::of_run(&config, crate::players());
-            Ok(Evaluator {
+            Ok(EvaluationWorker {
                 config,
                 rules,
                 settings,
-                pool: pool(threads, "bao-evaluator")?,
+                pool: pool(threads, "bao-evaluation")?,
             })
         })
     }
@@ -333,9 +329,9 @@ impl Evaluator {
         weights: Vec<u8>,
         iteration: u32,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        guarded("Evaluator.evaluate", || {
+        guarded("EvaluationWorker.evaluate", || {
             let bytes = detach(py, || -> anyhow::Result<Vec<u8>> {
-                let weights = net_weights(&self.config, weights, u64::from(iteration));
+                let weights = net_weights(&self.config, &weights, u64::from(iteration))?;
                 let report = self.pool.install(|| {
                     train::evaluate::evaluate_iteration(
                         &self.rules,

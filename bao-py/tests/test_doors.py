@@ -217,14 +217,14 @@ def test_training_doors_take_hostile_arguments(
     )
     assert learner.iteration == 0, "no hostile call may have trained or committed"
     walk(
-        "Evaluator",
-        bao_zero.Evaluator,
+        "EvaluationWorker",
+        bao_zero.EvaluationWorker,
         dict(config_toml=toml, threads=1),
         {"config_toml": STRINGS + configs, "threads": NUMBERS},
     )
-    evaluator = bao_zero.Evaluator(toml)
+    evaluator = bao_zero.EvaluationWorker(toml)
     walk(
-        "Evaluator.evaluate",
+        "EvaluationWorker.evaluate",
         evaluator.evaluate,
         dict(weights=b"", iteration=1),
         {"weights": [b"", b"\x00" * 64, "x", None], "iteration": NUMBERS},

@@ -18,7 +18,7 @@ from bao_zero import _core
 def drive(learner: bao_zero.Learner, workers: list[bao_zero.SelfPlayWorker], chunk: int) -> None:
     """Runs the learner's run to its end, its games played by `workers` in turns, `chunk` games
     a part, parts handed in newest first."""
-    evaluator = bao_zero.Evaluator(learner.config_toml)
+    evaluator = bao_zero.EvaluationWorker(learner.config_toml)
     while learner.iteration < learner.iterations:
         iteration = learner.iteration + 1
         weights = learner.weights()
@@ -138,7 +138,7 @@ def test_sizes_out_of_range_are_value_errors_not_aborts(
         with pytest.raises(ValueError, match="threads must be 1 to 1024"):
             bao_zero.SelfPlayWorker(learner.config_toml, threads=threads)
         with pytest.raises(ValueError, match="threads must be 1 to 1024"):
-            bao_zero.Evaluator(learner.config_toml, threads=threads)
+            bao_zero.EvaluationWorker(learner.config_toml, threads=threads)
 
 
 def test_train_refuses_bad_seconds_and_a_newer_network(smoke_config: Callable[[str], Path]) -> None:
@@ -160,3 +160,12 @@ def test_train_refuses_bad_seconds_and_a_newer_network(smoke_config: Callable[[s
     assert learner.train(1, [part], 2.0)["iteration"] == 1
     line = learner.commit(1)
     assert line["selfplay_games_per_sec"] == pytest.approx(games / 2.0)
+
+
+def test_evaluator_is_a_deprecated_alias_of_the_evaluation_worker() -> None:
+    with pytest.warns(DeprecationWarning, match="bao_zero.EvaluationWorker"):
+        alias = bao_zero.Evaluator
+    assert alias is bao_zero.EvaluationWorker
+    assert "Evaluator" not in bao_zero.__all__
+    with pytest.raises(AttributeError, match="no_such_name"):
+        bao_zero.no_such_name  # noqa: B018

@@ -46,7 +46,7 @@ fn check(bytes: &[u8]) {
         }
         Ok(bundle) => {
             bundle.header.validate().expect("a read header is valid");
-            let _ = bundle.evaluator();
+            let _ = bundle.inference();
         }
     }
 }

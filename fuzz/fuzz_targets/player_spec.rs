@@ -4,8 +4,7 @@
 //! and every error of a one-line spec is one line.
 #![no_main]
 
-use bao_zero::players::{PlayerRegistry, PlayerSpec, RandomPlayer};
-use bao_zero::search::solver::player::SolverSpec;
+use bao_zero::players::{PlayerRegistry, PlayerSpec, RandomPlayer, SolverSpec};
 use libfuzzer_sys::fuzz_target;
 
 /// The classical kinds, with builders that allocate nothing and start no program: `ab` and
@@ -21,12 +20,12 @@ fn registry() -> PlayerRegistry {
         other => anyhow::bail!("`{other}` is not an alpha-beta spec"),
     });
     players.register("solver", |registry, spec, seed| {
-        let options = match spec {
-            PlayerSpec::Other { options, .. } => options.as_str(),
-            _ => "",
-        };
-        if let Some(inner) = SolverSpec::parse(options)?.fallback {
-            registry.resolve(&inner, seed)?;
+        if let PlayerSpec::Solver(SolverSpec {
+            fallback: Some(inner),
+            ..
+        }) = spec
+        {
+            registry.build(inner, seed)?;
         }
         Ok(Box::new(RandomPlayer::new(seed)))
     });

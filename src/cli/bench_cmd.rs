@@ -288,11 +288,11 @@ fn device_selfplay(
     seconds: f64,
     runs: usize,
 ) -> anyhow::Result<()> {
-    use crate::nn::{Compute, NetConfig};
+    use crate::nn::{Compute, NetTable};
     let mut cfg: crate::train::TrainConfig = toml::from_str(crate::train::config::DEFAULT_CONFIG)?;
-    cfg.net = NetConfig {
+    cfg.net = NetTable {
+        shape: net.clone(),
         device,
-        ..net.clone()
     };
     (cfg.selfplay.concurrent_games, cfg.selfplay.threads) = match device {
         Compute::Gpu => (512, 1),

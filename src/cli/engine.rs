@@ -331,9 +331,9 @@ fn build_player(
             let files = players.kinds().contains(&"player");
             crate::player_file::default_player_spec(variant, files)
         }
-        other => other.to_string(),
+        other => other.parse()?,
     };
-    Ok(players.resolve(&spec, game, 0)?.1)
+    players.build(&spec, game, 0)
 }
 
 /// The limits of `go [nodes N] [depth N] [movetime MS] [time MS [inc MS]]` (`sims` is a

@@ -6,7 +6,7 @@ use super::engine::{Event, spawn_line_reader};
 use super::eval_cmds::{LimitArgs, spec};
 use crate::eval::arena::{mix, play_game, result_tag};
 use crate::notation::{Diagram, Record, legal_strings, line_text, move_text, parse_and_play};
-use crate::players::{Bot, Choice, Limits, Player, PlayerRegistry};
+use crate::players::{Bot, Choice, Limits, Player, PlayerRegistry, PlayerSpec};
 use crate::rules::{Move, MoveList, Position, Rules, Side, Variant};
 use anyhow::{Context, anyhow, bail};
 use std::io::{BufRead, Write};
@@ -73,8 +73,14 @@ pub fn run_play(args: PlayArgs, players: &PlayerRegistry) -> anyhow::Result<()> 
     }
     let (me, opponent) = if args.south.is_some() || args.north.is_some() {
         match human(&args.south) {
-            true => (Side::South, args.north.clone().unwrap_or_default()),
-            false => (Side::North, args.south.clone().unwrap_or_default()),
+            true => (
+                Side::South,
+                spec(args.north.as_deref().unwrap_or_default())?,
+            ),
+            false => (
+                Side::North,
+                spec(args.south.as_deref().unwrap_or_default())?,
+            ),
         }
     } else {
         let me = match args.side.to_ascii_lowercase().as_str() {
@@ -85,7 +91,7 @@ pub fn run_play(args: PlayArgs, players: &PlayerRegistry) -> anyhow::Result<()> 
         (me, opponent_spec(&args, players)?)
     };
     let rules = args.game.game()?;
-    let (_, ai) = players.resolve(&opponent, &rules, args.seed)?;
+    let ai = players.build(&opponent, &rules, args.seed)?;
     crate::players::check_players(&rules, &[ai.as_ref()])?;
     let start = args.game.start(&rules)?;
     let limits = args.limits.limits()?;
@@ -101,12 +107,12 @@ pub fn run_play(args: PlayArgs, players: &PlayerRegistry) -> anyhow::Result<()> 
 
 /// The spec of the player you play against: `--against`, `--player`, or the variant's default
 /// player (its shipped player; in a solved game, the perfect player first).
-fn opponent_spec(args: &PlayArgs, players: &PlayerRegistry) -> anyhow::Result<String> {
-    if let Some(spec) = &args.against {
-        return Ok(spec.clone());
+fn opponent_spec(args: &PlayArgs, players: &PlayerRegistry) -> anyhow::Result<PlayerSpec> {
+    if let Some(text) = &args.against {
+        return spec(text);
     }
     if let Some(file) = &args.player {
-        return Ok(format!("player:{}", file.display()));
+        return Ok(PlayerSpec::File(file.clone()));
     }
     let game = args.game.variant.parse::<Variant>()?;
     let variant = game.name();

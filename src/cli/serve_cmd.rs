@@ -1,6 +1,7 @@
 //! `bao serve`: the web page to play, watch and analyse ([`crate::serve`]).
 
-use crate::players::PlayerRegistry;
+use crate::players::spec::AbSpec;
+use crate::players::{PlayerRegistry, PlayerSpec};
 use crate::serve::ServeConfig;
 use std::path::PathBuf;
 
@@ -50,14 +51,12 @@ fn body_timeout(text: &str) -> Result<std::time::Duration, String> {
 /// Runs `bao serve` until interrupted.
 pub fn run_serve(args: ServeArgs, players: &PlayerRegistry) -> anyhow::Result<()> {
     let player = match args.player {
-        Some(p) => p,
-        None => {
-            // The Bao la Kiswahili player, or alpha-beta where none is shipped.
-            match crate::player_file::shipped_player("kiswahili") {
-                Some(file) => format!("player:{}", file.display()),
-                None => "ab".to_string(),
-            }
-        }
+        Some(text) => text.parse::<PlayerSpec>()?,
+        // The Bao la Kiswahili player, or alpha-beta where none is shipped.
+        None => match crate::player_file::shipped_player("kiswahili") {
+            Some(file) => PlayerSpec::File(file),
+            None => PlayerSpec::AlphaBeta(AbSpec::default()),
+        },
     };
     crate::serve::serve(
         ServeConfig {

@@ -47,17 +47,14 @@ pub fn from_run_averaged(
     // One iteration keeps its bytes as stored; a mean is stored in f32 (export rounds it).
     let weights = match average {
         1 => nets.into_iter().next().expect("one iteration read"),
-        _ => crate::nn::average_weights(&config.net, &nets, crate::nn::Precision::F32)?,
+        _ => crate::nn::average_weights(&config.net.shape, &nets, crate::nn::Precision::F32)?,
     };
     let game = config.game()?;
     let header = Header {
         variant: game.to_string(),
         rules: game.rules().clone(),
         // A player file is the same whatever device trained it.
-        net: crate::nn::NetConfig {
-            device: crate::nn::Compute::Cpu,
-            ..config.net.clone()
-        },
+        net: config.net.shape.clone(),
         search: crate::mcts::PlaySettings {
             c_puct: crate::mcts::PLAY_C_PUCT,
             ..config.selfplay.mcts.play.clone()
@@ -71,7 +68,7 @@ pub fn from_run_averaged(
     };
     let bundle = Bundle { header, weights };
     bundle
-        .evaluator()
+        .inference()
         .context("the checkpoint's network does not load")?;
     Ok(bundle)
 }

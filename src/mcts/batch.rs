@@ -2,7 +2,7 @@
 //! (one leaf from each of many trees) and play (many leaves of one tree, under virtual loss)
 //! both use.
 
-use super::{EvalCache, EvalRequest, Evaluator, Tree};
+use super::{EvalCache, Inference, InferenceRequest, Tree};
 use crate::rules::{Move, Position, Rules};
 
 /// The leaves of one batch and the buffers that evaluate them, kept between batches so that a
@@ -50,10 +50,10 @@ impl LeafBatch {
     /// Evaluates the batch and calls `deliver(k, priors, value)` for each leaf `k` (in the order
     /// pushed): the leaves found in `cache` at once, in order, the others after one call to
     /// `eval` (their answers then go into the cache). Returns the number of positions `eval` saw.
-    pub fn evaluate(
+    pub fn infer(
         &mut self,
         rules: &Rules,
-        eval: &dyn Evaluator,
+        eval: &dyn Inference,
         mut cache: Option<&mut EvalCache>,
         mut deliver: impl FnMut(usize, &[f32], f32),
     ) -> usize {
@@ -75,17 +75,17 @@ impl LeafBatch {
         if self.misses.is_empty() {
             return 0;
         }
-        let requests: Vec<EvalRequest> = self
+        let requests: Vec<InferenceRequest> = self
             .misses
             .iter()
-            .map(|&k| EvalRequest {
+            .map(|&k| InferenceRequest {
                 pos: &self.positions[k],
                 moves: &self.moves[self.spans[k].0..self.spans[k].1],
             })
             .collect();
         self.priors.clear();
         self.values.clear();
-        eval.evaluate(rules, &requests, &mut self.priors, &mut self.values);
+        eval.infer(rules, &requests, &mut self.priors, &mut self.values);
         let mut offset = 0;
         for (j, &k) in self.misses.iter().enumerate() {
             let n = self.spans[k].1 - self.spans[k].0;

@@ -1,6 +1,7 @@
-//! Monte Carlo tree search guided by a policy/value evaluator (PUCT, as in AlphaZero).
+//! Monte Carlo tree search (PUCT, as in AlphaZero) guided by an inference: the network, or a
+//! stand-in.
 //!
-//! The tree works on engine positions and moves; an [`Evaluator`] turns a batch of positions into
+//! The tree works on engine positions and moves; an [`Inference`] turns a batch of positions into
 //! move priors and values, so the network (or a uniform stand-in) is one implementation among
 //! others and many games can share one batched evaluation (see `selfplay`).
 
@@ -17,14 +18,14 @@ pub use cache::EvalCache;
 pub use config::SelfPlaySearch;
 pub use player::{MAX_BATCH, MAX_BATCH_OPTION, MctsPlayer};
 pub use settings::{MAX_C_PUCT, MAX_SIMS, PLAY_C_PUCT, PlaySettings};
-pub use split::SplitEvaluator;
+pub use split::SplitInference;
 pub use tree::{Leaf, Tree};
 
 use crate::rules::{Move, Position, Rules};
 
 /// One position to evaluate, with its legal moves.
 #[derive(Clone, Copy, Debug)]
-pub struct EvalRequest<'a> {
+pub struct InferenceRequest<'a> {
     /// The position (not terminal).
     pub pos: &'a Position,
     /// Its legal moves, in the order the priors are wanted.
@@ -32,14 +33,14 @@ pub struct EvalRequest<'a> {
 }
 
 /// Turns positions into priors over their legal moves and values for the player to move.
-pub trait Evaluator: Send + Sync {
+pub trait Inference: Send + Sync {
     /// Appends to `priors` one probability per legal move of each request (in request order,
     /// each request's priors summing to 1) and to `values` one expected score in [-1, 1] for the
     /// player to move of each request.
-    fn evaluate(
+    fn infer(
         &self,
         rules: &Rules,
-        batch: &[EvalRequest<'_>],
+        batch: &[InferenceRequest<'_>],
         priors: &mut Vec<f32>,
         values: &mut Vec<f32>,
     );
@@ -47,13 +48,13 @@ pub trait Evaluator: Send + Sync {
 
 /// Uniform priors and value 0: pure search, for tests and as a baseline.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct UniformEvaluator;
+pub struct UniformInference;
 
-impl Evaluator for UniformEvaluator {
-    fn evaluate(
+impl Inference for UniformInference {
+    fn infer(
         &self,
         _: &Rules,
-        batch: &[EvalRequest<'_>],
+        batch: &[InferenceRequest<'_>],
         priors: &mut Vec<f32>,
         values: &mut Vec<f32>,
     ) {
@@ -70,7 +71,7 @@ impl Evaluator for UniformEvaluator {
 pub fn search(
     tree: &mut Tree,
     rules: &Rules,
-    eval: &dyn Evaluator,
+    eval: &dyn Inference,
     cfg: &SelfPlaySearch,
     sims: u32,
     rng: &mut impl rand::Rng,
@@ -81,7 +82,7 @@ pub fn search(
         if let Leaf::Eval(leaf) = tree.select(rules, &cfg.play) {
             batch.clear();
             batch.push(tree, leaf);
-            batch.evaluate(rules, eval, None, |_, priors, value| {
+            batch.infer(rules, eval, None, |_, priors, value| {
                 tree.expand(leaf, priors, value)
             });
         }
@@ -98,12 +99,12 @@ pub fn search(
 /// One round of a batched search on a single tree: gathers up to `batch` leaves under virtual
 /// loss (and at most `max_sims` simulations with the terminal ones: the node budget left),
 /// answers those in `cache` from it and the rest with one call to `eval`, and backs them all
-/// up. Returns the number of positions the evaluator saw.
+/// up. Returns the number of positions the inference saw.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn search_round(
     tree: &mut Tree,
     rules: &Rules,
-    eval: &dyn Evaluator,
+    eval: &dyn Inference,
     cfg: &PlaySettings,
     batch: usize,
     max_sims: usize,
@@ -116,24 +117,24 @@ pub(crate) fn search_round(
     for &leaf in tree.gathered() {
         leaves.push(tree, leaf);
     }
-    let evaluated = leaves.evaluate(rules, eval, Some(cache), |k, priors, value| {
+    let evaluated = leaves.infer(rules, eval, Some(cache), |k, priors, value| {
         tree.deliver(k, priors, value)
     });
     tree.end_gather();
     evaluated
 }
 
-/// A made-up evaluator for tests whose answers depend on the position, so that answers handed to
+/// A made-up inference for tests whose answers depend on the position, so that answers handed to
 /// the wrong leaves change the search.
 #[cfg(test)]
 pub(crate) struct Stamped;
 
 #[cfg(test)]
-impl Evaluator for Stamped {
-    fn evaluate(
+impl Inference for Stamped {
+    fn infer(
         &self,
         _: &Rules,
-        batch: &[EvalRequest<'_>],
+        batch: &[InferenceRequest<'_>],
         priors: &mut Vec<f32>,
         values: &mut Vec<f32>,
     ) {
@@ -163,13 +164,13 @@ mod tests {
     /// captures North's last front seed (a8) and wins; A3> is a takata.
     /// Nearly all the prior on each position's first move, value 0: a search that PUCT alone
     /// spends almost entirely on one child.
-    struct PeakedEvaluator;
+    struct PeakedInference;
 
-    impl Evaluator for PeakedEvaluator {
-        fn evaluate(
+    impl Inference for PeakedInference {
+        fn infer(
             &self,
             _: &Rules,
-            batch: &[EvalRequest<'_>],
+            batch: &[InferenceRequest<'_>],
             priors: &mut Vec<f32>,
             values: &mut Vec<f32>,
         ) {
@@ -197,7 +198,7 @@ mod tests {
             ..SelfPlaySearch::default()
         };
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
-        search(&mut tree, &rules, &PeakedEvaluator, &cfg, sims, &mut rng);
+        search(&mut tree, &rules, &PeakedInference, &cfg, sims, &mut rng);
         (tree, cfg)
     }
 
@@ -275,7 +276,7 @@ mod tests {
             ..SelfPlaySearch::default()
         };
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
-        search(&mut tree, &rules, &UniformEvaluator, &cfg, 200, &mut rng);
+        search(&mut tree, &rules, &UniformInference, &cfg, 200, &mut rng);
         assert_eq!(
             crate::notation::move_text(tree.best_move().unwrap(), pos.side_to_move()),
             "A3<"
@@ -296,7 +297,7 @@ mod tests {
                 evaluated += search_round(
                     tree,
                     &rules,
-                    &UniformEvaluator,
+                    &UniformInference,
                     &cfg,
                     16,
                     usize::MAX,
@@ -338,7 +339,7 @@ mod tests {
             search_round(
                 &mut tree,
                 &rules,
-                &UniformEvaluator,
+                &UniformInference,
                 &cfg,
                 8,
                 usize::MAX,
@@ -372,7 +373,7 @@ mod tests {
             ..SelfPlaySearch::default()
         };
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2);
-        search(&mut tree, &rules, &UniformEvaluator, &cfg, 200, &mut rng);
+        search(&mut tree, &rules, &UniformInference, &cfg, 200, &mut rng);
         assert_eq!(
             crate::notation::move_text(tree.best_move().unwrap(), Side::North),
             "a3<"
@@ -400,7 +401,7 @@ mod tests {
             search_round(
                 &mut tree,
                 &rules,
-                &UniformEvaluator,
+                &UniformInference,
                 &cfg,
                 1,
                 usize::MAX,
@@ -454,7 +455,7 @@ mod tests {
         let (rules, pos) = capture_that_wins_at_once();
         let mut tree = Tree::new(pos);
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
-        search(&mut tree, &rules, &UniformEvaluator, &cfg, 200, &mut rng);
+        search(&mut tree, &rules, &UniformInference, &cfg, 200, &mut rng);
         tree.assert_minimax();
         assert_eq!(tree.root_minimax(), 1.0);
         assert_eq!(

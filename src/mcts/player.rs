@@ -1,11 +1,11 @@
-//! MCTS as a [`Player`]: a search over any [`Evaluator`] (a network, or uniform priors) that
+//! MCTS as a [`Player`]: a search over any [`Inference`] (a network, or uniform priors) that
 //! answers with its most visited move, its value and principal variation.
 //!
 //! At play time the search gathers batches of leaves under virtual loss, so one forward pass
 //! serves many simulations; evaluations are cached by position hash, the tree is kept between
 //! moves, and a time limit is met by stopping before a batch that would overrun it.
 
-use super::{EvalCache, Evaluator, LeafBatch, PlaySettings, SplitEvaluator, Tree, search_round};
+use super::{EvalCache, Inference, LeafBatch, PlaySettings, SplitInference, Tree, search_round};
 use crate::players::{Candidate, Choice, Limits, Player};
 use crate::pool::OwnPool;
 use crate::rules::{Game, Position};
@@ -42,7 +42,7 @@ pub struct MctsPlayer {
     game: Game,
     /// Whether `game` is the network's own (see [`Player::is_bound`]).
     bound: bool,
-    eval: Arc<dyn Evaluator>,
+    eval: Arc<dyn Inference>,
     settings: PlaySettings,
     sims: u32,
     /// Leaves per batch (0: chosen from the budget).
@@ -63,7 +63,7 @@ impl MctsPlayer {
     pub fn new(
         name: impl Into<String>,
         game: &Game,
-        eval: Arc<dyn Evaluator>,
+        eval: Arc<dyn Inference>,
         settings: &PlaySettings,
         sims: u32,
     ) -> Self {
@@ -147,7 +147,7 @@ impl MctsPlayer {
         let batch = self.batch_for(budget, limits.time.is_some());
         // On several threads each batch is shared out among them.
         let eval = Arc::clone(&self.eval);
-        let split = SplitEvaluator::new(eval.as_ref(), self.pool.threads());
+        let split = SplitInference::new(eval.as_ref(), self.pool.threads());
         let mut tree = self.take_tree(pos);
         let first = tree.root_visits();
         let mut slowest_round = Duration::ZERO;
@@ -277,7 +277,7 @@ impl Player for MctsPlayer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mcts::{Stamped, UniformEvaluator};
+    use crate::mcts::{Stamped, UniformInference};
     use crate::rules::{MoveList, Variant};
     use std::time::Duration;
 
@@ -288,7 +288,7 @@ mod tests {
         let mut p = MctsPlayer::new(
             "uniform",
             &rules,
-            Arc::new(UniformEvaluator),
+            Arc::new(UniformInference),
             &PlaySettings::default(),
             50,
         );
@@ -346,7 +346,7 @@ mod tests {
         let mut p = MctsPlayer::new(
             "uniform",
             &rules,
-            Arc::new(UniformEvaluator),
+            Arc::new(UniformInference),
             &PlaySettings::default(),
             8,
         );

@@ -3,9 +3,10 @@
 use super::Compute;
 use serde::{Deserialize, Serialize};
 
-/// The network's shape: a trunk, then a policy head and a value head; and the device it computes
-/// on, which two configs may differ in and still be the same network (and the same run).
-#[derive(Clone, Debug, Serialize, Deserialize)]
+/// The network's shape: a trunk, then a policy head and a value head. Where it computes is not
+/// a part of it: a device is given when a network is built ([`super::Trainer::new`],
+/// [`super::NetWeights::from_bytes`]), and weights move between devices.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "NetConfigFile")]
 pub struct NetConfig {
     /// `mlp` or `resnet`.
@@ -19,24 +20,23 @@ pub struct NetConfig {
     /// Channels of the conv trunk (kind = "resnet").
     #[serde(default = "default_channels")]
     pub channels: usize,
-    /// Where it trains and evaluates (`cpu` or `gpu`); not a part of its shape: weights move
-    /// between devices, and a player file always loads on the CPU.
-    #[serde(default, skip_serializing_if = "Compute::is_cpu")]
+}
+
+/// A training config's `[net]` table: the network's shape, and the device the run trains and
+/// evaluates on (`device = "gpu"`; the CPU, the default, is not written).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "NetConfigFile", into = "NetConfigFile")]
+pub struct NetTable {
+    /// The network's shape.
+    pub shape: NetConfig,
+    /// Where the run computes.
     pub device: Compute,
 }
 
-impl PartialEq for NetConfig {
-    fn eq(&self, o: &NetConfig) -> bool {
-        (self.kind, &self.hidden, self.blocks, self.channels)
-            == (o.kind, &o.hidden, o.blocks, o.channels)
-    }
-}
-
-impl Eq for NetConfig {}
-
-/// [`NetConfig`] as a file may hold it: configs of older runs name `margin_head`, which is read
-/// only to check that it is off (the network has no margin head).
-#[derive(Deserialize)]
+/// The `[net]` table as a file holds it. Configs of older runs name `margin_head`, which is
+/// read only to check that it is off (the network has no margin head); `device` belongs to a
+/// training config's table, not to a network's shape.
+#[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct NetConfigFile {
     kind: NetKind,
@@ -46,17 +46,17 @@ struct NetConfigFile {
     blocks: usize,
     #[serde(default = "default_channels")]
     channels: usize,
-    #[serde(default)]
-    device: Compute,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    device: Option<Compute>,
+    #[serde(default, skip_serializing)]
     margin_head: bool,
 }
 
-impl TryFrom<NetConfigFile> for NetConfig {
-    type Error = String;
-
-    fn try_from(f: NetConfigFile) -> Result<NetConfig, String> {
-        if f.margin_head {
+impl NetConfigFile {
+    /// The shape, checked as it is read, so that no config or player file holds a shape that
+    /// cannot be built.
+    fn shape(&self) -> Result<NetConfig, String> {
+        if self.margin_head {
             return Err(
                 "net.margin_head = true is not supported: the network has a policy and \
                  a value head only; remove the key or set it to false"
@@ -64,15 +64,51 @@ impl TryFrom<NetConfigFile> for NetConfig {
             );
         }
         let cfg = NetConfig {
-            kind: f.kind,
-            hidden: f.hidden,
-            blocks: f.blocks,
-            channels: f.channels,
-            device: f.device,
+            kind: self.kind,
+            hidden: self.hidden.clone(),
+            blocks: self.blocks,
+            channels: self.channels,
         };
-        // Checked as it is read, so no config or player file holds a shape that cannot be built.
         cfg.validate().map_err(|e| e.to_string())?;
         Ok(cfg)
+    }
+}
+
+impl TryFrom<NetConfigFile> for NetConfig {
+    type Error = String;
+
+    fn try_from(f: NetConfigFile) -> Result<NetConfig, String> {
+        if let Some(device) = f.device {
+            return Err(format!(
+                "device = \"{device}\" is not a part of a network's shape: a training config \
+                 chooses it in its [net] table"
+            ));
+        }
+        f.shape()
+    }
+}
+
+impl TryFrom<NetConfigFile> for NetTable {
+    type Error = String;
+
+    fn try_from(f: NetConfigFile) -> Result<NetTable, String> {
+        Ok(NetTable {
+            shape: f.shape()?,
+            device: f.device.unwrap_or_default(),
+        })
+    }
+}
+
+impl From<NetTable> for NetConfigFile {
+    fn from(t: NetTable) -> NetConfigFile {
+        NetConfigFile {
+            kind: t.shape.kind,
+            hidden: t.shape.hidden,
+            blocks: t.shape.blocks,
+            channels: t.shape.channels,
+            device: Some(t.device).filter(|d| !d.is_cpu()),
+            margin_head: false,
+        }
     }
 }
 
@@ -103,7 +139,6 @@ impl Default for NetConfig {
             hidden: default_hidden(),
             blocks: default_blocks(),
             channels: default_channels(),
-            device: Compute::Cpu,
         }
     }
 }

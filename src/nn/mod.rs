@@ -9,9 +9,9 @@ mod data;
 #[cfg(feature = "ml")]
 mod device;
 #[cfg(feature = "ml")]
-mod evaluator;
-#[cfg(feature = "ml")]
 mod fast;
+#[cfg(feature = "ml")]
+mod inference;
 #[cfg(feature = "ml")]
 mod model;
 mod sample;
@@ -23,14 +23,14 @@ mod trainer;
 mod weights;
 
 #[cfg(feature = "ml")]
-pub use config::{MAX_BLOCKS, MAX_CHANNELS, MAX_LAYERS, MAX_WIDTH, NetConfig, NetKind};
+pub use config::{MAX_BLOCKS, MAX_CHANNELS, MAX_LAYERS, MAX_WIDTH, NetConfig, NetKind, NetTable};
 pub use data::{Batch, SampleWindow};
 #[cfg(feature = "ml")]
 pub use device::Compute;
 #[cfg(feature = "ml")]
-pub use evaluator::NetEvaluator;
-#[cfg(feature = "ml")]
 pub use fast::FastMlp;
+#[cfg(feature = "ml")]
+pub use inference::NetInference;
 #[cfg(feature = "ml")]
 pub use model::{DenseWeights, MlpWeights, PolicyValueNet, forward_probabilities};
 pub use sample::{MAX_TARGETS, Sample};

@@ -1,9 +1,9 @@
 //! Training steps (AdamW on policy cross-entropy + value MSE) and checkpoints of the network and
 //! the optimizer (burnpack files, written into a temporary folder renamed into place).
 
-use super::NetConfig;
 use super::data::{Batch, SampleWindow};
 use super::model::PolicyValueNet;
+use super::{Compute, NetConfig};
 use crate::env::{ACTIONS, OBS_CHANNELS};
 use crate::rules::Rules;
 use anyhow::{Context, bail};
@@ -60,9 +60,14 @@ pub struct Trainer {
 }
 
 impl Trainer {
-    /// A fresh network initialised from `seed`.
-    pub fn new(cfg: &NetConfig, weight_decay: f64, seed: u64) -> anyhow::Result<Trainer> {
-        let dev = cfg.device.device()?.autodiff();
+    /// A fresh network of shape `cfg` on `device`, initialised from `seed`.
+    pub fn new(
+        cfg: &NetConfig,
+        device: Compute,
+        weight_decay: f64,
+        seed: u64,
+    ) -> anyhow::Result<Trainer> {
+        let dev = device.device()?.autodiff();
         let net = PolicyValueNet::new_seeded(cfg, &dev, seed);
         let optim = AdamWConfig::new()
             .with_weight_decay(weight_decay as f32)
@@ -75,22 +80,28 @@ impl Trainer {
         })
     }
 
-    /// A trainer starting from given weights (burnpack bytes) with a fresh optimizer.
+    /// A trainer on `device` starting from given weights (burnpack bytes) with a fresh optimizer.
     pub fn from_weights(
         cfg: &NetConfig,
+        device: Compute,
         weight_decay: f64,
         bytes: &[u8],
     ) -> anyhow::Result<Trainer> {
-        let mut t = Trainer::new(cfg, weight_decay, 0)?;
+        let mut t = Trainer::new(cfg, device, weight_decay, 0)?;
         t.net = super::load_net_bytes(cfg, &t.dev, bytes)?;
         Ok(t)
     }
 
-    /// The network and optimizer saved in `dir` by [`Trainer::save`]; a file that does not match
+    /// The network and optimizer saved in `dir` by [`Trainer::save`], on `device`; a file that does not match
     /// the folder's checksums, or a network with a weight that is not a finite number, is a
     /// one-line error.
-    pub fn load(cfg: &NetConfig, weight_decay: f64, dir: &Path) -> anyhow::Result<Trainer> {
-        let mut t = Trainer::new(cfg, weight_decay, 0)?;
+    pub fn load(
+        cfg: &NetConfig,
+        device: Compute,
+        weight_decay: f64,
+        dir: &Path,
+    ) -> anyhow::Result<Trainer> {
+        let mut t = Trainer::new(cfg, device, weight_decay, 0)?;
         let model = Trainer::read_model(dir)?;
         t.net = super::load_net_bytes(cfg, &t.dev, &model)
             .with_context(|| format!("network file {}", dir.join(MODEL).display()))?;
@@ -130,13 +141,10 @@ impl Trainer {
         self.net.valid()
     }
 
-    /// The current network's weights as f32 burnpack bytes, tagged `version`.
+    /// The current network for inference, tagged `version`, on the trainer's device (no copy
+    /// through bytes: [`super::NetWeights::to_bytes`] makes them where they are needed).
     pub fn weights(&self, version: u64) -> anyhow::Result<super::NetWeights> {
-        Ok(super::NetWeights {
-            net: self.cfg.clone(),
-            bytes: super::net_bytes(&self.net.valid(), super::Precision::F32)?,
-            version,
-        })
+        super::NetWeights::new(&self.cfg, self.snapshot(), version)
     }
 
     /// One optimisation step on `batch` at learning rate `lr`.

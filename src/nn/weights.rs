@@ -8,6 +8,7 @@ use burn::module::{Module, ModuleMapper, ModuleVisitor, Param};
 use burn::store::{BurnpackStore, FloatCastAdapter, ModuleSnapshot};
 use burn::tensor::{Bytes, DType, Device, Tensor, TensorData};
 use std::path::Path;
+use std::sync::Arc;
 
 /// The float precision weights are stored in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,23 +51,60 @@ impl Precision {
     }
 }
 
-/// A network's weights as plain bytes, with the shape that reads them and a version number.
-#[derive(Clone, Debug, PartialEq)]
+/// A network to play with and its version, loaded once and shared by whoever plays with it in
+/// this process: self-play and evaluation read the same network, and a clone shares it. It
+/// becomes bytes only to leave the process ([`NetWeights::to_bytes`], [`NetWeights::from_bytes`]).
+#[derive(Clone, Debug)]
 pub struct NetWeights {
-    /// The network's shape.
-    pub net: NetConfig,
-    /// Burnpack bytes of the network (f32 or f16).
-    pub bytes: Vec<u8>,
-    /// Which weights these are: in a training run, the iteration that made them (0: the
-    /// initial ones).
-    pub version: u64,
+    net: NetConfig,
+    network: Arc<super::NetInference>,
+    version: u64,
 }
 
 impl NetWeights {
-    /// The network ready for inference; damaged or mismatched bytes are a one-line error.
-    pub fn evaluator(&self) -> anyhow::Result<super::NetEvaluator> {
-        let net = load_net_bytes(&self.net, &self.net.device.device()?, &self.bytes)?;
-        Ok(super::NetEvaluator::new(net))
+    /// `model`, a network of shape `net`, as the network of `version` (in a training run, the
+    /// iteration that made it; 0: the initial one). A weight that is not a finite number is a
+    /// one-line error, as it is for bytes.
+    pub fn new(net: &NetConfig, model: PolicyValueNet, version: u64) -> anyhow::Result<NetWeights> {
+        check_weights(&model)?;
+        Ok(NetWeights {
+            net: net.clone(),
+            network: Arc::new(super::NetInference::new(model)),
+            version,
+        })
+    }
+
+    /// The network of shape `net` from burnpack bytes (f32 or f16), loaded on `device`: as it
+    /// arrives from another process. Damaged or mismatched bytes are a one-line error.
+    pub fn from_bytes(
+        net: &NetConfig,
+        device: super::Compute,
+        bytes: &[u8],
+        version: u64,
+    ) -> anyhow::Result<NetWeights> {
+        let model = load_net_bytes(net, &device.device()?, bytes)?;
+        NetWeights::new(net, model, version)
+    }
+
+    /// The network as f32 burnpack bytes, for another process: [`NetWeights::from_bytes`] of
+    /// them computes exactly what this network computes.
+    pub fn to_bytes(&self) -> anyhow::Result<Vec<u8>> {
+        net_bytes(self.network.net(), Precision::F32)
+    }
+
+    /// The network's shape.
+    pub fn net(&self) -> &NetConfig {
+        &self.net
+    }
+
+    /// Which network this is: in a training run, the iteration that made it.
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// The network ready for inference, shared: every caller reads the same one.
+    pub fn inference(&self) -> &Arc<super::NetInference> {
+        &self.network
     }
 }
 
@@ -272,6 +310,52 @@ mod tests {
         let again = convert_weights(&cfg, &half, Precision::F32).unwrap();
         let (p, v) = outputs(&load_net_bytes(&cfg, &dev, &again).unwrap());
         assert_eq!((p, v), (p16, v16));
+    }
+
+    #[test]
+    fn a_network_from_its_bytes_computes_what_the_shared_network_computes_bit_for_bit() {
+        let resnet = NetConfig {
+            kind: crate::nn::NetKind::Resnet,
+            blocks: 1,
+            channels: 8,
+            ..NetConfig::default()
+        };
+        let (obs, masks) = crate::nn::fast::tests::positions(20);
+        for cfg in [small(), resnet] {
+            let model = PolicyValueNet::new_seeded(&cfg, &crate::nn::device(), 5);
+            let shared = NetWeights::new(&cfg, model, 4).unwrap();
+            let bytes = shared.to_bytes().unwrap();
+            let back = NetWeights::from_bytes(&cfg, super::super::Compute::Cpu, &bytes, 4).unwrap();
+            assert_eq!(
+                back.inference().forward(&obs, &masks, 20),
+                shared.inference().forward(&obs, &masks, 20),
+                "{cfg}"
+            );
+            // Clones share the one network.
+            assert!(Arc::ptr_eq(shared.clone().inference(), shared.inference()));
+        }
+    }
+
+    #[test]
+    fn a_network_with_a_weight_that_is_not_a_number_is_refused_shared_or_from_bytes() {
+        let cfg = small();
+        let model = PolicyValueNet::new(&cfg, &crate::nn::device()).map(&mut Poison);
+        let bytes = net_bytes(&model, Precision::F32).unwrap();
+        let err = NetWeights::new(&cfg, model, 1).unwrap_err().to_string();
+        assert!(err.contains("damaged"), "{err}");
+        let err = NetWeights::from_bytes(&cfg, super::super::Compute::Cpu, &bytes, 1)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("damaged"), "{err}");
+    }
+
+    /// Makes every float parameter NaN.
+    struct Poison;
+
+    impl ModuleMapper for Poison {
+        fn map_float<const D: usize>(&mut self, param: Param<Tensor<D>>) -> Param<Tensor<D>> {
+            param.map(|t| t.mul_scalar(f32::NAN))
+        }
     }
 
     #[test]

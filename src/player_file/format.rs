@@ -2,7 +2,7 @@
 
 use super::Meta;
 use crate::mcts::{MAX_SIMS, PlaySettings};
-use crate::nn::{NetConfig, NetEvaluator};
+use crate::nn::{NetConfig, NetInference};
 use crate::rules::{Game, Rules};
 use crate::util::check::check_range;
 use anyhow::{Context, bail};
@@ -94,9 +94,11 @@ fn parse_header(bytes: &[u8], version: u32) -> anyhow::Result<Header> {
     {
         search.retain(|field, _| !SELFPLAY_ONLY_FIELDS.contains(&field.as_str()));
     }
+    // A player plays on the CPU wherever it was trained: a device a header names is dropped.
+    if let Some(net) = header.get_mut("net").and_then(|n| n.as_object_mut()) {
+        net.remove("device");
+    }
     let mut header: Header = serde_json::from_value(header)?;
-    // A player plays on the CPU, wherever it was trained.
-    header.net.device = crate::nn::Compute::Cpu;
     migrate_old_bound(&mut header.rules);
     Ok(header)
 }
@@ -259,9 +261,9 @@ impl Bundle {
     }
 
     /// The network, ready for inference.
-    pub fn evaluator(&self) -> anyhow::Result<NetEvaluator> {
+    pub fn inference(&self) -> anyhow::Result<NetInference> {
         let net = crate::nn::load_net_bytes(&self.header.net, &crate::nn::device(), &self.weights);
-        Ok(NetEvaluator::new(
+        Ok(NetInference::new(
             net.context("the weights do not match the network config")?,
         ))
     }

@@ -9,15 +9,19 @@
 
 pub mod bot;
 pub(crate) mod external;
+pub mod mcts_spec;
 pub mod player;
 pub mod random;
+pub mod solver_spec;
 pub mod spec;
 pub mod trained;
 
 pub use bot::{BUSY, Bot, PlayerPanicked};
 pub use external::ExternalEngine;
+pub use mcts_spec::MctsSpec;
 pub use player::{Candidate, Choice, GameMismatch, Limits, Player, check_players};
 pub use random::{GreedyPlayer, RandomPlayer};
+pub use solver_spec::SolverSpec;
 pub use spec::{PlayerRegistry, PlayerSpec, SpecError};
 
 /// At most `max` characters of `text` (a user's input echoed in a message), with `…` where it

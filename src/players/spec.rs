@@ -10,7 +10,7 @@
 //! | `ab:time=500ms` (`1s`, `1.5s`) | alpha-beta, that much time per move |
 //! | `ab:depth=6,time=1s` | limits combine: the first one reached stops the search |
 //! | `ab:...,tt=16` | a transposition table of 2^16 entries (default 2^20) |
-//! | `ab:...,weights=FILE.json` | evaluation weights from a JSON file ([`EvalWeights`](crate::search::EvalWeights)) |
+//! | `ab:...,weights=FILE.json` | evaluation weights from a JSON file ([`HeuristicWeights`](crate::search::HeuristicWeights)) |
 //! | `mcts:...` | MCTS with a network (needs the `ml` feature; registered by `players::trained`) |
 //! | `player:PATH` | a player file (needs the `ml` feature; registered by `players::trained`) |
 //! | `engine:PROGRAM` | another `bao` program through `PROGRAM engine` (its default player) |
@@ -22,7 +22,9 @@
 //! A spec names a kind; a [`PlayerRegistry`] turns it into a player. Kinds this parser does not
 //! know are kept as [`PlayerSpec::Other`] for the registry to build.
 
+use super::mcts_spec::MctsSpec;
 use super::player::{Limits, Player};
+use super::solver_spec::SolverSpec;
 use crate::rules::Game;
 use std::fmt;
 use std::path::PathBuf;
@@ -49,8 +51,9 @@ pub struct AbSpec {
     pub weights: Option<PathBuf>,
 }
 
-/// A player described by a string (see the module docs).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A player described by a string (see the module docs): a typed value inside the program, text
+/// only at its edges (`FromStr` reads it, `Display` writes the same value back).
+#[derive(Clone, Debug, PartialEq)]
 pub enum PlayerSpec {
     /// Uniform random moves.
     Random,
@@ -58,10 +61,12 @@ pub enum PlayerSpec {
     Greedy,
     /// Alpha-beta search.
     AlphaBeta(AbSpec),
-    /// MCTS with a network; the text after `mcts:` (built by a registered kind).
-    Mcts(String),
+    /// MCTS with a network, `mcts:OPTIONS` (built by a registered kind).
+    Mcts(MctsSpec),
     /// A player file, `player:PATH` (built by a registered kind).
     File(PathBuf),
+    /// The exact solver, `solver:OPTIONS`, with the player it falls back on.
+    Solver(SolverSpec),
     /// Any other kind, `kind:options`, built by whatever the [`PlayerRegistry`] has for it.
     Other {
         /// The kind, lower case.
@@ -193,6 +198,7 @@ impl PlayerSpec {
             PlayerSpec::AlphaBeta(_) => "ab",
             PlayerSpec::Mcts(_) => "mcts",
             PlayerSpec::File(_) => "player",
+            PlayerSpec::Solver(_) => "solver",
             PlayerSpec::Other { kind, .. } => kind,
         }
     }
@@ -257,7 +263,7 @@ fn nesting(spec: &str) -> usize {
         .sum()
 }
 
-fn format_duration(d: Duration) -> String {
+pub(crate) fn format_duration(d: Duration) -> String {
     if d.subsec_nanos() == 0 {
         format!("{}s", d.as_secs())
     } else {
@@ -288,7 +294,12 @@ impl FromStr for PlayerSpec {
             ("random", None) => Ok(PlayerSpec::Random),
             ("greedy", None) => Ok(PlayerSpec::Greedy),
             ("random" | "greedy", Some(_)) => Err(err(format!("`{kind}` takes no options"))),
-            ("mcts", o) => Ok(PlayerSpec::Mcts(o.unwrap_or("").trim().to_string())),
+            ("mcts", o) => MctsSpec::parse(o.unwrap_or(""))
+                .map(PlayerSpec::Mcts)
+                .map_err(err),
+            ("solver", o) => SolverSpec::parse(o.unwrap_or(""))
+                .map(PlayerSpec::Solver)
+                .map_err(err),
             ("player", Some(path)) if !path.trim().is_empty() => {
                 Ok(PlayerSpec::File(PathBuf::from(path.trim())))
             }
@@ -373,13 +384,21 @@ fn set_ab_option(ab: &mut AbSpec, key: &str, value: &str) -> Result<(), String> 
     Ok(())
 }
 
+/// `kind`, or `kind:options` when there are options.
+fn with_options(f: &mut fmt::Formatter<'_>, kind: &str, options: &str) -> fmt::Result {
+    match options {
+        "" => f.write_str(kind),
+        _ => write!(f, "{kind}:{options}"),
+    }
+}
+
 impl fmt::Display for PlayerSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PlayerSpec::Random => f.write_str("random"),
             PlayerSpec::Greedy => f.write_str("greedy"),
-            PlayerSpec::Mcts(o) if o.is_empty() => f.write_str("mcts"),
-            PlayerSpec::Mcts(o) => write!(f, "mcts:{o}"),
+            PlayerSpec::Mcts(o) => with_options(f, "mcts", &o.to_string()),
+            PlayerSpec::Solver(o) => with_options(f, "solver", &o.to_string()),
             PlayerSpec::File(p) => write!(f, "player:{}", p.display()),
             PlayerSpec::Other { kind, options } if options.is_empty() => f.write_str(kind),
             PlayerSpec::Other { kind, options } => write!(f, "{kind}:{options}"),
@@ -433,6 +452,91 @@ mod tests {
         }
         let spec: PlayerSpec = "AB: nodes=100k , time=1.5s".parse().unwrap();
         assert_eq!(spec.to_string(), "ab:nodes=100000,time=1500ms");
+    }
+
+    #[test]
+    fn a_spec_built_in_code_reads_back_from_its_text_for_each_kind() {
+        use std::time::Duration;
+        let file = PlayerSpec::File(PathBuf::from("checkpoints/shipped/hus.bao"));
+        let depth = PlayerSpec::AlphaBeta(AbSpec {
+            limits: Limits::depth(6),
+            ..AbSpec::default()
+        });
+        let every_option = MctsSpec {
+            checkpoint: Some(PathBuf::from("runs/a")),
+            iteration: Some(7),
+            sims: Some(64),
+            c_puct: Some(1.25),
+            batch: Some(8),
+            solver: Some(true),
+            minimax_weight: Some(0.3),
+            fpu_reduction: Some(0.0),
+        };
+        let specs = [
+            PlayerSpec::Random,
+            PlayerSpec::Greedy,
+            depth.clone(),
+            file.clone(),
+            PlayerSpec::Mcts(MctsSpec::of_run("runs/a", 200)),
+            PlayerSpec::Mcts(MctsSpec::default()),
+            PlayerSpec::Mcts(every_option),
+            PlayerSpec::Solver(SolverSpec::default()),
+            PlayerSpec::Solver(SolverSpec::with_fallback(Duration::from_secs(1), file)),
+            PlayerSpec::Solver(SolverSpec {
+                memory_mb: 64,
+                ..SolverSpec::with_fallback(Duration::from_millis(1500), depth)
+            }),
+            PlayerSpec::Other {
+                kind: "engine".into(),
+                options: "bao,player=ab:depth=2".into(),
+            },
+        ];
+        for spec in specs {
+            let text = spec.to_string();
+            assert_eq!(text.parse::<PlayerSpec>(), Ok(spec), "{text}");
+        }
+        let run = PlayerSpec::Mcts(MctsSpec::of_run("runs/a", 200));
+        assert_eq!(run.to_string(), "mcts:checkpoint=runs/a,sims=200");
+    }
+
+    #[test]
+    fn mcts_and_solver_options_are_read_into_their_values_or_refused_in_one_line() {
+        let spec: PlayerSpec = "mcts: sims=8 , player=x.bao,cpuct=1.0".parse().unwrap();
+        let PlayerSpec::Mcts(options) = &spec else {
+            panic!("{spec:?}")
+        };
+        assert_eq!(
+            (options.checkpoint.as_deref(), options.sims, options.c_puct),
+            (Some(std::path::Path::new("x.bao")), Some(8), Some(1.0))
+        );
+        assert_eq!(spec.to_string(), "mcts:checkpoint=x.bao,sims=8,cpuct=1");
+        let spec: PlayerSpec = "solver:time=2s,else=solver:else=ab:depth=2"
+            .parse()
+            .unwrap();
+        let PlayerSpec::Solver(outer) = &spec else {
+            panic!("{spec:?}")
+        };
+        assert!(matches!(
+            outer.fallback.as_deref(),
+            Some(PlayerSpec::Solver(_))
+        ));
+        for bad in [
+            "mcts:sims=x",
+            "mcts:iteration=2",
+            "mcts:minimax=1.5",
+            "mcts:fpu=nan",
+            "mcts:checkpoint=",
+            "mcts:colour=red",
+            "solver:else=",
+            "solver:memory=0",
+            "solver:else=random:x",
+        ] {
+            let err = bad.parse::<PlayerSpec>().unwrap_err().to_string();
+            assert!(
+                err.starts_with("bad player spec") && !err.contains('\n'),
+                "{err}"
+            );
+        }
     }
 
     #[test]

@@ -2,9 +2,8 @@
 //! searches of this room, `ab` and `solver`.
 
 use super::alphabeta::{AlphaBeta, AlphaBetaConfig};
-use super::eval_fn::EvalWeights;
+use super::heuristic::HeuristicWeights;
 use super::solver::SolverPlayer;
-use super::solver::player::SolverSpec;
 use crate::players::spec::AbSpec;
 use crate::players::{ExternalEngine, GreedyPlayer, PlayerRegistry, PlayerSpec, RandomPlayer};
 use crate::rules::Game;
@@ -48,17 +47,15 @@ impl PlayerRegistry {
         });
         r.register("book", super::book::build);
         r.register("solver", |registry, spec, game, seed| {
-            let options = match spec {
-                PlayerSpec::Other { options, .. } => options.as_str(),
-                _ => "",
+            let PlayerSpec::Solver(options) = spec else {
+                anyhow::bail!("`{spec}` is not a solver spec")
             };
-            let parsed = SolverSpec::parse(options)?;
-            let fallback = match &parsed.fallback {
-                Some(text) => Some(registry.resolve(text, game, seed)?.1),
+            let fallback = match &options.fallback {
+                Some(other) => Some(registry.build(other, game, seed)?),
                 None => None,
             };
             Ok(Box::new(SolverPlayer::new(
-                parsed,
+                options.clone(),
                 spec.to_string(),
                 game,
                 fallback,
@@ -71,7 +68,7 @@ impl PlayerRegistry {
 /// The alpha-beta player of `spec`, with its weights file read (bounded) where it names one.
 fn alpha_beta(spec: &PlayerSpec, ab: &AbSpec, game: &Game) -> anyhow::Result<AlphaBeta> {
     let weights = match &ab.weights {
-        None => EvalWeights::default(),
+        None => HeuristicWeights::default(),
         Some(path) => {
             let text = crate::util::fs::read_text_bounded(
                 path,

@@ -10,10 +10,10 @@ pub mod alphabeta;
 pub mod bench;
 pub mod book;
 mod classical;
-pub(crate) mod eval_fn;
+pub mod heuristic;
 pub mod solver;
 mod tt;
 pub mod zobrist;
 
 pub use alphabeta::{AlphaBeta, AlphaBetaConfig, Analysis};
-pub use eval_fn::EvalWeights;
+pub use heuristic::HeuristicWeights;

@@ -2,7 +2,7 @@
 //! Zobrist hashes, each entry a depth, a bound, a score (mate scores stored relative to the node)
 //! and the best move packed into a few bits.
 
-use super::eval_fn::WIN_BOUND;
+use super::heuristic::WIN_BOUND;
 use crate::rules::{Dir, Move, MoveKind, Pit};
 
 /// How a transposition-table score relates to the true value.
@@ -189,7 +189,7 @@ pub(super) fn score_from_tt(score: i32, ply: usize) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::eval_fn::WIN;
+    use crate::search::heuristic::WIN;
 
     #[test]
     fn moves_survive_packing() {

@@ -13,7 +13,7 @@ pub use stage::{
 };
 
 use crate::env::random_opening;
-use crate::mcts::{Evaluator, Leaf, LeafBatch, SelfPlaySearch, Tree};
+use crate::mcts::{Inference, Leaf, LeafBatch, SelfPlaySearch, Tree};
 use crate::nn::Sample;
 use crate::players::{Limits, Player};
 use crate::rules::{Game, Move, MoveList, Position, Side};
@@ -163,9 +163,9 @@ pub struct SelfPlayResult {
     pub draws: usize,
     /// Plies played.
     pub plies: u64,
-    /// Simulations run (evaluator calls plus terminal visits).
+    /// Simulations run (inference calls plus terminal visits).
     pub simulations: u64,
-    /// Positions evaluated by the evaluator.
+    /// Positions the inference answered.
     pub evaluations: u64,
     /// Games against alpha-beta, and the network's wins and draws in them.
     pub alphabeta_games: usize,
@@ -344,7 +344,7 @@ impl Slot {
 /// the games in flight, or which call played it.
 pub fn play(
     rules: &Game,
-    eval: &dyn Evaluator,
+    eval: &dyn Inference,
     cfg: &SelfPlayConfig,
     game_seeds: &[u64],
     progress: &(dyn Fn(usize) + Sync),
@@ -357,7 +357,7 @@ pub fn play(
 /// built.
 pub(crate) fn play_against(
     rules: &Game,
-    eval: &dyn Evaluator,
+    eval: &dyn Inference,
     cfg: &SelfPlayConfig,
     victim: Option<&Victim>,
     game_seeds: &[u64],
@@ -380,7 +380,7 @@ pub(crate) fn play_against(
 /// One worker: up to `cfg.concurrent_games` games at once, one batched evaluation per round.
 fn play_worker(
     rules: &Game,
-    eval: &dyn Evaluator,
+    eval: &dyn Inference,
     cfg: &SelfPlayConfig,
     victim: Option<&Victim>,
     seeds: &[u64],
@@ -419,7 +419,7 @@ fn play_worker(
         for &(i, id) in &leaves {
             batch.push(&slots[i].tree, id);
         }
-        out.evaluations += batch.evaluate(rules, eval, None, |k, priors, value| {
+        out.evaluations += batch.infer(rules, eval, None, |k, priors, value| {
             let (i, id) = leaves[k];
             slots[i].tree.expand(id, priors, value)
         }) as u64;

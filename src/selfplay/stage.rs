@@ -1,9 +1,9 @@
-//! The self-play stage's door: games of one network, given as weights (bytes), out as samples
-//! and figures. The training loop, the Python package and a distributed driver all call it, so
+//! The self-play stage's door: games of one network (shared in this process, or read from
+//! another's bytes), out as samples and figures. The training loop, the Python package and a distributed driver all call it, so
 //! an iteration's games can be played in one call or split over several.
 
 use super::{ReplayBuffer, SelfPlayConfig, SelfPlayResult};
-use crate::mcts::Evaluator;
+use crate::mcts::Inference;
 use crate::nn::NetWeights;
 use crate::rules::Game;
 use anyhow::{Context, bail, ensure};
@@ -83,9 +83,9 @@ pub fn play_games_against(
     progress: &(dyn Fn(usize) + Sync),
 ) -> anyhow::Result<SelfPlayOutput> {
     let t0 = Instant::now();
-    let evaluator = weights.evaluator()?;
     let seeds = range.seeds();
-    let games = super::play_against(game, &evaluator, settings, victim, &seeds, progress)?;
+    let network = weights.inference().as_ref();
+    let games = super::play_against(game, network, settings, victim, &seeds, progress)?;
     Ok(SelfPlayOutput {
         games,
         seconds: t0.elapsed().as_secs_f64(),
@@ -126,29 +126,28 @@ impl SelfPlayPart {
         range: GameRange,
         progress: &(dyn Fn(usize) + Sync),
     ) -> anyhow::Result<SelfPlayPart> {
-        let evaluator = weights.evaluator()?;
         Ok(SelfPlayPart::play_with(
             game,
-            &evaluator,
-            weights.version,
+            weights.inference().as_ref(),
+            weights.version(),
             settings,
             range,
             progress,
         ))
     }
 
-    /// Plays the games `range` with a network already loaded (`evaluator`, of `version`): for
+    /// Plays the games `range` with a network already loaded (`network`, of `version`): for
     /// a worker that keeps the network between calls.
     pub fn play_with(
         game: &Game,
-        evaluator: &dyn Evaluator,
+        network: &dyn Inference,
         version: u64,
         settings: &SelfPlayConfig,
         range: GameRange,
         progress: &(dyn Fn(usize) + Sync),
     ) -> SelfPlayPart {
         let t0 = Instant::now();
-        let games = super::play(game, evaluator, settings, &range.seeds(), progress);
+        let games = super::play(game, network, settings, &range.seeds(), progress);
         SelfPlayPart {
             range,
             version,

@@ -1,6 +1,6 @@
 //! Self-play's unit tests: reproducibility, openings, and the opponents (alpha-beta, a victim).
 use super::*;
-use crate::mcts::UniformEvaluator;
+use crate::mcts::UniformInference;
 use crate::rules::{Game, Variant};
 
 /// Eight games of 8 simulations a move on one worker, four at a time.
@@ -19,7 +19,7 @@ fn eight_small_games() -> SelfPlayConfig {
 }
 
 #[test]
-fn self_play_with_a_uniform_evaluator_is_reproducible_and_scores_every_sample() {
+fn self_play_with_a_uniform_inference_is_reproducible_and_scores_every_sample() {
     let rules = Game::from(Variant::Kujifunza);
     let cfg = SelfPlayConfig {
         games_per_iteration: 6,
@@ -33,8 +33,8 @@ fn self_play_with_a_uniform_evaluator_is_reproducible_and_scores_every_sample() 
         ..SelfPlayConfig::default()
     };
     let seeds: Vec<u64> = (0..6).collect();
-    let a = play(&rules, &UniformEvaluator, &cfg, &seeds, &|_| {});
-    let b = play(&rules, &UniformEvaluator, &cfg, &seeds, &|_| {});
+    let a = play(&rules, &UniformInference, &cfg, &seeds, &|_| {});
+    let b = play(&rules, &UniformInference, &cfg, &seeds, &|_| {});
     assert_eq!(a.games, 6);
     assert_eq!(a.south_wins + a.north_wins + a.draws, 6);
     assert_eq!(a.samples, b.samples);
@@ -55,7 +55,7 @@ fn random_openings_start_the_asked_share_of_games_off_the_start_position_reprodu
     let seeds: Vec<u64> = (0..8).collect();
     // Every searched position makes a sample (full searches only).
     let samples = |cfg: &SelfPlayConfig| {
-        let r = play(&rules, &UniformEvaluator, cfg, &seeds, &|_| {});
+        let r = play(&rules, &UniformInference, cfg, &seeds, &|_| {});
         assert_eq!(r.games, 8);
         r.samples
     };
@@ -84,7 +84,7 @@ fn games_against_alpha_beta_record_only_the_networks_moves_and_count_its_score()
     let rules = Game::from(Variant::Kujifunza);
     let base = eight_small_games();
     let seeds: Vec<u64> = (0..8).collect();
-    let run = |cfg: &SelfPlayConfig| play(&rules, &UniformEvaluator, cfg, &seeds, &|_| {});
+    let run = |cfg: &SelfPlayConfig| play(&rules, &UniformInference, cfg, &seeds, &|_| {});
     let plain = run(&base);
     assert_eq!(plain.alphabeta_games, 0);
     assert_eq!(plain.alphabeta_score(), None);
@@ -138,7 +138,7 @@ fn a_victim_plays_one_side_of_every_game_the_seat_by_seed_and_makes_no_samples()
     let run = |seeds: &[u64]| {
         play_against(
             &rules,
-            &UniformEvaluator,
+            &UniformInference,
             &cfg,
             Some(&victim),
             seeds,
@@ -170,7 +170,7 @@ fn a_victim_plays_one_side_of_every_game_the_seat_by_seed_and_makes_no_samples()
     let broken: &PlayerFactory = &|_, _| anyhow::bail!("victim spec does not load");
     let err = play_against(
         &rules,
-        &UniformEvaluator,
+        &UniformInference,
         &cfg,
         Some(&Victim {
             build: broken,
@@ -209,7 +209,7 @@ fn a_victim_that_fails_a_move_stops_self_play_with_one_line() {
     let seeds: Vec<u64> = (0..4).collect();
     let err = play_against(
         &rules,
-        &UniformEvaluator,
+        &UniformInference,
         &eight_small_games(),
         Some(&victim),
         &seeds,

@@ -31,7 +31,7 @@ mod seats;
 pub mod sowing;
 pub mod table;
 
-use crate::players::{Bot, PlayerRegistry};
+use crate::players::{Bot, PlayerRegistry, PlayerSpec};
 use crate::rules::{Game, Position, Variant};
 use axum::extract::{DefaultBodyLimit, FromRequest, Request};
 use axum::http::{StatusCode, header};
@@ -59,8 +59,8 @@ pub struct ServeConfig {
     pub host: String,
     /// The port (0: any free one).
     pub port: u16,
-    /// The default opponent and analysis player, a spec.
-    pub player: String,
+    /// The default opponent and analysis player.
+    pub player: PlayerSpec,
     /// A training run whose network, opponents and recorded games are offered.
     pub run: Option<PathBuf>,
     /// Seed of the players' randomness.
@@ -189,9 +189,14 @@ fn router(app: Arc<App>, guard: guard::Guard, body_timeout: std::time::Duration)
 fn app(config: &ServeConfig, players: PlayerRegistry) -> anyhow::Result<App> {
     // A bad --player fails now, not at the first game.
     let kiswahili = Game::from(Variant::Kiswahili);
-    let (spec, first) = players.resolve(&config.player, &kiswahili, config.seed)?;
+    let (spec, first) = (
+        &config.player,
+        players.build(&config.player, &kiswahili, config.seed)?,
+    );
+    // The page names players by their spec's text.
+    let player = spec.to_string();
     let run = config.run.as_deref().map(run::RunInfo::read).transpose()?;
-    let mut offered = vec![config.player.clone()];
+    let mut offered = vec![player.clone()];
     if let Some(r) = &run {
         offered.push(r.net.clone());
         offered.extend(r.opponents.iter().cloned());
@@ -210,18 +215,18 @@ fn app(config: &ServeConfig, players: PlayerRegistry) -> anyhow::Result<App> {
     let rules = Game::from(variant.parse::<Variant>()?);
     let first = match first.is_bound() || *first.game() == rules {
         true => first,
-        false => players.build(&spec, &rules, config.seed)?,
+        false => players.build(spec, &rules, config.seed)?,
     };
     let mut table = Table::new(&variant, rules.clone(), Some(Position::start(&rules)));
     if *first.game() == rules {
-        table.seats[1] = config.player.clone();
+        table.seats[1] = player.clone();
         table.players[1] = Some(Bot::new(first));
     }
     table.message = format!("you play South against {}", table.seats[1]);
     Ok(App {
         table: Mutex::new(table),
         players,
-        player: config.player.clone(),
+        player,
         offered,
         run,
         analyst: Mutex::new(None),

@@ -2,6 +2,7 @@
 //! evaluation opponents) and the evaluation games it recorded (`games/eval-NNNN.kiba`).
 
 use crate::notation::{Record, split_records};
+use crate::players::{MctsSpec, PlayerSpec};
 use crate::train::RunDir;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -46,11 +47,7 @@ impl RunInfo {
         let meta = run.read_meta()?;
         let config = run.read_config()?;
         Ok(RunInfo {
-            net: format!(
-                "mcts:checkpoint={},sims={}",
-                dir.display(),
-                config.eval.sims
-            ),
+            net: PlayerSpec::Mcts(MctsSpec::of_run(dir, config.eval.sims)).to_string(),
             opponents: config.eval.opponents.clone(),
             variant: meta.variant,
             games: run.games(),

@@ -55,8 +55,8 @@ pub struct TrainConfig {
     /// Checkpoints kept: the last this many iterations, plus the best evaluated one (0: all).
     #[serde(default = "default_keep")]
     pub keep_iterations: u32,
-    /// The network.
-    pub net: crate::nn::NetConfig,
+    /// The network's shape and the device the run computes on.
+    pub net: crate::nn::NetTable,
     /// Self-play.
     pub selfplay: SelfPlayConfig,
     /// Optimisation.
@@ -219,12 +219,25 @@ impl TrainConfig {
         Ok(cfg)
     }
 
+    /// Whether `other` makes the same run: every setting but the device, which is where a run
+    /// computes, not what it computes (weights move between devices).
+    pub fn same_run(&self, other: &TrainConfig) -> bool {
+        let on_cpu = |c: &TrainConfig| TrainConfig {
+            net: crate::nn::NetTable {
+                device: crate::nn::Compute::Cpu,
+                ..c.net.clone()
+            },
+            ..c.clone()
+        };
+        on_cpu(self) == on_cpu(other)
+    }
+
     /// Checks every number of the config against its range, and every evaluation opponent's
     /// spec: the one place a config is validated, so that a value no run can use is refused at
     /// load with one line naming its key, not found by a panic, an abort or a hang later.
     pub fn validate(&self) -> anyhow::Result<()> {
         check_range("iterations", self.iterations, 1..=MAX_ITERATIONS)?;
-        self.net.validate()?;
+        self.net.shape.validate()?;
         self.selfplay.validate()?;
         self.optim.validate()?;
         self.eval.validate()?;

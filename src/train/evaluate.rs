@@ -4,7 +4,7 @@
 
 use super::{EvalEntry, TrainConfig};
 use crate::eval::arena::{MatchConfig, run_match};
-use crate::mcts::{Evaluator, MctsPlayer, PlaySettings};
+use crate::mcts::{Inference, MctsPlayer, PlaySettings};
 use crate::nn::NetWeights;
 use crate::players::{Limits, PlayerRegistry, PlayerSpec};
 use crate::rules::{Game, Variant};
@@ -68,7 +68,7 @@ pub fn evaluate(
     seed: u64,
     on_game: &(dyn Fn(&str) + Sync),
 ) -> anyhow::Result<EvalReport> {
-    let network: Arc<dyn Evaluator> = Arc::new(weights.evaluator()?);
+    let network: Arc<dyn Inference> = weights.inference().clone();
     let mut report = EvalReport::default();
     for (k, opponent) in opponents.iter().enumerate() {
         let (entry, records) = play_match(
@@ -118,7 +118,7 @@ const NETWORK: &str = "network";
 /// the match.
 fn play_match(
     game: &Game,
-    eval: Arc<dyn Evaluator>,
+    eval: Arc<dyn Inference>,
     settings: &EvalSettings,
     opponent: &str,
     seed: u64,

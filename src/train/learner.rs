@@ -92,7 +92,8 @@ impl Learner {
             fresh_trainer(&config)?
         } else {
             Trainer::load(
-                &config.net,
+                &config.net.shape,
+                config.net.device,
                 config.optim.weight_decay,
                 &dir.iteration(meta.iteration),
             )
@@ -369,7 +370,8 @@ impl Learner {
 fn fresh_trainer(config: &TrainConfig) -> anyhow::Result<Trainer> {
     let wd = config.optim.weight_decay;
     let Some(source) = &config.init_from else {
-        return Trainer::new(&config.net, wd, derive_seed(config.seed, 0, SEED_INIT));
+        let seed = derive_seed(config.seed, 0, SEED_INIT);
+        return Trainer::new(&config.net.shape, config.net.device, wd, seed);
     };
     let path = Path::new(source);
     let bytes = if path.is_dir() {
@@ -387,7 +389,7 @@ fn fresh_trainer(config: &TrainConfig) -> anyhow::Result<Trainer> {
             .with_context(|| format!("init_from {source}"))?
             .weights
     };
-    Trainer::from_weights(&config.net, wd, &bytes)
+    Trainer::from_weights(&config.net.shape, config.net.device, wd, &bytes)
         .with_context(|| format!("init_from {source}: the network does not fit `net`"))
 }
 

@@ -127,8 +127,9 @@ impl Learner {
             && TrainConfig {
                 iterations: config.iterations,
                 ..stored.clone()
-            } == config;
-        if stored != config && !extended {
+            }
+            .same_run(&config);
+        if !stored.same_run(&config) && !extended {
             bail!(
                 "{} already holds a run of another config; resume it with `--resume {}`, or give another run directory",
                 path.display(),

@@ -542,7 +542,8 @@ fn a_solver_table_the_machine_cannot_give_is_a_one_line_answer_not_an_abort() {
         "{out}"
     );
     assert!(lines[2].starts_with("legal "), "{out}");
-    assert!(lines[3].starts_with("ok solver:memory=8"), "{out}");
+    // The engine names the player by its spec as written back: the options in their order.
+    assert!(lines[3].starts_with("ok solver:time=1s,memory=8"), "{out}");
     for args in [
         &[
             "solve",

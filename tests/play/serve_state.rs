@@ -130,7 +130,7 @@ fn a_watched_run_plays_its_last_iteration() {
     let dir = tempfile::tempdir().unwrap();
     let run = bao_zero::train::RunDir::new(dir.path());
     run.write_config(crate::common::SMOKE).unwrap();
-    let net = crate::common::smoke(dir.path()).net;
+    let net = crate::common::smoke(dir.path()).net.shape;
     let mut meta = bao_zero::train::Meta {
         version: 1,
         iteration: 1,
@@ -138,7 +138,9 @@ fn a_watched_run_plays_its_last_iteration() {
         ..Default::default()
     };
     let save = |it: u32| {
-        let trainer = bao_zero::nn::Trainer::new(&net, 0.0, u64::from(it)).unwrap();
+        let trainer =
+            bao_zero::nn::Trainer::new(&net, bao_zero::nn::Compute::Cpu, 0.0, u64::from(it))
+                .unwrap();
         trainer.save(&run.iteration(it)).unwrap();
     };
     save(1);

@@ -117,7 +117,7 @@ fn the_default_player_of_a_solved_game_plays_the_shortest_win_and_the_shipped_mo
     use bao_zero::search::solver::Value;
     let registry = bao_zero::players::trained::all_players();
     for (game, wins) in CRITICAL_WINS {
-        let spec = default_player_spec(game, true);
+        let spec = default_player_spec(game, true).to_string();
         let shipped = format!("player:{}", shipped_player(game.name()).unwrap().display());
         assert_eq!(spec, format!("solver:time=1s,else={shipped}"));
         let rules = Game::from(game);
@@ -150,13 +150,13 @@ fn the_default_player_of_a_solved_game_plays_the_shortest_win_and_the_shipped_mo
         assert_eq!((fallback.mv, fallback.eval), (own.mv, own.eval), "{game:?}");
     }
     // Bao la Kiswahili is not solved: its default player is the shipped one alone.
-    let spec = default_player_spec(Variant::Kiswahili, true);
+    let spec = default_player_spec(Variant::Kiswahili, true).to_string();
     assert!(
         spec.starts_with("player:") && spec.ends_with("kiswahili.bao"),
         "{spec}"
     );
     assert_eq!(
-        default_player_spec(Variant::Hus, false),
+        default_player_spec(Variant::Hus, false).to_string(),
         "solver:time=1s,else=ab"
     );
 }

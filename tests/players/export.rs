@@ -173,7 +173,7 @@ fn half_precision_weights_halve_the_file_and_keep_the_players_choices() {
         "f16 {half_len} bytes, f32 {full_len}"
     );
     let load = |b: &Bundle| {
-        let eval = std::sync::Arc::new(b.evaluator().unwrap());
+        let eval = std::sync::Arc::new(b.inference().unwrap());
         LoadedPlayer::new(b.header.clone(), eval, "p".into()).unwrap()
     };
     let (mut a, mut b) = (load(&full), load(&half));
@@ -211,7 +211,7 @@ fn version_1_player_files_still_load() {
     let sum = bao_zero::util::hash::fnv1a(&bytes[..body]);
     bytes[body..].copy_from_slice(&sum.to_le_bytes());
     let bundle = Bundle::from_bytes(&bytes).unwrap();
-    assert!(bundle.evaluator().is_ok());
+    assert!(bundle.inference().is_ok());
 }
 
 /// Player files written while the presets bounded moves at 10^8 seeds sown play the preset's game
@@ -439,10 +439,12 @@ fn onnx_export_works_for_an_mlp_and_a_resnet() {
             hidden: vec![32],
             blocks: 1,
             channels: 8,
-            ..NetConfig::default()
         };
         let dir = tmp(&format!("onnx-net-{i}"));
-        Trainer::new(&net, 0.0, 5).unwrap().save(&dir).unwrap();
+        Trainer::new(&net, bao_zero::nn::Compute::Cpu, 0.0, 5)
+            .unwrap()
+            .save(&dir)
+            .unwrap();
         let mut bundle = base.clone();
         bundle.header.net = net;
         bundle.weights = std::fs::read(dir.join("model.bpk")).unwrap();
@@ -460,7 +462,7 @@ fn onnx_export_works_for_an_mlp_and_a_resnet() {
 }
 
 /// A player file's bytes from its parts: format `version`, header text and weights.
-fn framed(version: u32, header: &[u8], weights: &[u8]) -> Vec<u8> {
+pub(crate) fn framed(version: u32, header: &[u8], weights: &[u8]) -> Vec<u8> {
     let mut out = b"BAOZERO-PLAYER\n".to_vec();
     out.extend_from_slice(&version.to_le_bytes());
     out.extend_from_slice(&(header.len() as u64).to_le_bytes());

@@ -26,7 +26,7 @@ fn a_player_files_header_names_its_game_and_a_custom_game_reads_back_exactly() {
     bundle.header.variant = custom.to_string();
     bundle.header.rules = custom.rules().clone();
     let read = reread(&bundle).unwrap();
-    let eval = Arc::new(read.evaluator().unwrap());
+    let eval = Arc::new(read.inference().unwrap());
     let player = LoadedPlayer::new(read.header.clone(), eval, "p".into()).unwrap();
     assert_eq!(*player.game(), custom);
     assert_eq!(

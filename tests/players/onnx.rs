@@ -22,10 +22,12 @@ fn bundle(kind: NetKind, variant: Variant, name: &str) -> Bundle {
         hidden: vec![32, 16],
         blocks: 1,
         channels: 8,
-        ..NetConfig::default()
     };
     let dir = tmp(name);
-    Trainer::new(&net, 0.0, 11).unwrap().save(&dir).unwrap();
+    Trainer::new(&net, bao_zero::nn::Compute::Cpu, 0.0, 11)
+        .unwrap()
+        .save(&dir)
+        .unwrap();
     let weights = std::fs::read(dir.join("model.bpk")).unwrap();
     std::fs::remove_dir_all(&dir).ok();
     Bundle {

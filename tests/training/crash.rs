@@ -4,7 +4,7 @@
 #![cfg(all(feature = "ml", unix))]
 
 use crate::common;
-use bao_zero::nn::{NetEvaluator, Trainer};
+use bao_zero::nn::{Compute, NetInference, Trainer};
 use bao_zero::selfplay::ReplayBuffer;
 use bao_zero::train::{RunDir, TrainConfig};
 use rand::{RngExt, SeedableRng};
@@ -48,7 +48,13 @@ fn final_state(run: &Path) -> (Vec<u8>, String) {
     assert_eq!(meta.iteration, ITERATIONS);
     let cfg = TrainConfig::load(&dir.config()).unwrap();
     let replay = std::fs::read(dir.replay(ITERATIONS)).unwrap();
-    let net = Trainer::load(&cfg.net, cfg.optim.weight_decay, &dir.iteration(ITERATIONS)).unwrap();
+    let net = Trainer::load(
+        &cfg.net.shape,
+        Compute::Cpu,
+        cfg.optim.weight_decay,
+        &dir.iteration(ITERATIONS),
+    )
+    .unwrap();
     let samples: Vec<_> = ReplayBuffer::load(&dir.replay(ITERATIONS))
         .unwrap()
         .iter()
@@ -56,7 +62,7 @@ fn final_state(run: &Path) -> (Vec<u8>, String) {
         .take(64)
         .collect();
     let batch = bao_zero::train::Batch::from_samples(&cfg.game().unwrap(), &samples, 0.0);
-    let out = NetEvaluator::new(net.snapshot()).infer(&batch.obs, &batch.masks, batch.size);
+    let out = NetInference::new(net.snapshot()).forward(&batch.obs, &batch.masks, batch.size);
     (replay, format!("{out:?}"))
 }
 

@@ -4,7 +4,7 @@
 #![cfg(feature = "ml")]
 
 use crate::common;
-use bao_zero::nn::{NetEvaluator, Trainer};
+use bao_zero::nn::{Compute, NetInference, Trainer};
 use bao_zero::selfplay::ReplayBuffer;
 use bao_zero::train::{self, RunDir, RunOptions, TrainConfig};
 use std::path::{Path, PathBuf};
@@ -39,7 +39,13 @@ fn final_state(run: &Path) -> (Vec<u8>, String) {
     let dir = RunDir::new(run);
     let cfg = dir.read_config().unwrap();
     let replay = std::fs::read(dir.replay(ITERATIONS)).unwrap();
-    let net = Trainer::load(&cfg.net, cfg.optim.weight_decay, &dir.iteration(ITERATIONS)).unwrap();
+    let net = Trainer::load(
+        &cfg.net.shape,
+        Compute::Cpu,
+        cfg.optim.weight_decay,
+        &dir.iteration(ITERATIONS),
+    )
+    .unwrap();
     let samples: Vec<_> = ReplayBuffer::load(&dir.replay(ITERATIONS))
         .unwrap()
         .iter()
@@ -47,7 +53,7 @@ fn final_state(run: &Path) -> (Vec<u8>, String) {
         .take(64)
         .collect();
     let batch = train::Batch::from_samples(&cfg.game().unwrap(), &samples, 0.0);
-    let out = NetEvaluator::new(net.snapshot()).infer(&batch.obs, &batch.masks, batch.size);
+    let out = NetInference::new(net.snapshot()).forward(&batch.obs, &batch.masks, batch.size);
     (replay, format!("{out:?}"))
 }
 
@@ -84,10 +90,15 @@ fn a_run_keeps_its_replay_compressed_and_the_optimizer_in_its_last_checkpoint_on
     // be resumed from.
     assert!(!Trainer::read_model(&dir.iteration(1)).unwrap().is_empty());
     let cfg = dir.read_config().unwrap();
-    let err = Trainer::load(&cfg.net, cfg.optim.weight_decay, &dir.iteration(1))
-        .err()
-        .unwrap()
-        .to_string();
+    let err = Trainer::load(
+        &cfg.net.shape,
+        Compute::Cpu,
+        cfg.optim.weight_decay,
+        &dir.iteration(1),
+    )
+    .err()
+    .unwrap()
+    .to_string();
     assert!(err.contains("holds the network only"), "{err}");
     bao_zero::export::from_run_averaged(&run, Some(ITERATIONS), None, ITERATIONS).unwrap();
     // The replay file is a third of its plain layout or less.

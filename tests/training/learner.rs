@@ -1,9 +1,9 @@
-//! The learner as distributed drivers use it: self-play played elsewhere, in parts, as bytes;
-//! the run it makes is `bao train`'s, bit for bit.
+//! The learner as distributed drivers use it: the network sent as bytes, self-play played
+//! elsewhere, in parts, as bytes; the run it makes is `bao train`'s, bit for bit.
 #![cfg(feature = "ml")]
 
 use crate::common;
-use bao_zero::nn::network_tensors;
+use bao_zero::nn::{Compute, NetWeights, network_tensors};
 use bao_zero::players::PlayerRegistry;
 use bao_zero::selfplay::{SelfPlayPart, merge_parts};
 use bao_zero::train::{self, EvalSettings, Learner, RunDir, RunOptions, TrainConfig};
@@ -43,6 +43,12 @@ fn tmp(name: &str) -> PathBuf {
     common::fresh_dir("learner", name)
 }
 
+/// `network` as a worker in another process gets it: through its bytes.
+fn through_bytes(network: &NetWeights) -> NetWeights {
+    let bytes = network.to_bytes().unwrap();
+    NetWeights::from_bytes(network.net(), Compute::Cpu, &bytes, network.version()).unwrap()
+}
+
 /// Drives `config`'s run as a distributed driver would: each iteration's games played in
 /// `split` parts by "workers" of their own settings, the parts as bytes, handed in out of order.
 fn distributed_run(config: TrainConfig, split: &[usize]) {
@@ -54,7 +60,7 @@ fn distributed_run(config: TrainConfig, split: &[usize]) {
     let evaluation = EvalSettings::of_run(&config, &PlayerRegistry::default());
     while learner.meta().iteration < config.iterations {
         let iteration = learner.next_iteration();
-        let weights = learner.weights().unwrap();
+        let weights = through_bytes(&learner.weights().unwrap());
         let mut parts = Vec::new();
         let mut first = 0;
         for &count in split {
@@ -68,7 +74,7 @@ fn distributed_run(config: TrainConfig, split: &[usize]) {
         let selfplay = merge_parts(learner.games(0, count), parts, 1.0).unwrap();
         learner.train(selfplay).unwrap();
         let eval = learner.eval_due(iteration).then(|| {
-            let trained = learner.weights().unwrap();
+            let trained = through_bytes(&learner.weights().unwrap());
             train::evaluate::evaluate_iteration(
                 &rules,
                 &config,

@@ -4,7 +4,7 @@
 #![cfg(all(feature = "ml", unix))]
 
 use crate::common;
-use bao_zero::nn::Trainer;
+use bao_zero::nn::{Compute, Trainer};
 use bao_zero::train::{RunDir, TrainConfig};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -227,7 +227,8 @@ fn damaged_checkpoint_weights_are_refused_at_load_and_old_ones_without_checksums
         sums.contains("  model.bpk\n") && sums.contains("  optim.bpk\n"),
         "{sums}"
     );
-    let load = || Trainer::load(&cfg.net, cfg.optim.weight_decay, &iter).map(|_| ());
+    let load =
+        || Trainer::load(&cfg.net.shape, Compute::Cpu, cfg.optim.weight_decay, &iter).map(|_| ());
     load().unwrap();
     for file in ["model.bpk", "optim.bpk"] {
         let path = iter.join(file);
@@ -327,7 +328,7 @@ fn truncated_checkpoint_files_without_checksums_are_named_in_words_not_debug_tex
         std::fs::write(&path, &good[..good.len() / 2]).unwrap();
         let err = format!(
             "{:#}",
-            Trainer::load(&cfg.net, cfg.optim.weight_decay, &iter)
+            Trainer::load(&cfg.net.shape, Compute::Cpu, cfg.optim.weight_decay, &iter)
                 .map(|_| ())
                 .unwrap_err()
         );
@@ -374,7 +375,7 @@ fn weights_that_are_nan_infinite_or_huge_are_refused_at_load_and_at_export() {
         std::fs::write(&model, replace_float(&good, weight, garbage)).unwrap();
         let err = format!(
             "{:#}",
-            Trainer::load(&cfg.net, cfg.optim.weight_decay, &iter)
+            Trainer::load(&cfg.net.shape, Compute::Cpu, cfg.optim.weight_decay, &iter)
                 .map(|_| ())
                 .unwrap_err()
         );

@@ -1,10 +1,10 @@
-//! The stages' doors: self-play, training and evaluation take weights as bytes and plain
+//! The stages' doors: self-play, training and evaluation take a network (shared, or from bytes) and plain
 //! settings, so that an iteration's work can be split over callers and give the same results.
 #![cfg(feature = "ml")]
 
 use crate::common;
 use bao_zero::nn::TrainSteps;
-use bao_zero::nn::{NetWeights, Trainer};
+use bao_zero::nn::{Compute, NetWeights, Trainer};
 use bao_zero::players::PlayerRegistry;
 use bao_zero::rules::Game;
 use bao_zero::selfplay::{
@@ -16,9 +16,9 @@ fn smoke() -> TrainConfig {
     toml::from_str(common::SMOKE).unwrap()
 }
 
-/// The seeded initial weights of the smoke config's network, as bytes.
+/// The seeded initial network of the smoke config.
 fn weights(config: &TrainConfig) -> NetWeights {
-    Trainer::new(&config.net, 0.0, 11)
+    Trainer::new(&config.net.shape, Compute::Cpu, 0.0, 11)
         .unwrap()
         .weights(0)
         .unwrap()
@@ -128,7 +128,9 @@ fn training_from_the_same_weights_window_and_plan_gives_the_same_weights() {
     };
     let start = weights(&config);
     let train = |plan: &TrainSteps| {
-        let mut t = Trainer::from_weights(&start.net, 0.0, &start.bytes).unwrap();
+        let mut t =
+            Trainer::from_weights(start.net(), Compute::Cpu, 0.0, &start.to_bytes().unwrap())
+                .unwrap();
         let steps = std::sync::atomic::AtomicUsize::new(0);
         let report = t
             .train(&rules, &window, plan, &|| {
@@ -143,10 +145,10 @@ fn training_from_the_same_weights_window_and_plan_gives_the_same_weights() {
     assert_eq!((a.steps, a.samples), (3, 96));
     assert!(a.losses.total > 0.0);
     assert_eq!(a.losses, b.losses);
-    assert_eq!(wa.version, 1);
+    assert_eq!(wa.version(), 1);
     assert_eq!(
-        wa.evaluator().unwrap().net().mlp_weights(),
-        wb.evaluator().unwrap().net().mlp_weights()
+        wa.inference().net().mlp_weights(),
+        wb.inference().net().mlp_weights()
     );
     let (c, _) = train(&TrainSteps {
         seed: plan.seed + 1,
@@ -156,7 +158,7 @@ fn training_from_the_same_weights_window_and_plan_gives_the_same_weights() {
 }
 
 #[test]
-fn evaluation_takes_the_weights_as_bytes_and_reports_each_opponent() {
+fn evaluation_takes_the_network_and_reports_each_opponent() {
     let mut config = smoke();
     config.eval.games = 2;
     let rules = config.game().unwrap();
@@ -192,12 +194,17 @@ fn evaluation_takes_the_weights_as_bytes_and_reports_each_opponent() {
     )
     .unwrap();
     assert_eq!(again.records, report.records);
-    // Weights that do not fit the shape are a one-line error.
-    let mut bad = weights(&config);
-    bad.bytes.truncate(100);
+    // The network from its bytes, as another process gets it, plays the same games.
+    let shared = weights(&config);
+    let bytes = shared.to_bytes().unwrap();
+    let from_bytes =
+        NetWeights::from_bytes(&config.net.shape, config.net.device, &bytes, 7).unwrap();
+    let evaluate = |w| evaluate::evaluate(&rules, w, &settings, &opponents, 7, 99, &|_| {});
+    assert_eq!(evaluate(&from_bytes).unwrap().records, report.records);
+    // Bytes that do not fit the shape are a one-line error.
     let err = format!(
         "{:#}",
-        evaluate::evaluate(&rules, &bad, &settings, &opponents, 7, 99, &|_| {}).unwrap_err()
+        NetWeights::from_bytes(&config.net.shape, config.net.device, &bytes[..100], 7).unwrap_err()
     );
-    assert!(!err.contains('\n'), "{err}");
+    assert!(err.contains("damaged") && !err.contains('\n'), "{err}");
 }

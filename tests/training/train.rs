@@ -4,7 +4,7 @@
 use crate::common;
 use bao_zero::bench::synthetic_batch;
 use bao_zero::nn::Sample;
-use bao_zero::nn::{NetConfig, NetEvaluator, NetKind, Trainer};
+use bao_zero::nn::{Compute, NetConfig, NetInference, NetKind, Trainer};
 use bao_zero::selfplay::ReplayBuffer;
 use bao_zero::train::{self, RunOptions, TrainConfig};
 use std::path::PathBuf;
@@ -18,7 +18,7 @@ fn tmp(name: &str) -> PathBuf {
 }
 
 fn cfg_net() -> NetConfig {
-    smoke("unused").net
+    smoke("unused").net.shape
 }
 
 fn quiet() -> RunOptions {
@@ -36,9 +36,8 @@ fn a_few_training_steps_on_a_fixed_batch_lower_the_loss() {
             hidden: vec![64],
             blocks: 1,
             channels: 8,
-            ..NetConfig::default()
         };
-        let mut t = Trainer::new(&cfg, 0.0, 3).unwrap();
+        let mut t = Trainer::new(&cfg, Compute::Cpu, 0.0, 3).unwrap();
         let batch = synthetic_batch(64);
         let first = t.step(&batch, 3e-3).unwrap().total;
         let mut last = first;
@@ -61,11 +60,11 @@ fn a_network_trained_with_a_margin_head_loads_for_play_and_to_train_on_without_i
     let net = bao_zero::nn::load_net_bytes(&cfg, &bao_zero::nn::device(), MARGIN_HEAD_NET)
         .expect("the margin head's weights are left aside");
     let batch = synthetic_batch(64);
-    let (priors, values) = NetEvaluator::new(net).infer(&batch.obs, &batch.masks, batch.size);
+    let (priors, values) = NetInference::new(net).forward(&batch.obs, &batch.masks, batch.size);
     assert!(priors.iter().chain(&values).all(|x| x.is_finite()));
-    let t = Trainer::from_weights(&cfg, 0.0, MARGIN_HEAD_NET).unwrap();
+    let t = Trainer::from_weights(&cfg, Compute::Cpu, 0.0, MARGIN_HEAD_NET).unwrap();
     assert_eq!(
-        NetEvaluator::new(t.snapshot()).infer(&batch.obs, &batch.masks, batch.size),
+        NetInference::new(t.snapshot()).forward(&batch.obs, &batch.masks, batch.size),
         (priors, values)
     );
 }
@@ -143,34 +142,37 @@ fn save_and_load_give_identical_outputs_and_bad_files_are_errors() {
         hidden: vec![32],
         ..NetConfig::default()
     };
-    let mut t = Trainer::new(&cfg, 1e-4, 5).unwrap();
+    let mut t = Trainer::new(&cfg, Compute::Cpu, 1e-4, 5).unwrap();
     let batch = synthetic_batch(64);
     t.step(&batch, 1e-3).unwrap();
     let dir = tmp("ckpt");
     t.save(&dir).unwrap();
-    let back = Trainer::load(&cfg, 1e-4, &dir).unwrap();
+    let back = Trainer::load(&cfg, Compute::Cpu, 1e-4, &dir).unwrap();
     let (a, b) = (
-        NetEvaluator::new(t.snapshot()),
-        NetEvaluator::new(back.snapshot()),
+        NetInference::new(t.snapshot()),
+        NetInference::new(back.snapshot()),
     );
     assert_eq!(
-        a.infer(&batch.obs, &batch.masks, batch.size),
-        b.infer(&batch.obs, &batch.masks, batch.size)
+        a.forward(&batch.obs, &batch.masks, batch.size),
+        b.forward(&batch.obs, &batch.masks, batch.size)
     );
     // A wrong shape, a truncated file, garbage, a missing file: errors that say so.
     let other = NetConfig {
         hidden: vec![48],
         ..NetConfig::default()
     };
-    assert!(Trainer::load(&other, 1e-4, &dir).is_err());
+    assert!(Trainer::load(&other, Compute::Cpu, 1e-4, &dir).is_err());
     let model = dir.join("model.bpk");
     let bytes = std::fs::read(&model).unwrap();
     std::fs::write(&model, &bytes[..bytes.len() / 2]).unwrap();
-    assert!(Trainer::load(&cfg, 1e-4, &dir).is_err());
+    assert!(Trainer::load(&cfg, Compute::Cpu, 1e-4, &dir).is_err());
     std::fs::write(&model, b"not a network").unwrap();
-    assert!(Trainer::load(&cfg, 1e-4, &dir).is_err());
+    assert!(Trainer::load(&cfg, Compute::Cpu, 1e-4, &dir).is_err());
     std::fs::remove_file(&model).unwrap();
-    let err = Trainer::load(&cfg, 1e-4, &dir).err().unwrap().to_string();
+    let err = Trainer::load(&cfg, Compute::Cpu, 1e-4, &dir)
+        .err()
+        .unwrap()
+        .to_string();
     assert!(err.contains("does not exist"), "{err}");
     std::fs::remove_dir_all(dir).ok();
 }
@@ -278,9 +280,9 @@ fn same_config_and_seed_give_the_same_run_on_one_thread() {
         let replay = ReplayBuffer::load(&dir.join("replay-0002.bin")).unwrap();
         let samples: Vec<Sample> = replay.iter().copied().collect();
         // Parameter ids inside the file are random; compare what the network computes.
-        let net = Trainer::load(&cfg_net(), 1e-4, &dir.join("iter-0002")).unwrap();
+        let net = Trainer::load(&cfg_net(), Compute::Cpu, 1e-4, &dir.join("iter-0002")).unwrap();
         let batch = synthetic_batch(64);
-        let out = NetEvaluator::new(net.snapshot()).infer(&batch.obs, &batch.masks, batch.size);
+        let out = NetInference::new(net.snapshot()).forward(&batch.obs, &batch.masks, batch.size);
         std::fs::remove_dir_all(dir).ok();
         (samples, out)
     };

@@ -11,7 +11,7 @@ and the replay reader are the Rust ones of the bao-zero project (the extension m
   ``bao_zero/Bao-v0`` when gymnasium is installed;
 - :class:`Player`: exported player files, alpha-beta and the baselines;
 - :func:`load_samples`: a training run's self-play samples as numpy arrays;
-- :class:`SelfPlayWorker`, :class:`Learner`, :class:`Evaluator`: the training stages of
+- :class:`SelfPlayWorker`, :class:`Learner`, :class:`EvaluationWorker`: the training stages of
   ``bao train``, for distributed drivers (:mod:`bao_zero.ray_train` runs them on Ray);
 - :func:`network_tensors`: a network's tensors as numpy arrays;
 - :func:`evaluate`: a Python policy ``(observation, mask) -> action`` against any player, in
@@ -22,6 +22,9 @@ and the replay reader are the Rust ones of the bao-zero project (the extension m
 
 from __future__ import annotations
 
+import warnings
+from typing import Any
+
 from bao_zero._core import (
     ACTIONS,
     OBS_CHANNELS,
@@ -30,7 +33,7 @@ from bao_zero._core import (
     OBS_SHAPE,
     Choice,
     Env,
-    Evaluator,
+    EvaluationWorker,
     Learner,
     Player,
     SelfPlayWorker,
@@ -51,7 +54,7 @@ __all__ = [
     "OBS_SHAPE",
     "Choice",
     "Env",
-    "Evaluator",
+    "EvaluationWorker",
     "Learner",
     "Player",
     "SelfPlayWorker",
@@ -63,6 +66,19 @@ __all__ = [
     "network_tensors",
     "variants",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # The deprecated name of EvaluationWorker, for scripts written with it.
+    if name == "Evaluator":
+        warnings.warn(
+            "bao_zero.Evaluator is deprecated: use bao_zero.EvaluationWorker",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return EvaluationWorker
+    raise AttributeError(f"module 'bao_zero' has no attribute {name!r}")
+
 
 try:  # Register the Gymnasium environment when gymnasium is there; it is optional.
     import gymnasium as _gymnasium  # noqa: F401

@@ -15,7 +15,7 @@ __all__ = [
     "OBS_SHAPE",
     "Choice",
     "Env",
-    "Evaluator",
+    "EvaluationWorker",
     "Learner",
     "Player",
     "Progress",
@@ -253,8 +253,8 @@ class Learner:
     def commit(self, iteration: int, evaluation: bytes | None = None) -> dict[str, Any]: ...
 
 @final
-class Evaluator:
-    def __new__(cls, config_toml: str, threads: int = 1) -> Evaluator: ...
+class EvaluationWorker:
+    def __new__(cls, config_toml: str, threads: int = 1) -> EvaluationWorker: ...
     def evaluate(self, weights: bytes, iteration: int) -> bytes: ...
 
 @final

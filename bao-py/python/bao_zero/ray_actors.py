@@ -86,11 +86,11 @@ class SelfPlayActor:
         return self._worker.play(weights, version, iteration, first, count)
 
 
-class EvaluatorActor:
+class EvaluationActor:
     def __init__(self, config_toml: str, threads: int) -> None:
-        from bao_zero._core import Evaluator
+        from bao_zero._core import EvaluationWorker
 
-        self._evaluator = Evaluator(config_toml, threads)
+        self._evaluator = EvaluationWorker(config_toml, threads)
 
     def evaluate(self, weights: bytes, iteration: int) -> bytes:
         return self._evaluator.evaluate(weights, iteration)
@@ -129,6 +129,6 @@ def start_evaluator(ray: Any, config_toml: str, threads: int) -> Any:
     dies and plays the evaluation under way again on it (the same games: they follow from the
     iteration's seed)."""
     cls = ray.remote(num_cpus=0, max_restarts=MAX_RESTARTS, max_task_retries=MAX_RESTARTS)(
-        EvaluatorActor
+        EvaluationActor
     )
     return cls.remote(config_toml, threads)

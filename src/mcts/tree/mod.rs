@@ -31,7 +31,7 @@ struct Node {
     /// Sum of backed-up values from the point of view of the player who chose this node (the
     /// mover at the parent).
     value_sum: f32,
-    /// The evaluator's value (or the exact one at a terminal) for this node's mover.
+    /// The inference's value (or the exact one at a terminal) for this node's mover.
     value: f32,
     first_child: u32,
     num_children: u8,
@@ -241,7 +241,7 @@ impl Tree {
 #[cfg(test)]
 impl Tree {
     /// Checks the bookkeeping: every expanded node has one visit for its own evaluation plus
-    /// one per visit of a child, nothing is left pending, and (with an evaluator that values
+    /// one per visit of a child, nothing is left pending, and (with an inference that values
     /// every position 0) no value is left over from a virtual loss.
     pub(crate) fn assert_consistent(&self, zero_values: bool) {
         // Terminal values are real wins and losses: the zero check needs a tree without them.

@@ -4,7 +4,7 @@
 //! run's new last iteration (a run directory without `iteration=` means its last one), and it
 //! holds at most [`CAPACITY`] networks, dropping the least recently used first.
 
-use crate::mcts::Evaluator;
+use crate::mcts::Inference;
 use crate::player_file::{Bundle, Header};
 use crate::train::RunDir;
 use anyhow::{Context, bail};
@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
 /// A network as loaded: the player file's header and the network.
-pub(super) type Loaded = (Header, Arc<dyn Evaluator>);
+pub(super) type Loaded = (Header, Arc<dyn Inference>);
 
 /// The most networks the cache holds; players built from one keep it alive after it leaves.
 const CAPACITY: usize = 8;
@@ -98,9 +98,9 @@ fn read(source: &Source) -> anyhow::Result<Loaded> {
         Some(_) => crate::export::from_run(path, *iteration, None)?,
         None => Bundle::read(path)?,
     };
-    let eval: Arc<dyn Evaluator> = Arc::new(
+    let eval: Arc<dyn Inference> = Arc::new(
         bundle
-            .evaluator()
+            .inference()
             .with_context(|| format!("the network in {} does not load", path.display()))?,
     );
     Ok((bundle.header, eval))
@@ -145,14 +145,16 @@ mod tests {
         run.write_config(config).unwrap();
         let net = toml::from_str::<crate::train::TrainConfig>(config)
             .unwrap()
-            .net;
+            .net
+            .shape;
         let mut meta = crate::train::Meta {
             version: 1,
             variant: "kiswahili".into(),
             ..Default::default()
         };
         for it in 1..=2 {
-            let trainer = crate::nn::Trainer::new(&net, 0.0, u64::from(it)).unwrap();
+            let trainer =
+                crate::nn::Trainer::new(&net, crate::nn::Compute::Cpu, 0.0, u64::from(it)).unwrap();
             trainer.save(&run.iteration(it)).unwrap();
             meta.iteration = it;
             run.write_meta(&meta).unwrap();

@@ -1,8 +1,8 @@
 //! [`LoadedPlayer`]: a player file (or a training run's network) as a [`Player`].
 
-use crate::mcts::{Evaluator, MctsPlayer};
+use crate::mcts::{Inference, MctsPlayer};
 use crate::player_file::{Bundle, Header};
-use crate::players::{Candidate, Choice, Limits, Player};
+use crate::players::{Candidate, Choice, Limits, Player, PlayerSpec};
 use crate::rules::{Game, Position};
 use anyhow::Context;
 use std::path::Path;
@@ -21,19 +21,23 @@ impl LoadedPlayer {
     /// Loads a player file.
     pub fn load(path: &Path) -> anyhow::Result<LoadedPlayer> {
         let bundle = Bundle::read(path)?;
-        let eval: Arc<dyn Evaluator> = Arc::new(
+        let eval: Arc<dyn Inference> = Arc::new(
             bundle
-                .evaluator()
+                .inference()
                 .with_context(|| format!("bad player file {}", path.display()))?,
         );
-        LoadedPlayer::new(bundle.header, eval, format!("player:{}", path.display()))
+        LoadedPlayer::new(
+            bundle.header,
+            eval,
+            PlayerSpec::File(path.to_path_buf()).to_string(),
+        )
     }
 
     /// A player from a header and its network (shared, e.g. between the games of an arena),
     /// searching with the header's play settings; an error if the header's rules make no game.
     pub fn new(
         header: Header,
-        eval: Arc<dyn Evaluator>,
+        eval: Arc<dyn Inference>,
         name: String,
     ) -> anyhow::Result<LoadedPlayer> {
         let game = header.game()?;

@@ -12,16 +12,18 @@
 //! | `mcts:solver=1` | MCTS-solver: proven wins and losses ([`PlaySettings::solver`]) |
 //! | `mcts:batch=8` | leaves per batched evaluation, 1 to 256 (default: chosen from the budget) |
 //! | `mcts:sims=400` without `checkpoint` | MCTS with uniform priors and no value (a baseline) |
+//!
+//! The options reach the builder read into an [`MctsSpec`].
 
 use super::LoadedPlayer;
 use crate::mcts::{
-    MAX_BATCH_OPTION, MAX_C_PUCT, MAX_SIMS, MctsPlayer, PlaySettings, UniformEvaluator,
+    MAX_BATCH_OPTION, MAX_C_PUCT, MAX_SIMS, MctsPlayer, PlaySettings, UniformInference,
 };
+use crate::players::MctsSpec;
 use crate::players::Player;
 use crate::players::spec::{PlayerRegistry, PlayerSpec};
 use crate::rules::Game;
 use anyhow::bail;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 /// Simulations per move of an `mcts:` spec without a player file.
@@ -63,8 +65,6 @@ fn number<T: std::str::FromStr>(
         .ok_or_else(|| format!("{key} `{value}` must be {must}"))
 }
 
-const POSITIVE: &str = "a positive number";
-
 /// An exploration constant (`cpuct=` of a spec, `bao export --cpuct`): above zero and at most
 /// [`MAX_C_PUCT`], the bound every player file is read with.
 pub fn parse_c_puct(value: &str) -> Result<f32, String> {
@@ -87,99 +87,52 @@ pub fn parse_sims(value: &str) -> Result<u32, String> {
     )
 }
 
-/// The search settings a spec sets; the others come from the player file, or the defaults.
-#[derive(Default)]
-struct SearchOptions {
-    c_puct: Option<f32>,
-    solver: Option<bool>,
-    minimax_weight: Option<f32>,
-    fpu_reduction: Option<f32>,
-}
-
-impl SearchOptions {
-    /// Sets in `cfg` what the spec set.
-    fn apply(&self, cfg: &mut PlaySettings) {
-        cfg.c_puct = self.c_puct.unwrap_or(cfg.c_puct);
-        cfg.solver = self.solver.unwrap_or(cfg.solver);
-        cfg.minimax_weight = self.minimax_weight.unwrap_or(cfg.minimax_weight);
-        cfg.fpu_reduction = self.fpu_reduction.unwrap_or(cfg.fpu_reduction);
-    }
-}
-
-fn build_mcts(spec: &PlayerSpec, options: &str, game: &Game) -> anyhow::Result<Box<dyn Player>> {
+/// The MCTS player of `options` (`spec`, its name): a player file's or a run's network, or
+/// uniform priors; the bounds that belong to the search are checked here, in one line.
+fn build_mcts(
+    spec: &PlayerSpec,
+    options: &MctsSpec,
+    game: &Game,
+) -> anyhow::Result<Box<dyn Player>> {
     let bad = |why: String| anyhow::anyhow!("bad player spec `{spec}`: {why}");
-    let (mut checkpoint, mut iteration, mut sims, mut batch) = (None, None, None, None);
-    let mut search = SearchOptions::default();
-    for item in options.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-        let (key, value) = item
-            .split_once('=')
-            .map(|(k, v)| (k.trim(), v.trim()))
-            .ok_or_else(|| bad(format!("option `{item}` must be key=value")))?;
-        match key {
-            "checkpoint" | "player" => checkpoint = Some(PathBuf::from(value)),
-            "iteration" => {
-                iteration = Some(number(key, value, |&i: &u32| i > 0, POSITIVE).map_err(bad)?)
-            }
-            "sims" => sims = Some(parse_sims(value).map_err(bad)?),
-            "cpuct" | "c_puct" => search.c_puct = Some(parse_c_puct(value).map_err(bad)?),
-            "batch" => {
-                let fits = |&b: &usize| (1..=MAX_BATCH_OPTION).contains(&b);
-                let must = format!("from 1 to {MAX_BATCH_OPTION}");
-                batch = Some(number(key, value, fits, &must).map_err(bad)?)
-            }
-            "guard" => return Err(bad("the option `guard` no longer exists".into())),
-            "minimax" => {
-                let weight = |w: &f32| (0.0..=1.0).contains(w);
-                search.minimax_weight =
-                    Some(number(key, value, weight, "from 0 to 1").map_err(bad)?)
-            }
-            "fpu" => {
-                // Values lie in [-1, 1], so a reduction above 2 only repeats 2.
-                let reduction = |r: &f32| (0.0..=2.0).contains(r);
-                search.fpu_reduction =
-                    Some(number(key, value, reduction, "from 0 to 2").map_err(bad)?)
-            }
-            "solver" => {
-                search.solver = Some(match value {
-                    "1" | "true" | "on" => true,
-                    "0" | "false" | "off" => false,
-                    _ => return Err(bad(format!("solver must be 1 or 0, not `{value}`"))),
-                })
-            }
-            other => {
-                return Err(bad(format!(
-                    "unknown option `{other}`; mcts takes checkpoint=PATH, iteration=N, sims=N, cpuct=X, batch=N, solver=1|0, minimax=X, fpu=X"
-                )));
-            }
-        }
+    // The checks `bao export --sims/--cpuct` make of its text, so both refuse alike.
+    if let Some(s) = options.sims {
+        parse_sims(&s.to_string()).map_err(bad)?;
     }
+    if let Some(c) = options.c_puct {
+        parse_c_puct(&c.to_string()).map_err(bad)?;
+    }
+    if let Some(b) = options
+        .batch
+        .filter(|b| !(1..=MAX_BATCH_OPTION).contains(b))
+    {
+        return Err(bad(format!(
+            "batch `{b}` must be from 1 to {MAX_BATCH_OPTION}"
+        )));
+    }
+    let batch = options.batch.unwrap_or(0);
     let name = spec.to_string();
-    Ok(match checkpoint {
+    Ok(match &options.checkpoint {
         Some(path) => {
-            let (mut header, eval) = super::cache::load(&path, iteration)?;
-            if let Some(s) = sims {
-                header.sims = s;
-            }
-            search.apply(&mut header.search);
-            let player = LoadedPlayer::new(header, eval, name)?;
-            Box::new(player.with_batch(batch.unwrap_or(0)))
+            let (mut header, eval) = super::cache::load(path, options.iteration)?;
+            header.sims = options.sims.unwrap_or(header.sims);
+            apply(options, &mut header.search);
+            Box::new(LoadedPlayer::new(header, eval, name)?.with_batch(batch))
         }
         None => {
-            if iteration.is_some() {
-                bail!(bad("iteration= needs checkpoint=RUN_DIR".into()));
-            }
             let mut cfg = PlaySettings::default();
-            search.apply(&mut cfg);
-            Box::new(
-                MctsPlayer::new(
-                    name,
-                    game,
-                    Arc::new(UniformEvaluator),
-                    &cfg,
-                    sims.unwrap_or(DEFAULT_SIMS),
-                )
-                .with_batch(batch.unwrap_or(0)),
-            )
+            apply(options, &mut cfg);
+            let sims = options.sims.unwrap_or(DEFAULT_SIMS);
+            let uniform = Arc::new(UniformInference);
+            Box::new(MctsPlayer::new(name, game, uniform, &cfg, sims).with_batch(batch))
         }
     })
+}
+
+/// Sets in `cfg` the search settings `options` sets; the others stay the file's, or the defaults.
+fn apply(options: &MctsSpec, cfg: &mut PlaySettings) {
+    cfg.c_puct = options.c_puct.unwrap_or(cfg.c_puct);
+    cfg.solver = options.solver.unwrap_or(cfg.solver);
+    cfg.minimax_weight = options.minimax_weight.unwrap_or(cfg.minimax_weight);
+    cfg.fpu_reduction = options.fpu_reduction.unwrap_or(cfg.fpu_reduction);
 }

@@ -9,13 +9,13 @@
 //!
 //! Scores are integers from the mover's point of view: a win `ply` plies from the root scores
 //! `WIN - ply` (so faster wins score higher and slower losses less badly), a void game 0, and
-//! everything else the static evaluation of [`EvalWeights`], bounded by
-//! [`EVAL_LIMIT`](super::eval_fn::EVAL_LIMIT). In the Malawi advanced opening one player may make
+//! everything else the static evaluation of [`HeuristicWeights`], bounded by
+//! [`EVAL_LIMIT`](super::heuristic::EVAL_LIMIT). In the Malawi advanced opening one player may make
 //! several plies in a row; the search then does not negate.
 
 mod negamax;
 
-use super::eval_fn::EvalWeights;
+use super::heuristic::HeuristicWeights;
 use super::tt::{Tt, kind_index};
 use crate::env::agents::captured;
 use crate::players::spec::MAX_DEPTH;
@@ -26,8 +26,8 @@ use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
 /// The depth used when neither the player nor the caller gives any limit.
-const DEFAULT_DEPTH: u32 = 4;
-pub use super::eval_fn::{WIN, WIN_BOUND};
+pub const DEFAULT_DEPTH: u32 = 4;
+pub use super::heuristic::{WIN, WIN_BOUND};
 const INF: i32 = 32_000;
 const MAX_PLY: usize = MAX_DEPTH as usize + 2;
 /// Slots in the history table: 3 kinds x 16 pits x 2 directions x 2 house choices.
@@ -42,7 +42,7 @@ pub struct AlphaBetaConfig {
     /// The transposition table holds `2^tt_bits` entries of 16 bytes (20: 16 MiB).
     pub tt_bits: u32,
     /// Evaluation weights.
-    pub weights: EvalWeights,
+    pub weights: HeuristicWeights,
 }
 
 impl Default for AlphaBetaConfig {
@@ -50,7 +50,7 @@ impl Default for AlphaBetaConfig {
         AlphaBetaConfig {
             limits: Limits::NONE,
             tt_bits: 20,
-            weights: EvalWeights::default(),
+            weights: HeuristicWeights::default(),
         }
     }
 }

@@ -17,69 +17,8 @@ use anyhow::bail;
 use std::time::Duration;
 
 /// The time a move may take when neither the spec nor the caller says.
-const DEFAULT_TIME: Duration = Duration::from_secs(10);
-/// The default table size of the player, in MiB.
-pub const DEFAULT_MEMORY_MB: usize = 256;
-
-/// Options of a `solver` spec.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SolverSpec {
-    /// Time per move (the caller's tighter limit wins).
-    pub time: Option<Duration>,
-    /// Table size in MiB.
-    pub memory_mb: usize,
-    /// The spec of the player that moves where the solver proves nothing (`else=`, always the
-    /// last option, since a spec may hold commas); `None`: alpha-beta at depth 4.
-    pub fallback: Option<String>,
-}
-
-impl SolverSpec {
-    /// Reads `time=10s,memory=256,else=SPEC` (any of them, or nothing).
-    pub fn parse(options: &str) -> anyhow::Result<SolverSpec> {
-        let (own, fallback) = match options.trim_start().strip_prefix("else=") {
-            Some(rest) => ("", Some(rest)),
-            None => match options.split_once(",else=") {
-                Some((own, rest)) => (own, Some(rest)),
-                None => (options, None),
-            },
-        };
-        let fallback = match fallback.map(str::trim) {
-            Some("") => bail!("solver option `else=` needs a player spec (else=ab:depth=4)"),
-            other => other.map(str::to_string),
-        };
-        let mut spec = SolverSpec {
-            time: None,
-            memory_mb: DEFAULT_MEMORY_MB,
-            fallback,
-        };
-        for item in own.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-            let Some((key, value)) = item.split_once('=') else {
-                bail!("solver option `{item}` must be key=value (time=10s, memory=256, else=SPEC)");
-            };
-            match key.trim() {
-                "time" => {
-                    spec.time = Some(
-                        crate::players::spec::parse_duration(value.trim()).ok_or_else(|| {
-                            anyhow::anyhow!("solver time `{value}` must be a duration such as 10s")
-                        })?,
-                    )
-                }
-                "memory" => {
-                    spec.memory_mb = value
-                        .trim()
-                        .parse()
-                        .ok()
-                        .filter(|m| (1..=65_536).contains(m))
-                        .ok_or_else(|| {
-                            anyhow::anyhow!("solver memory `{value}` must be 1..=65536 (MiB)")
-                        })?
-                }
-                other => bail!("unknown solver option `{other}` (known: time, memory, else)"),
-            }
-        }
-        Ok(spec)
-    }
-}
+pub const DEFAULT_TIME: Duration = Duration::from_secs(10);
+use crate::players::SolverSpec;
 
 /// The perfect player (see the module docs).
 pub struct SolverPlayer {

@@ -1,9 +1,9 @@
-//! The network as the search's [`Evaluator`]: one forward pass per batch of positions.
+//! The network as the search's [`Inference`]: one forward pass per batch of positions.
 
 use super::FastMlp;
 use super::model::{PolicyValueNet, forward_probabilities};
 use crate::env::{ACTIONS, OBS_LEN, encode_observation, move_to_action};
-use crate::mcts::{EvalRequest, Evaluator};
+use crate::mcts::{Inference, InferenceRequest};
 use crate::rules::Rules;
 use burn::module::Module;
 use burn::tensor::Device;
@@ -11,20 +11,20 @@ use burn::tensor::Device;
 /// A network ready for inference (no autodiff, batch-norm in evaluation mode). An MLP runs
 /// through [`FastMlp`] (plain loops, sparse inputs); the conv net through burn.
 #[derive(Debug)]
-pub struct NetEvaluator {
+pub struct NetInference {
     net: PolicyValueNet,
     fast: Option<FastMlp>,
     dev: Device,
 }
 
-impl NetEvaluator {
+impl NetInference {
     /// Wraps a network for inference on the device it is on. An MLP's fast path runs on the CPU
     /// whatever that device is.
-    pub fn new(net: PolicyValueNet) -> NetEvaluator {
+    pub fn new(net: PolicyValueNet) -> NetInference {
         let net = net.valid();
         let dev = net.devices().first().cloned().unwrap_or_else(super::device);
         let fast = net.mlp_weights().and_then(|w| FastMlp::new(&w));
-        NetEvaluator { net, fast, dev }
+        NetInference { net, fast, dev }
     }
 
     /// Whether inference runs through [`FastMlp`] (an MLP, on the CPU whatever the network's
@@ -40,16 +40,16 @@ impl NetEvaluator {
     }
 
     /// Raw batched inference on encoded observations and masks.
-    pub fn infer(&self, obs: &[f32], masks: &[f32], batch: usize) -> (Vec<f32>, Vec<f32>) {
+    pub fn forward(&self, obs: &[f32], masks: &[f32], batch: usize) -> (Vec<f32>, Vec<f32>) {
         match &self.fast {
             Some(fast) => fast.forward(obs, masks, batch),
             None => forward_probabilities(&self.net, &self.dev, obs, masks, batch),
         }
     }
 
-    /// Like [`NetEvaluator::infer`], but always through burn on the network's device, never the
+    /// Like [`NetInference::forward`], but always through burn on the network's device, never the
     /// MLP's CPU fast path: what a device computes, for comparing devices.
-    pub fn infer_on_device(
+    pub fn forward_on_device(
         &self,
         obs: &[f32],
         masks: &[f32],
@@ -59,11 +59,11 @@ impl NetEvaluator {
     }
 }
 
-impl Evaluator for NetEvaluator {
-    fn evaluate(
+impl Inference for NetInference {
+    fn infer(
         &self,
         rules: &Rules,
-        batch: &[EvalRequest<'_>],
+        batch: &[InferenceRequest<'_>],
         priors: &mut Vec<f32>,
         values: &mut Vec<f32>,
     ) {
@@ -79,7 +79,7 @@ impl Evaluator for NetEvaluator {
                 masks[i * ACTIONS + move_to_action(r.pos, mv)] = 1.0;
             }
         }
-        let (p, v) = self.infer(&obs, &masks, n);
+        let (p, v) = self.forward(&obs, &masks, n);
         for (i, r) in batch.iter().enumerate() {
             let row = &p[i * ACTIONS..(i + 1) * ACTIONS];
             let start = priors.len();

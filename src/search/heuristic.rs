@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 /// best capture the mover has now, and the biggest of the mover's pits the opponent threatens.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
-pub struct EvalWeights {
+pub struct HeuristicWeights {
     /// Per seed in a player's front row (seeds there capture and are captured).
     pub front_seed: i32,
     /// Per seed in a player's back row (safe, but they neither capture nor defend the front).
@@ -44,9 +44,9 @@ pub struct EvalWeights {
     pub scale: f32,
 }
 
-impl Default for EvalWeights {
+impl Default for HeuristicWeights {
     fn default() -> Self {
-        EvalWeights {
+        HeuristicWeights {
             front_seed: 10,
             back_seed: 8,
             store_seed: 9,
@@ -71,7 +71,7 @@ pub const WIN: i32 = 30_000;
 /// Scores at least this big (in absolute value) are proven wins or losses.
 pub const WIN_BOUND: i32 = WIN - 1_000;
 
-impl EvalWeights {
+impl HeuristicWeights {
     /// Whether the evaluation needs the leaf's legal moves (mobility or the mover's captures).
     pub(crate) fn needs_moves(&self) -> bool {
         self.mobility != 0 || self.capture_now != 0
@@ -209,11 +209,11 @@ mod tests {
     fn the_start_is_balanced_apart_from_the_move() {
         let rules = Variant::Kiswahili.rules();
         let pos = Position::start(&rules);
-        let w = EvalWeights {
+        let w = HeuristicWeights {
             mobility: 0,
             capture_now: 0,
             under_attack: 0,
-            ..EvalWeights::default()
+            ..HeuristicWeights::default()
         };
         assert_eq!(w.evaluate(&rules, &pos, None), w.tempo);
     }
@@ -245,9 +245,9 @@ mod tests {
 
     #[test]
     fn weights_read_from_json_keep_missing_defaults_and_reject_typos() {
-        let w: EvalWeights = serde_json::from_str(r#"{"mobility": 0}"#).unwrap();
+        let w: HeuristicWeights = serde_json::from_str(r#"{"mobility": 0}"#).unwrap();
         assert_eq!(w.mobility, 0);
-        assert_eq!(w.front_seed, EvalWeights::default().front_seed);
-        assert!(serde_json::from_str::<EvalWeights>(r#"{"mobilty": 0}"#).is_err());
+        assert_eq!(w.front_seed, HeuristicWeights::default().front_seed);
+        assert!(serde_json::from_str::<HeuristicWeights>(r#"{"mobilty": 0}"#).is_err());
     }
 }
