@@ -5,6 +5,7 @@
 pub mod arena;
 pub mod elo;
 pub mod gauntlet;
+pub mod match_result;
 pub mod one_game;
 pub mod perfect;
 pub mod pool;

@@ -22,6 +22,7 @@ mod judge;
 mod layers;
 mod one_game;
 mod protocol_inputs;
+mod repeats;
 mod search;
 mod serve_guard;
 mod serve_state;
