@@ -311,8 +311,12 @@ pub fn run_pool(args: PoolArgs) -> anyhow::Result<()> {
     }
     let line = |name: &str, p: &Pooled| {
         let e = &p.estimate;
+        let repeated = match p.repeated_pairs {
+            0 => String::new(),
+            n => format!(" ({n} pairs repeat an earlier one move for move: counted once)"),
+        };
         format!(
-            "{name}: {:.1}% [{:.1}, {:.1}] over {} games, Elo {}",
+            "{name}: {:.1}% [{:.1}, {:.1}] over {} games, Elo {}{repeated}",
             100.0 * e.score,
             100.0 * e.score_low,
             100.0 * e.score_high,
