@@ -24,7 +24,7 @@ Policy = Callable[[np.ndarray, np.ndarray], int]
 def report(label: str, result: dict[str, Any]) -> None:
     """One line: the games counted, won, drawn and lost, the score with its 95% interval, Elo."""
     print(
-        f"{label}: against random, {result['games']} games "
+        f"{label}: against random, {result['games']} games, {result['distinct_games']} distinct "
         f"(+{result['wins']} ={result['draws']} -{result['losses']}), "
         f"score {100 * result['score']:.1f}% [{100 * result['score_low']:.1f}%, "
         f"{100 * result['score_high']:.1f}%], Elo {result['elo_text']}",

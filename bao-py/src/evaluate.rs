@@ -168,9 +168,12 @@ impl<'py> Policy<'py> {
 /// searches each move within `movetime_ms`, `sims`, `depth` or `nodes` as `bao eval`'s
 /// `--movetime`, `--sims`, `--depth` and `--nodes` bound it (none: its own default), checked as
 /// `Player.choose` checks them. Returns a dict
-/// from the policy's side: `games`, `wins`, `draws`, `losses`, `score`, `score_low`,
-/// `score_high` (95%), `elo`, `elo_low`, `elo_high`, `elo_text`, `model` and `summary` (the
-/// text `bao eval` prints). The games are played one at a time, and the policy is called on the
+/// from the policy's side with the keys `bao eval --json` prints (one layout, written once in
+/// Rust): among them `games`, `distinct_games` (games that repeat move for move count once in
+/// the score and its interval, and `warning` says so; else it is `None`), `wins`, `draws`,
+/// `losses`, `score`, `score_low`, `score_high` (95%), `elo`, `elo_low`, `elo_high`, `elo_text`,
+/// `model`, `budget_a` and `budget_b` (each player's own budget a move), `limits`, `game_list`
+/// and `summary` (the text `bao eval` prints). The games are played one at a time, and the policy is called on the
 /// caller's thread only. The first exception in the policy (`KeyboardInterrupt` included, or one
 /// raised by Ctrl-C while the opponent thinks) ends the evaluation at once and is raised again
 /// as it was; an illegal action is a `ValueError`.
@@ -240,17 +243,8 @@ pub(crate) fn evaluate<'py>(
         raised: None,
     };
     let result = served.play(cfg, questions)?;
-    let mut value = serde_json::to_value(&result).map_err(runtime_error)?;
     let e = result.estimate;
-    if let serde_json::Value::Object(map) = &mut value {
-        map.remove("game_list");
-        if let Some(serde_json::Value::Object(est)) = map.remove("estimate") {
-            map.extend(est);
-        }
-        map.insert("elo_text".into(), e.elo_text().into());
-        map.insert("summary".into(), result.summary().into());
-    }
-    let dict = json_to_py(py, &value)?;
+    let dict = json_to_py(py, &result.to_json())?;
     // An unbounded end of the Elo interval (a score of 0% or 100%) is an infinite float; JSON
     // could only say null.
     dict.set_item("elo_low", e.elo_low)?;

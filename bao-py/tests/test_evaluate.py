@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
+import subprocess
 import threading
 import time
 
@@ -170,3 +172,51 @@ def test_evaluate_takes_the_opponents_budget_as_bao_eval_does() -> None:
     assert (shallow["score"], shallow["mean_plies"]) != (deep["score"], deep["mean_plies"])
     with pytest.raises(ValueError, match="depth"):
         bao_zero.evaluate(first, "ab", games=2, depth=0)
+
+
+#: The keys of a match as ``bao eval --json`` prints it and ``evaluate`` returns it
+#: (tests/play/repeats.rs holds the same list; each game's keys follow ``game_list``).
+MATCH_KEYS = {
+    "a", "b", "variant", "seed", "opening_plies", "budget_a", "budget_b", "limits", "games",
+    "distinct_games", "warning", "wins", "draws", "losses", "pentanomial", "model", "samples",
+    "score", "score_low", "score_high", "elo", "elo_low", "elo_high", "elo_text", "estimate",
+    "sprt", "stopped_early", "by_colour", "mean_plies", "summary", "game_list",
+}  # fmt: skip
+GAME_KEYS = {
+    "game", "pair", "south", "north", "a_is_south", "winner", "end", "plies", "score_a", "id",
+}  # fmt: skip
+
+
+def test_repeated_games_are_one_sample_each_and_the_result_says_so() -> None:
+    # A deterministic policy against alpha-beta at a fixed depth from the start position: the
+    # same two games (one a side) again and again.
+    result = bao_zero.evaluate(
+        first_legal, "ab:depth=2", variant="kujifunza", games=40, opening_plies=0
+    )
+    assert (result["games"], result["distinct_games"]) == (40, 2)
+    assert result["model"] == "distinct-trinomial" and result["samples"] == 2
+    assert "2 of the 40 games are distinct" in result["warning"]
+    assert result["warning"] in result["summary"]
+    # Two games' interval: at least as wide as one win and one loss would give (9%, 91%), far
+    # wider than forty independent games' would be.
+    assert result["score_high"] - result["score_low"] > 0.6
+    assert (result["budget_a"], result["budget_b"], result["limits"]) == ("none", "depth 2", "none")
+    assert "budget a move: policy none, ab:depth=2 depth 2" in result["summary"]
+    spread = bao_zero.evaluate(first_legal, "ab:depth=2", variant="kujifunza", games=40)
+    assert spread["distinct_games"] == 40 and spread["warning"] is None
+    assert spread["model"] == "pentanomial"
+
+
+def test_evaluate_returns_the_layout_of_bao_eval_json() -> None:
+    result = bao_zero.evaluate(first_legal, "random", variant="kujifunza", games=4, depth=3)
+    assert set(result) == MATCH_KEYS and set(result["game_list"][0]) == GAME_KEYS
+    assert result["limits"] == "depth 3"
+    assert result["estimate"]["score"] == result["score"]
+    bao = os.environ.get("BAO_BIN")
+    if not bao:
+        if os.environ.get("CI"):
+            pytest.fail("BAO_BIN (the bao binary) must be set under CI")
+        pytest.skip("BAO_BIN is not set")
+    args = ["eval", "--a", "random", "--b", "greedy", "-v", "kujifunza", "-n", "4", "--json", "-q"]
+    printed = json.loads(subprocess.run([bao, *args], check=True, capture_output=True).stdout)
+    assert set(printed) == set(result) and set(printed["game_list"][0]) == GAME_KEYS

@@ -55,6 +55,24 @@ pub(super) fn spec(text: &str) -> anyhow::Result<PlayerSpec> {
     Ok(text.parse::<PlayerSpec>()?)
 }
 
+/// A player argument of a match or a gauntlet: `SPEC`, or `LABEL=SPEC` to name the player
+/// `LABEL` in tables and JSON. A spec's kind holds no `=`, and a spec's options (which may) come
+/// after a `:`, so text with an `=` before any `:` is a label.
+pub fn labeled_spec(text: &str) -> anyhow::Result<(Option<String>, PlayerSpec)> {
+    let Some((label, rest)) = text.split_once('=').filter(|(l, _)| !l.contains(':')) else {
+        return Ok((None, spec(text)?));
+    };
+    let label = label.trim();
+    let fits = |c: char| c.is_ascii_alphanumeric() || "_.-".contains(c);
+    if label.is_empty() || !label.chars().all(fits) {
+        bail!(
+            "`{label}` in `{text}` is not a label: a label (LABEL=SPEC) is letters, digits, `_`, \
+             `.` and `-`"
+        );
+    }
+    Ok((Some(label.to_string()), spec(rest)?))
+}
+
 /// The game of a match: like [`GameArgs`], but without `--variant` (and `--rules`) the game is
 /// the one the players' files were trained for (Bao la Kiswahili when no player brings one).
 #[derive(clap::Args, Clone, Debug, Default)]
@@ -117,10 +135,11 @@ pub struct EvalArgs {
     /// The variant (default: the game of the player files), an optional rules file and start.
     #[command(flatten)]
     pub game: MatchGameArgs,
-    /// Player A (results are A's): random, greedy, ab, ab:depth=N, ab:nodes=N, ab:time=500ms...
+    /// Player A (results are A's): random, greedy, ab, ab:depth=N, ab:nodes=N, ab:time=500ms...;
+    /// LABEL=SPEC names it LABEL in the result.
     #[arg(long)]
     pub a: String,
-    /// Player B.
+    /// Player B (LABEL=SPEC as for --a).
     #[arg(long)]
     pub b: String,
     /// Games (in pairs with a shared opening, each player South once).
@@ -185,7 +204,7 @@ impl MatchRunArgs {
 
 /// Runs `bao eval`.
 pub fn run_eval(args: EvalArgs, players: &PlayerRegistry) -> anyhow::Result<()> {
-    let (a, b) = (spec(&args.a)?, spec(&args.b)?);
+    let ((label_a, a), (label_b, b)) = (labeled_spec(&args.a)?, labeled_spec(&args.b)?);
     let kept = KeptPlayers::new();
     let (game, variant, start) = match_game(&args.game, &[&a, &b], players, &kept)?;
     let sprt = match &args.sprt {
@@ -211,13 +230,13 @@ pub fn run_eval(args: EvalArgs, players: &PlayerRegistry) -> anyhow::Result<()> 
         kept,
     };
     let mut result = crate::eval::arena::run_match(&cfg)?;
+    let a = label_a.unwrap_or_else(|| result.a.clone());
+    let b = label_b.unwrap_or_else(|| result.b.clone());
+    result.relabel(&a, &b);
     let records = result.records();
     // The result is printed first, so that a failed write loses no more than the records.
     if args.run.json {
-        for g in &mut result.game_list {
-            g.record.clear();
-        }
-        println!("{}", serde_json::to_string_pretty(&result)?);
+        println!("{}", serde_json::to_string_pretty(&result.to_json())?);
     } else {
         println!("{}", result.summary());
     }
@@ -288,8 +307,12 @@ pub fn run_pool(args: PoolArgs) -> anyhow::Result<()> {
     }
     let line = |name: &str, p: &Pooled| {
         let e = &p.estimate;
+        let repeated = match p.repeated_pairs {
+            0 => String::new(),
+            n => format!(" ({n} pairs repeat an earlier one move for move: counted once)"),
+        };
         format!(
-            "{name}: {:.1}% [{:.1}, {:.1}] over {} games, Elo {}",
+            "{name}: {:.1}% [{:.1}, {:.1}] over {} games, Elo {}{repeated}",
             100.0 * e.score,
             100.0 * e.score_low,
             100.0 * e.score_high,
@@ -311,10 +334,11 @@ pub struct GauntletArgs {
     /// The variant, an optional rules file and start position.
     #[command(flatten)]
     pub game: GameArgs,
-    /// The players (several values, or the option repeated): random greedy ab:depth=2 ...
+    /// The players (several values, or the option repeated): random greedy ab:depth=2 ...;
+    /// LABEL=SPEC names a player LABEL in the tables and JSON (fast=ab:depth=2).
     #[arg(long = "player", num_args = 1.., required = true)]
     pub players: Vec<String>,
-    /// The player at Elo 0 (default: random if it plays, else the first player). With
+    /// The player at Elo 0, by spec or label (default: random if it plays, else the first player). With
     /// --vs-anchors, every other player plays each anchor; repeat for several anchors.
     #[arg(long = "anchor")]
     pub anchors: Vec<String>,
@@ -346,12 +370,14 @@ pub fn run_gauntlet_cmd(args: GauntletArgs, registry: &PlayerRegistry) -> anyhow
     let game = args.game.game()?;
     let start = args.game.start(&game)?;
     args.run.check_records()?;
-    let players: Vec<PlayerSpec> = args
+    let (labels, players): (Vec<Option<String>>, Vec<PlayerSpec>) = args
         .players
         .iter()
-        .map(|s| spec(s))
-        .collect::<anyhow::Result<_>>()?;
-    let (anchor, pairing) = gauntlet_pairing(&args, &players)?;
+        .map(|s| labeled_spec(s))
+        .collect::<anyhow::Result<Vec<_>>>()?
+        .into_iter()
+        .unzip();
+    let (anchor, pairing) = gauntlet_pairing(&args, &players, &labels)?;
     if !(args.prior >= 0.0 && args.prior.is_finite()) {
         bail!("--prior must be a non-negative number");
     }
@@ -370,6 +396,7 @@ pub fn run_gauntlet_cmd(args: GauntletArgs, registry: &PlayerRegistry) -> anyhow
         prior_draws: args.prior,
         progress: !args.run.quiet,
         registry: registry.clone(),
+        labels,
     };
     let mut result = run_gauntlet(&cfg)?;
     let records: Vec<String> = result.matches.iter().map(|m| m.records()).collect();
@@ -389,13 +416,18 @@ pub fn run_gauntlet_cmd(args: GauntletArgs, registry: &PlayerRegistry) -> anyhow
 fn gauntlet_pairing(
     args: &GauntletArgs,
     players: &[PlayerSpec],
+    labels: &[Option<String>],
 ) -> anyhow::Result<(usize, Pairing)> {
     let find = |text: &str| -> anyhow::Result<usize> {
-        let s = spec(text)?;
-        players
+        let not_one = || anyhow!("anchor `{text}` is not one of the --player values");
+        if let Some(p) = labels
             .iter()
-            .position(|p| *p == s)
-            .ok_or_else(|| anyhow!("anchor `{text}` is not one of the --player values"))
+            .position(|l| l.as_deref() == Some(text.trim()))
+        {
+            return Ok(p);
+        }
+        let (_, s) = labeled_spec(text).map_err(|_| not_one())?;
+        players.iter().position(|p| *p == s).ok_or_else(not_one)
     };
     let anchors: Vec<usize> = args
         .anchors
@@ -423,10 +455,14 @@ fn gauntlet_pairing(
 
 /// Prints one line per match and the rating table.
 fn print_gauntlet(result: &crate::eval::gauntlet::GauntletResult) {
+    let width = (result.matches.iter())
+        .map(|m| m.a.len().max(m.b.len()))
+        .max()
+        .unwrap_or(0);
     for m in &result.matches {
         let e = &m.estimate;
         println!(
-            "{:>24} vs {:<24} +{:<3} ={:<3} -{:<3} {:5.1}%  Elo {}",
+            "{:>width$} vs {:<width$} +{:<3} ={:<3} -{:<3} {:5.1}%  Elo {}",
             m.a,
             m.b,
             m.wins,
@@ -435,6 +471,9 @@ fn print_gauntlet(result: &crate::eval::gauntlet::GauntletResult) {
             100.0 * e.score,
             e.elo_text()
         );
+        if let Some(w) = m.warning() {
+            println!("  {w}");
+        }
     }
     println!();
     print!("{}", result.table());

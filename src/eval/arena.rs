@@ -5,56 +5,20 @@
 //! Reproducible: game `g` depends only on the seed and `g` (its opening, its players' seeds), not
 //! on thread scheduling; with depth or node limits the same config gives the same games.
 
-use super::elo::{ScoreEstimate, pentanomial, trinomial};
 use super::kept::KeptPlayers;
-use super::sprt::{SprtConfig, SprtResult, Verdict};
+pub use super::match_result::{GameEnd, GameReport, MatchResult, game_id};
+use super::match_result::{MatchHeader, distribution, summarize};
+use super::sprt::{SprtConfig, Verdict};
 use crate::env::random_opening;
 use crate::notation::{Record, move_text};
 use crate::players::{Choice, Limits, Player, PlayerRegistry, PlayerSpec};
-use crate::rules::{EndReason, Game, Move, MoveList, Position, Rules, Side, Variant};
+use crate::rules::{Game, Move, MoveList, Position, Rules, Side, Variant};
 use anyhow::{Context, anyhow, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
-use serde::Serialize;
 use std::io::IsTerminal;
-
-/// How a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum GameEnd {
-    /// The loser's front row became empty.
-    FrontRowEmpty,
-    /// The loser had no legal move.
-    NoMoves,
-    /// A never-ending move ended the game.
-    NeverEndingMove,
-    /// The ply cap was reached: a draw.
-    MaxPlies,
-}
-
-impl GameEnd {
-    /// The name used in records: `front-row-empty`, `no-moves`, `never-ending-move`, `max-plies`.
-    pub fn name(self) -> &'static str {
-        match self {
-            GameEnd::FrontRowEmpty => EndReason::FrontRowEmpty.name(),
-            GameEnd::NoMoves => EndReason::NoMoves.name(),
-            GameEnd::NeverEndingMove => EndReason::NeverEndingMove.name(),
-            GameEnd::MaxPlies => "max-plies",
-        }
-    }
-}
-
-impl From<EndReason> for GameEnd {
-    fn from(r: EndReason) -> GameEnd {
-        match r {
-            EndReason::FrontRowEmpty => GameEnd::FrontRowEmpty,
-            EndReason::NoMoves => GameEnd::NoMoves,
-            EndReason::NeverEndingMove => GameEnd::NeverEndingMove,
-        }
-    }
-}
 
 /// The `Result` tag of a record: `S front-row-empty`, `N no-moves`, `draw max-plies`.
 pub fn result_tag(winner: Option<Side>, end: GameEnd) -> String {
@@ -191,134 +155,6 @@ impl MatchConfig {
     }
 }
 
-/// One game of a match.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct GameReport {
-    /// 1-based game number.
-    pub game: usize,
-    /// 0-based pair number (the two games of a pair share their opening).
-    pub pair: usize,
-    /// The South player.
-    pub south: String,
-    /// The North player.
-    pub north: String,
-    /// Whether player A was South.
-    pub a_is_south: bool,
-    /// The winner.
-    pub winner: Option<Side>,
-    /// How it ended.
-    pub end: GameEnd,
-    /// Plies played, opening included.
-    pub plies: usize,
-    /// Player A's score: 1, 1/2 or 0.
-    pub score_a: f64,
-    /// The game as a KIBA record (tags Variant, South, North, Result, Game, Opening); left out
-    /// of JSON when emptied.
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub record: String,
-}
-
-/// The result of a match, from player A's side.
-#[derive(Clone, Debug, Serialize)]
-pub struct MatchResult {
-    /// Player A.
-    pub a: String,
-    /// Player B.
-    pub b: String,
-    /// The variant.
-    pub variant: String,
-    /// The seed of the openings (`--seed`): matches with the same seed, opening plies and
-    /// opponent opened pair k alike (`bao pool` compares them).
-    pub seed: u64,
-    /// Random plies before each pair.
-    pub opening_plies: u32,
-    /// Games played.
-    pub games: usize,
-    /// A's wins.
-    pub wins: u64,
-    /// Draws.
-    pub draws: u64,
-    /// A's losses.
-    pub losses: u64,
-    /// Complete pairs by A's points in the pair: 0, 1/2, 1, 3/2, 2.
-    pub pentanomial: [u64; 5],
-    /// The model of the interval and the SPRT: `pentanomial` when every game is in a complete
-    /// pair, else `trinomial`.
-    pub model: &'static str,
-    /// Score and Elo difference (A minus B) with 95% intervals.
-    pub estimate: ScoreEstimate,
-    /// The SPRT, if one was asked for.
-    pub sprt: Option<SprtResult>,
-    /// Whether the SPRT stopped the match before all games.
-    pub stopped_early: bool,
-    /// Games won by South, by North, drawn.
-    pub by_colour: [u64; 3],
-    /// Mean plies per game.
-    pub mean_plies: f64,
-    /// Every game, in order.
-    pub game_list: Vec<GameReport>,
-}
-
-impl MatchResult {
-    /// Every game's record, separated by blank lines.
-    pub fn records(&self) -> String {
-        self.game_list
-            .iter()
-            .map(|g| g.record.as_str())
-            .collect::<Vec<_>>()
-            .join("\n")
-    }
-
-    /// A one-paragraph summary.
-    pub fn summary(&self) -> String {
-        let e = &self.estimate;
-        let mut s = format!(
-            "{} vs {} on {}: {} games, +{} ={} -{} (South won {}, North {}, draws {}; {:.0} plies a game)\n\
-             score {:.1}% [{:.1}%, {:.1}%], Elo {} (95%, {})",
-            self.a,
-            self.b,
-            self.variant,
-            self.games,
-            self.wins,
-            self.draws,
-            self.losses,
-            self.by_colour[0],
-            self.by_colour[1],
-            self.by_colour[2],
-            self.mean_plies,
-            100.0 * e.score,
-            100.0 * e.score_low,
-            100.0 * e.score_high,
-            e.elo_text(),
-            self.model
-        );
-        if let Some(t) = &self.sprt {
-            let verdict = match t.verdict {
-                Verdict::H1 => "H1 accepted",
-                Verdict::H0 => "H0 accepted",
-                Verdict::Continue => "undecided",
-            };
-            s.push_str(&format!(
-                "\nSPRT elo0={} elo1={} alpha={} beta={} ({}): LLR {:.2} [{:.2}, {:.2}]: {verdict}{}",
-                t.config.elo0,
-                t.config.elo1,
-                t.config.alpha,
-                t.config.beta,
-                t.model,
-                t.llr,
-                t.lower,
-                t.upper,
-                if self.stopped_early {
-                    " (stopped early)"
-                } else {
-                    ""
-                }
-            ));
-        }
-        s
-    }
-}
-
 /// Well-spread seeds from a seed and an index (SplitMix64's mix).
 pub fn mix(seed: u64, index: u64) -> u64 {
     crate::util::hash::mix64(
@@ -375,7 +211,17 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchResult> {
         cfg.kept.take(&cfg.players, &cfg.b, &cfg.game, 0)?,
     );
     crate::players::check_players(&cfg.game, &[a.as_ref(), b.as_ref()])?;
-    let (name_a, name_b) = (a.name(), b.name());
+    let header = MatchHeader {
+        a: a.name(),
+        b: b.name(),
+        budget_a: a.default_budget(),
+        budget_b: b.default_budget(),
+        variant: cfg.variant.clone(),
+        seed: cfg.seed,
+        opening_plies: cfg.opening_plies,
+        limits: cfg.limits.text(),
+    };
+    let (name_a, name_b) = (header.a.clone(), header.b.clone());
     cfg.kept.keep(&cfg.a, &cfg.game, a);
     cfg.kept.keep(&cfg.b, &cfg.game, b);
     let start = cfg.start.unwrap_or_else(|| Position::start(&cfg.game));
@@ -414,7 +260,7 @@ pub fn run_match(cfg: &MatchConfig) -> anyhow::Result<MatchResult> {
     }
     bar.finish_and_clear();
     let stopped_early = games.len() < cfg.games;
-    Ok(summarize(name_a, name_b, cfg, games, sprt, stopped_early))
+    Ok(summarize(header, games, sprt, stopped_early))
 }
 
 /// The two games of pair `p` (one if it is the odd last one).
@@ -481,6 +327,7 @@ fn play_pair(
             end: outcome.end,
             plies: moves.len(),
             score_a,
+            id: game_id(a_is_south, &moves),
             record: String::new(),
         };
         report.record = game_record(cfg, start, &moves, &report, opening.len())?;
@@ -508,82 +355,4 @@ fn game_record(
     rec.set_tag("Game", report.game.to_string());
     rec.set_tag("Opening", format!("{opening_plies} random plies"));
     Ok(rec.to_string())
-}
-
-/// Complete pairs by A's points (index = points x 2).
-fn pair_counts(games: &[GameReport]) -> ([u64; 5], bool) {
-    let mut counts = [0u64; 5];
-    let mut all_paired = true;
-    for pair in games.chunk_by(|x, y| x.pair == y.pair) {
-        if pair.len() == 2 {
-            let points: f64 = pair.iter().map(|g| g.score_a).sum();
-            counts[(points * 2.0).round() as usize] += 1;
-        } else {
-            all_paired = false;
-        }
-    }
-    (counts, all_paired)
-}
-
-/// The sample distribution for intervals and the SPRT: pairs when all games are paired.
-fn distribution(games: &[GameReport]) -> (Vec<(f64, f64)>, &'static str) {
-    let (pairs, all_paired) = pair_counts(games);
-    if all_paired && !games.is_empty() {
-        (pentanomial(&pairs), "pentanomial")
-    } else {
-        let [w, d, l] = wdl(games);
-        (trinomial(w, d, l), "trinomial")
-    }
-}
-
-fn wdl(games: &[GameReport]) -> [u64; 3] {
-    let mut r = [0u64; 3];
-    for g in games {
-        r[if g.score_a == 1.0 {
-            0
-        } else if g.score_a == 0.0 {
-            2
-        } else {
-            1
-        }] += 1;
-    }
-    r
-}
-
-fn summarize(
-    a: String,
-    b: String,
-    cfg: &MatchConfig,
-    games: Vec<GameReport>,
-    sprt: Option<SprtResult>,
-    stopped_early: bool,
-) -> MatchResult {
-    let [wins, draws, losses] = wdl(&games);
-    let (pentanomial, _) = pair_counts(&games);
-    let (dist, model) = distribution(&games);
-    let games_per_sample = if model == "pentanomial" { 2.0 } else { 1.0 };
-    let mut by_colour = [0u64; 3];
-    for g in &games {
-        by_colour[g.winner.map_or(2, |s| s.index())] += 1;
-    }
-    let mean_plies = games.iter().map(|g| g.plies as f64).sum::<f64>() / games.len().max(1) as f64;
-    MatchResult {
-        a,
-        b,
-        variant: cfg.variant.clone(),
-        seed: cfg.seed,
-        opening_plies: cfg.opening_plies,
-        games: games.len(),
-        wins,
-        draws,
-        losses,
-        pentanomial,
-        model,
-        estimate: ScoreEstimate::from_distribution(&dist, games_per_sample),
-        sprt,
-        stopped_early,
-        by_colour,
-        mean_plies,
-        game_list: games,
-    }
 }

@@ -55,22 +55,37 @@ pub struct GauntletConfig {
     pub progress: bool,
     /// How specs become players.
     pub registry: PlayerRegistry,
+    /// Short names for tables and JSON, one per player (`None`, or past the end: its spec).
+    pub labels: Vec<Option<String>>,
+}
+
+impl GauntletConfig {
+    /// Player `p`'s name in tables and JSON: its label, else its spec.
+    pub fn name(&self, p: usize) -> String {
+        match self.labels.get(p) {
+            Some(Some(label)) => label.clone(),
+            _ => self.players[p].to_string(),
+        }
+    }
 }
 
 /// One player's rating.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Rating {
-    /// The player.
+    /// The player: its label, else its spec.
     pub name: String,
+    /// Its spec.
+    pub spec: String,
     /// Elo relative to the anchor.
     pub elo: f64,
     /// Lower end of the 95% interval.
     pub elo_low: f64,
     /// Upper end of the 95% interval.
     pub elo_high: f64,
-    /// Games played.
+    /// Games counted: those played, or each distinct game once where a match's games repeat
+    /// ([`MatchResult::counted`]).
     pub games: u64,
-    /// Points scored.
+    /// Points scored in them.
     pub points: f64,
 }
 
@@ -111,6 +126,9 @@ impl GauntletResult {
             ));
         }
         s.push_str(&format!("(anchor: {} at 0)\n", self.anchor));
+        for r in self.ratings.iter().filter(|r| r.name != r.spec) {
+            s.push_str(&format!("{} = {}\n", r.name, r.spec));
+        }
         s
     }
 }
@@ -224,6 +242,13 @@ pub fn run_gauntlet(cfg: &GauntletConfig) -> anyhow::Result<GauntletResult> {
     let n = cfg.players.len();
     ensure!(n >= 2, "a gauntlet needs at least two players");
     ensure!(cfg.anchor < n, "the anchor is not one of the players");
+    let names: Vec<String> = (0..n).map(|p| cfg.name(p)).collect();
+    if let Some(twice) = (1..n).find(|&p| names[..p].contains(&names[p])) {
+        bail!(
+            "two players are named `{}`: give each a label of its own (LABEL=SPEC)",
+            names[twice]
+        );
+    }
     // Every player once, before any match: a bad spec, or players of different games, fail
     // here. They are kept for the matches, which share them (an engine starts once for all).
     let kept = KeptPlayers::new();
@@ -253,7 +278,7 @@ pub fn run_gauntlet(cfg: &GauntletConfig) -> anyhow::Result<GauntletResult> {
     let mut matches = Vec::new();
     let mut results = Vec::new();
     for (k, &(i, j)) in pairs.iter().enumerate() {
-        let m = run_match(&MatchConfig {
+        let mut m = run_match(&MatchConfig {
             a: cfg.players[i].clone(),
             b: cfg.players[j].clone(),
             game: cfg.game.clone(),
@@ -270,12 +295,18 @@ pub fn run_gauntlet(cfg: &GauntletConfig) -> anyhow::Result<GauntletResult> {
             players: cfg.registry.clone(),
             kept: kept.clone(),
         })?;
-        let points = m.wins as f64 + m.draws as f64 / 2.0;
-        results.push((i, j, points, m.games as f64));
+        // A labelled player goes by its label; the others keep the names they give themselves.
+        let label = |p: usize, own: &str| match cfg.labels.get(p) {
+            Some(Some(l)) => l.clone(),
+            _ => own.to_string(),
+        };
+        let (a, b) = (label(i, &m.a), label(j, &m.b));
+        m.relabel(&a, &b);
+        let (points, games) = m.counted();
+        results.push((i, j, points, games));
         matches.push(m);
     }
     let fit = fit_elo(n, &results, cfg.anchor, cfg.prior_draws)?;
-    let names: Vec<String> = cfg.players.iter().map(|p| p.to_string()).collect();
     let mut ratings: Vec<Rating> = (0..n)
         .map(|p| {
             let (games, points) = results.iter().fold((0u64, 0.0), |(g, s), &(i, j, pts, n)| {
@@ -290,6 +321,7 @@ pub fn run_gauntlet(cfg: &GauntletConfig) -> anyhow::Result<GauntletResult> {
             let (elo, se) = fit[p];
             Rating {
                 name: names[p].clone(),
+                spec: cfg.players[p].to_string(),
                 elo,
                 elo_low: elo - super::elo::Z95 * se,
                 elo_high: elo + super::elo::Z95 * se,

@@ -7,6 +7,7 @@ pub mod elo;
 pub mod exact;
 pub mod gauntlet;
 pub mod kept;
+pub mod match_result;
 pub mod perfect;
 pub mod pool;
 pub mod sprt;

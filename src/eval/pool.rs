@@ -32,12 +32,15 @@ pub struct MatchFile {
 }
 
 /// One game of a match file: its pair and player A's score.
-#[derive(Clone, Copy, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize)]
 pub struct GameScore {
     /// 0-based pair number.
     pub pair: usize,
     /// Player A's score: 1, 1/2 or 0.
     pub score_a: f64,
+    /// What identifies the game among its match's (absent in older files).
+    #[serde(default)]
+    pub id: Option<String>,
 }
 
 impl MatchFile {
@@ -45,7 +48,7 @@ impl MatchFile {
     /// out once. A pair cut short by an early stop counts with the game it has. A score other
     /// than 0, 1/2 or 1 is refused.
     pub fn paired(self) -> Result<PairedMatch, PoolError> {
-        let mut pairs = std::collections::BTreeMap::<usize, (f64, u32)>::new();
+        let mut pairs = std::collections::BTreeMap::<usize, (f64, u32, Option<String>)>::new();
         for (i, g) in self.game_list.iter().enumerate() {
             if ![0.0, 0.5, 1.0].contains(&g.score_a) {
                 return Err(PoolError::BadScore {
@@ -53,14 +56,23 @@ impl MatchFile {
                     score: g.score_a,
                 });
             }
-            let pair = pairs.entry(g.pair).or_default();
+            let pair = pairs.entry(g.pair).or_insert((0.0, 0, Some(String::new())));
             pair.0 += g.score_a;
             pair.1 += 1;
+            // A pair is identified by its games' ids, in order; by nothing if one lacks its id.
+            pair.2 = match (pair.2.take(), &g.id) {
+                (Some(ids), Some(id)) => Some(ids + id + "/"),
+                _ => None,
+            };
         }
-        let pair_scores = pairs.into_values().map(|(s, n)| s / f64::from(n)).collect();
+        let (pair_scores, pair_ids) = pairs
+            .into_values()
+            .map(|(s, n, ids)| (s / f64::from(n), ids))
+            .unzip();
         Ok(PairedMatch {
             file: self,
             pair_scores,
+            pair_ids,
         })
     }
 }
@@ -72,6 +84,8 @@ pub struct PairedMatch {
     pub file: MatchFile,
     /// Player A's mean score in each pair, in pair order.
     pub pair_scores: Vec<f64>,
+    /// Each pair's identity, its games' ids (`None` in files without them).
+    pub pair_ids: Vec<Option<String>>,
 }
 
 /// Why two lists of matches cannot be compared pair by pair; each names the first difference.
@@ -108,8 +122,11 @@ pub enum PoolError {
 /// One player's pooled matches: the score per pair over all of them.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Pooled {
-    /// Pairs pooled.
+    /// Pairs pooled: each distinct pair once.
     pub pairs: usize,
+    /// Pairs left out because they repeat an earlier pair move for move (deterministic
+    /// players): one sample, counted once.
+    pub repeated_pairs: usize,
     /// Games pooled.
     pub games: usize,
     /// The score with its 95% interval, pentanomial over the pairs.
@@ -118,9 +135,14 @@ pub struct Pooled {
 
 /// Pools one player's matches.
 pub fn pool(matches: &[PairedMatch]) -> Result<Pooled, PoolError> {
-    let scores: Vec<f64> = matches
+    let mut seen = std::collections::HashSet::new();
+    let all = matches
         .iter()
-        .flat_map(|m| m.pair_scores.iter().copied())
+        .flat_map(|m| m.pair_scores.iter().zip(&m.pair_ids));
+    let total = all.clone().count();
+    let scores: Vec<f64> = all
+        .filter(|(_, id)| id.as_ref().is_none_or(|id| seen.insert(id.as_str())))
+        .map(|(&s, _)| s)
         .collect();
     if scores.is_empty() {
         return Err(PoolError::Empty);
@@ -128,6 +150,7 @@ pub fn pool(matches: &[PairedMatch]) -> Result<Pooled, PoolError> {
     let dist: Vec<(f64, f64)> = scores.iter().map(|&s| (s, 1.0)).collect();
     Ok(Pooled {
         pairs: scores.len(),
+        repeated_pairs: total - scores.len(),
         games: matches.iter().map(|m| m.file.game_list.len()).sum(),
         estimate: ScoreEstimate::from_distribution(&dist, 2.0),
     })
@@ -235,6 +258,7 @@ mod tests {
                 .map(|(i, &score_a)| GameScore {
                     pair: i / 2,
                     score_a,
+                    id: None,
                 })
                 .collect(),
         }
@@ -266,6 +290,26 @@ mod tests {
                 < pooled.estimate.score_high - pooled.estimate.score_low
         );
         assert_eq!(pool(&[]), Err(PoolError::Empty));
+    }
+
+    #[test]
+    fn pairs_that_repeat_move_for_move_are_pooled_once() {
+        // Two pairs of the same two games, and one other: two distinct pairs.
+        let mut m = raw(1, &[1.0, 0.0, 1.0, 0.0, 1.0, 1.0]);
+        for (g, id) in m.game_list.iter_mut().zip(["a", "b", "a", "b", "c", "b"]) {
+            g.id = Some(id.into());
+        }
+        let m = m.paired().unwrap();
+        let pooled = pool(std::slice::from_ref(&m)).unwrap();
+        assert_eq!(
+            (pooled.pairs, pooled.repeated_pairs, pooled.games),
+            (2, 1, 6)
+        );
+        assert_eq!(pooled.estimate, ScoreEstimate::from_pairs(&[0, 0, 1, 0, 1]));
+        // The same match twice adds nothing.
+        let twice = pool(&[m.clone(), m]).unwrap();
+        assert_eq!((twice.pairs, twice.repeated_pairs), (2, 4));
+        assert_eq!(twice.estimate, pooled.estimate);
     }
 
     #[test]

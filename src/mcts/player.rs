@@ -232,6 +232,10 @@ impl Player for MctsPlayer {
         &self.game
     }
 
+    fn default_budget(&self) -> String {
+        format!("{} simulations", self.sims)
+    }
+
     fn is_bound(&self) -> bool {
         self.bound
     }

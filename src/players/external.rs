@@ -416,6 +416,11 @@ impl Player for ExternalEngine {
         &self.game
     }
 
+    /// With no limits it is sent a bare `go`: the engine's own default decides.
+    fn default_budget(&self) -> String {
+        "the engine's own (a bare `go`)".into()
+    }
+
     fn choose(&mut self, pos: &Position, limits: &Limits) -> anyhow::Result<Choice> {
         if !self.told_variant {
             self.ask(&format!("variant {}", self.variant.name()))?;

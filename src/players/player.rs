@@ -87,6 +87,25 @@ impl Limits {
     pub fn is_deterministic(&self) -> bool {
         self.time.is_none()
     }
+
+    /// The limits as match headers print them: `depth 3, 10000 nodes, 500ms`, or `none`.
+    pub fn text(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(d) = self.depth {
+            parts.push(format!("depth {d}"));
+        }
+        if let Some(n) = self.nodes {
+            parts.push(format!("{n} nodes"));
+        }
+        if let Some(t) = self.time {
+            parts.push(format!("{}ms", t.as_millis()));
+        }
+        if parts.is_empty() {
+            "none".into()
+        } else {
+            parts.join(", ")
+        }
+    }
 }
 
 /// A player's decision for one position.
@@ -153,6 +172,13 @@ pub trait Player: Send {
     /// eval` without `--variant`, the engine's `player`) ask this.
     fn is_bound(&self) -> bool {
         false
+    }
+
+    /// What the player spends on a move when the caller gives no limits, as match headers print
+    /// it: `none` for a player that does not search (random, greedy, a Python policy), else its
+    /// own default (`depth 4`, `200 simulations`...). A caller's limits tighten it.
+    fn default_budget(&self) -> String {
+        "none".into()
     }
 
     /// The move to play in `pos`, a position of [`Player::rules`]'s game that is not finished,

@@ -198,6 +198,7 @@ fn a_gauntlet_orders_players_on_one_scale() {
         limits: Limits::NONE,
         prior_draws: 1.0,
         progress: false,
+        labels: Vec::new(),
     };
     let r = run_gauntlet(&cfg).unwrap();
     assert_eq!(r.matches.len(), 3);

@@ -23,6 +23,7 @@ mod layers;
 mod one_game;
 mod protocol_inputs;
 mod python_reference;
+mod repeats;
 mod search;
 mod serve_guard;
 mod serve_state;

@@ -160,3 +160,27 @@ fn the_default_player_of_a_solved_game_plays_the_shortest_win_and_the_shipped_mo
         "solver:time=1s,else=ab"
     );
 }
+
+/// Match headers print each player's own budget a move: a player file's simulations, and the
+/// solver's time before its else-player's.
+#[cfg(feature = "ml")]
+#[test]
+fn the_shipped_players_and_their_solver_say_their_budget_a_move() {
+    use bao_zero::player_file::{default_player_spec, shipped_player};
+    let registry = bao_zero::players::trained::all_players();
+    let game = Variant::Kujifunza;
+    let shipped = format!("player:{}", shipped_player(game.name()).unwrap().display());
+    let (_, player) = registry.resolve(&shipped, &game.into(), 0).unwrap();
+    assert_eq!(player.default_budget(), "200 simulations");
+    let (_, mcts) = registry.resolve("mcts:sims=64", &game.into(), 0).unwrap();
+    assert_eq!(mcts.default_budget(), "64 simulations");
+    for (solved, _) in CRITICAL_WINS {
+        let solver = registry
+            .build(&default_player_spec(solved, true), &solved.into(), 0)
+            .unwrap();
+        assert_eq!(
+            solver.default_budget(),
+            "solve 1000ms, else 200 simulations"
+        );
+    }
+}

@@ -65,6 +65,11 @@ impl Player for LoadedPlayer {
         true
     }
 
+    /// The file's simulations a move.
+    fn default_budget(&self) -> String {
+        self.player.default_budget()
+    }
+
     /// Node limits count simulations; with none, the file's simulations per move. An error if
     /// the game is over or the position does not fit the player's rules.
     fn choose(&mut self, pos: &Position, limits: &Limits) -> anyhow::Result<Choice> {

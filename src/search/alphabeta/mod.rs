@@ -316,6 +316,15 @@ impl Player for AlphaBeta {
         Ok(self.analyse(pos, limits)?.choice)
     }
 
+    /// The spec's own limits, else a depth of [`DEFAULT_DEPTH`] (as `begin_search` reads them).
+    fn default_budget(&self) -> String {
+        if self.cfg.limits.is_none() {
+            Limits::depth(DEFAULT_DEPTH).text()
+        } else {
+            self.cfg.limits.text()
+        }
+    }
+
     fn set_stop(&mut self, stop: std::sync::Arc<std::sync::atomic::AtomicBool>) -> bool {
         self.stop = Some(stop);
         true

@@ -108,6 +108,16 @@ impl Player for SolverPlayer {
         self.fallback.is_bound()
     }
 
+    /// Its solving time, then its fallback's budget where the position is not solved in time.
+    fn default_budget(&self) -> String {
+        let time = self.solving_time(&Limits::NONE);
+        format!(
+            "solve {}ms, else {}",
+            time.as_millis(),
+            self.fallback.default_budget()
+        )
+    }
+
     fn choose(&mut self, pos: &Position, limits: &Limits) -> anyhow::Result<Choice> {
         let rules = &self.game.clone();
         if pos.outcome(rules).is_some() {
