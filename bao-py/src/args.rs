@@ -1,4 +1,5 @@
-//! Integer arguments from Python, checked against their bounds before Rust sees them.
+//! Integer arguments from Python (sizes, counts, seeds, actions), checked against their bounds
+//! before Rust sees them.
 //!
 //! pyo3's own conversions raise `OverflowError` for a negative or huge int, and a size that
 //! fits the type can still be too large to allocate (an abort, not an exception). Every size,
@@ -6,7 +7,8 @@
 //! range is a one-line `ValueError` naming the argument and the range, a non-integer a
 //! `TypeError`.
 
-use crate::errors::out_of_range;
+use crate::errors::{out_of_range, value_error};
+use bao_zero::env::ACTIONS;
 use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
 
@@ -87,4 +89,36 @@ pub(crate) fn short_repr(v: &Bound<'_, PyAny>) -> String {
         Some((i, _)) => format!("{}...", &text[..i]),
         None => text,
     }
+}
+
+/// An action id in `0..64`, or `ValueError`.
+pub(crate) fn checked_action_id(action: i64) -> PyResult<usize> {
+    usize::try_from(action)
+        .ok()
+        .filter(|&a| a < ACTIONS)
+        .ok_or_else(|| {
+            value_error(format!(
+                "action {action} is out of range: actions are 0..{ACTIONS}"
+            ))
+        })
+}
+
+/// A Python action (an int or numpy integer) as an id in `0..64`: `ValueError` out of range,
+/// `TypeError` for a non-integer.
+pub(crate) fn checked_action(action: &Bound<'_, PyAny>) -> PyResult<usize> {
+    if let Ok(a) = action.extract::<i64>() {
+        return checked_action_id(a);
+    }
+    int_arg(action, "action", 0, ACTIONS as u64 - 1)
+        .map(|a| a as usize)
+        .map_err(|e| {
+            if e.is_instance_of::<pyo3::exceptions::PyValueError>(action.py()) {
+                value_error(format!(
+                    "action {} is out of range: actions are 0..{ACTIONS}",
+                    short_repr(action)
+                ))
+            } else {
+                e
+            }
+        })
 }

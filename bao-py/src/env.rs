@@ -1,6 +1,6 @@
 //! `bao_zero.Env`: one game, stepped by action id, with numpy observations and masks.
 
-use crate::args::{int_arg, plies_args, seed_arg};
+use crate::args::{checked_action, int_arg, plies_args, seed_arg};
 use crate::errors::{env_error, runtime_error, value_error};
 use crate::pyjson::json_to_py;
 use crate::rules_arg::rules_of;
@@ -563,38 +563,6 @@ impl Env {
             self.env.state().to_string()
         )
     }
-}
-
-/// An action id in `0..64`, or `ValueError`.
-pub(crate) fn checked_action_id(action: i64) -> PyResult<usize> {
-    usize::try_from(action)
-        .ok()
-        .filter(|&a| a < ACTIONS)
-        .ok_or_else(|| {
-            value_error(format!(
-                "action {action} is out of range: actions are 0..{ACTIONS}"
-            ))
-        })
-}
-
-/// A Python action (an int or numpy integer) as an id in `0..64`: `ValueError` out of range,
-/// `TypeError` for a non-integer.
-pub(crate) fn checked_action(action: &Bound<'_, PyAny>) -> PyResult<usize> {
-    if let Ok(a) = action.extract::<i64>() {
-        return checked_action_id(a);
-    }
-    int_arg(action, "action", 0, ACTIONS as u64 - 1)
-        .map(|a| a as usize)
-        .map_err(|e| {
-            if e.is_instance_of::<pyo3::exceptions::PyValueError>(action.py()) {
-                value_error(format!(
-                    "action {} is out of range: actions are 0..{ACTIONS}",
-                    crate::args::short_repr(action)
-                ))
-            } else {
-                e
-            }
-        })
 }
 
 /// A position that play made, read back from its text: a finished game's too, which the setup

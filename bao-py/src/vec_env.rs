@@ -493,7 +493,7 @@ fn copy_actions<T: Element + Copy + TryInto<i64>>(
     let view = a.as_array();
     for (i, (o, &x)) in out.iter_mut().zip(view.iter()).enumerate() {
         let v: i64 = x.try_into().unwrap_or(i64::MAX);
-        *o = crate::env::checked_action_id(v)
+        *o = crate::args::checked_action_id(v)
             .map_err(|e| value_error(format!("environment {i}: {e}")))?;
     }
     Ok(())

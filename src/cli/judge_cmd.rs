@@ -10,7 +10,7 @@ use crate::eval::arena::progress_bar;
 use crate::eval::perfect::{Keeping, Proven, Share, converting, keeping, prove};
 use crate::notation::{Record, split_records};
 use crate::players::SolverSpec;
-use crate::players::solver_spec::DEFAULT_MEMORY_MB;
+use crate::players::spec::DEFAULT_MEMORY_MB;
 use crate::players::{Limits, PlayerRegistry};
 use crate::rules::{Game, Position, Rules};
 use crate::search::solver::{SolveLimits, Solver, SolverPlayer, Value};

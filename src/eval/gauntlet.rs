@@ -249,35 +249,10 @@ pub fn run_gauntlet(cfg: &GauntletConfig) -> anyhow::Result<GauntletResult> {
             names[twice]
         );
     }
-    // Every player once, before any match: a bad spec, or players of different games, fail
-    // here. They are kept for the matches, which share them (an engine starts once for all).
-    let kept = KeptPlayers::new();
-    let built = (cfg.players.iter())
-        .map(|s| kept.take(&cfg.registry, s, &cfg.game, 0))
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    let refs: Vec<&dyn crate::players::Player> = built.iter().map(|p| p.as_ref()).collect();
-    crate::players::check_players(&cfg.game, &refs)?;
-    for (spec, player) in cfg.players.iter().zip(built) {
-        kept.keep(spec, &cfg.game, player);
-    }
-    let pairs: Vec<(usize, usize)> = match &cfg.pairing {
-        Pairing::RoundRobin => (0..n)
-            .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
-            .collect(),
-        Pairing::VsAnchors(anchors) => {
-            ensure!(
-                !anchors.is_empty() && anchors.iter().all(|&a| a < n),
-                "anchors must be among the players"
-            );
-            (0..n)
-                .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
-                .filter(|(i, j)| anchors.contains(i) || anchors.contains(j))
-                .collect()
-        }
-    };
+    let kept = players_of_one_game(cfg)?;
     let mut matches = Vec::new();
     let mut results = Vec::new();
-    for (k, &(i, j)) in pairs.iter().enumerate() {
+    for (k, &(i, j)) in pairs(cfg)?.iter().enumerate() {
         let mut m = run_match(&MatchConfig {
             a: cfg.players[i].clone(),
             b: cfg.players[j].clone(),
@@ -308,27 +283,7 @@ pub fn run_gauntlet(cfg: &GauntletConfig) -> anyhow::Result<GauntletResult> {
     }
     let fit = fit_elo(n, &results, cfg.anchor, cfg.prior_draws)?;
     let mut ratings: Vec<Rating> = (0..n)
-        .map(|p| {
-            let (games, points) = results.iter().fold((0u64, 0.0), |(g, s), &(i, j, pts, n)| {
-                if i == p {
-                    (g + n as u64, s + pts)
-                } else if j == p {
-                    (g + n as u64, s + n - pts)
-                } else {
-                    (g, s)
-                }
-            });
-            let (elo, se) = fit[p];
-            Rating {
-                name: names[p].clone(),
-                spec: cfg.players[p].to_string(),
-                elo,
-                elo_low: elo - super::elo::Z95 * se,
-                elo_high: elo + super::elo::Z95 * se,
-                games,
-                points,
-            }
-        })
+        .map(|p| rating(cfg, &names, &results, fit[p], p))
         .collect();
     ratings.sort_by(|x, y| y.elo.total_cmp(&x.elo));
     Ok(GauntletResult {
@@ -336,6 +291,67 @@ pub fn run_gauntlet(cfg: &GauntletConfig) -> anyhow::Result<GauntletResult> {
         ratings,
         matches,
     })
+}
+
+/// Every player once, before any match: a bad spec, or players of different games, fail here.
+/// They are kept for the matches, which share them (an engine starts once for all).
+fn players_of_one_game(cfg: &GauntletConfig) -> anyhow::Result<KeptPlayers> {
+    let kept = KeptPlayers::new();
+    let built = (cfg.players.iter())
+        .map(|s| kept.take(&cfg.registry, s, &cfg.game, 0))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let refs: Vec<&dyn crate::players::Player> = built.iter().map(|p| p.as_ref()).collect();
+    crate::players::check_players(&cfg.game, &refs)?;
+    for (spec, player) in cfg.players.iter().zip(built) {
+        kept.keep(spec, &cfg.game, player);
+    }
+    Ok(kept)
+}
+
+/// The pairs of players (by index) the gauntlet's pairing plays.
+fn pairs(cfg: &GauntletConfig) -> anyhow::Result<Vec<(usize, usize)>> {
+    let n = cfg.players.len();
+    let all = (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j)));
+    Ok(match &cfg.pairing {
+        Pairing::RoundRobin => all.collect(),
+        Pairing::VsAnchors(anchors) => {
+            ensure!(
+                !anchors.is_empty() && anchors.iter().all(|&a| a < n),
+                "anchors must be among the players"
+            );
+            all.filter(|(i, j)| anchors.contains(i) || anchors.contains(j))
+                .collect()
+        }
+    })
+}
+
+/// Player `p`'s rating: its fitted Elo `(elo, se)` and its games and points over the matches
+/// `results` (`(i, j, points of i, games)`).
+fn rating(
+    cfg: &GauntletConfig,
+    names: &[String],
+    results: &[PairResult],
+    (elo, se): (f64, f64),
+    p: usize,
+) -> Rating {
+    let (games, points) = results.iter().fold((0u64, 0.0), |(g, s), &(i, j, pts, n)| {
+        if i == p {
+            (g + n as u64, s + pts)
+        } else if j == p {
+            (g + n as u64, s + n - pts)
+        } else {
+            (g, s)
+        }
+    });
+    Rating {
+        name: names[p].clone(),
+        spec: cfg.players[p].to_string(),
+        elo,
+        elo_low: elo - super::elo::Z95 * se,
+        elo_high: elo + super::elo::Z95 * se,
+        games,
+        points,
+    }
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ pub(crate) mod external;
 pub mod mcts_spec;
 pub mod player;
 pub mod random;
-pub mod solver_spec;
+pub mod registry;
 pub mod spec;
 pub mod trained;
 
@@ -21,8 +21,8 @@ pub use external::ExternalEngine;
 pub use mcts_spec::MctsSpec;
 pub use player::{Candidate, Choice, GameMismatch, Limits, Player, check_players};
 pub use random::{GreedyPlayer, RandomPlayer};
-pub use solver_spec::SolverSpec;
-pub use spec::{PlayerRegistry, PlayerSpec, SpecError};
+pub use registry::{BuildFn, PlayerRegistry};
+pub use spec::{PlayerSpec, SolverSpec, SpecError};
 
 /// At most `max` characters of `text` (a user's input echoed in a message), with `…` where it
 /// was cut, so that a huge input makes a short message.

@@ -23,13 +23,10 @@
 //! know are kept as [`PlayerSpec::Other`] for the registry to build.
 
 use super::mcts_spec::MctsSpec;
-use super::player::{Limits, Player};
-use super::solver_spec::SolverSpec;
-use crate::rules::Game;
+use super::player::Limits;
 use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
-use std::sync::Arc;
 use std::time::Duration;
 
 /// The forms a player spec may take, for error messages.
@@ -94,98 +91,110 @@ pub struct SpecError {
     pub why: String,
 }
 
-/// Builds a player of one kind from its spec, for `game` (a player bound to a game
-/// of its own builds for that one), with a seed; it gets the whole registry, so that a player
-/// built around another (the solver's `else=`) can build that one too.
-pub type BuildFn = dyn Fn(&PlayerRegistry, &PlayerSpec, &Game, u64) -> anyhow::Result<Box<dyn Player>>
-    + Send
-    + Sync;
+/// The default table size of the solver player, in MiB.
+pub const DEFAULT_MEMORY_MB: usize = 256;
 
-/// The player kinds a program can build, by the kind named before `:` in a spec. The classical
-/// kinds (`random`, `greedy`, `ab`) are always there; a layer that provides more (network players
-/// in `players`, say) registers them, and the command line hands the registry to whatever turns
-/// specs into players (matches, gauntlets, the engine, training evaluation). A new kind is one
-/// [`PlayerRegistry::register`] call.
-#[derive(Clone)]
-pub struct PlayerRegistry {
-    kinds: Vec<(String, Arc<BuildFn>)>,
+/// Options of a `solver` spec: `solver:time=10s,memory=256,else=SPEC` (any of them, or none).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SolverSpec {
+    /// Time per move (the caller's tighter limit wins).
+    pub time: Option<Duration>,
+    /// Table size in MiB.
+    pub memory_mb: usize,
+    /// The player that moves where the solver proves nothing (`else=`, always the last option,
+    /// since a spec may hold commas); `None`: alpha-beta at depth 4.
+    pub fallback: Option<Box<PlayerSpec>>,
 }
 
-impl std::fmt::Debug for PlayerRegistry {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list().entries(self.kinds()).finish()
+impl Default for SolverSpec {
+    fn default() -> SolverSpec {
+        SolverSpec {
+            time: None,
+            memory_mb: DEFAULT_MEMORY_MB,
+            fallback: None,
+        }
     }
 }
 
-impl PlayerRegistry {
-    /// A registry of no kinds, for a layer to register its kinds in
-    /// (`PlayerRegistry::classical` in `search` holds the classical ones).
-    pub fn empty() -> PlayerRegistry {
-        PlayerRegistry { kinds: Vec::new() }
-    }
-
-    /// Adds (or replaces) the builder of the players of `kind`.
-    pub fn register(
-        &mut self,
-        kind: &str,
-        build: impl Fn(&PlayerRegistry, &PlayerSpec, &Game, u64) -> anyhow::Result<Box<dyn Player>>
-        + Send
-        + Sync
-        + 'static,
-    ) {
-        let kind = kind.to_ascii_lowercase();
-        self.kinds.retain(|(k, _)| *k != kind);
-        self.kinds.push((kind, Arc::new(build)));
-    }
-
-    /// The kinds known, in registration order.
-    pub fn kinds(&self) -> Vec<&str> {
-        self.kinds.iter().map(|(k, _)| k.as_str()).collect()
-    }
-
-    /// Whether a builder of `spec`'s kind is registered.
-    pub fn knows(&self, spec: &PlayerSpec) -> bool {
-        let kind = spec.kind();
-        self.kinds.iter().any(|(k, _)| k == kind)
-    }
-
-    /// A fresh player from `spec` for `game`, seeded (the seed drives any randomness
-    /// it has). A player bound to a game of its own (a trained network) plays that one: where
-    /// the game is fixed, `players::check_players` refuses it, once, before any move.
-    pub fn build(
-        &self,
-        spec: &PlayerSpec,
-        game: &Game,
-        seed: u64,
-    ) -> anyhow::Result<Box<dyn Player>> {
-        let kind = spec.kind();
-        match self.kinds.iter().find(|(k, _)| k == kind) {
-            Some((_, build)) => build(self, spec, game, seed),
-            None => {
-                let hint = if matches!(spec, PlayerSpec::Mcts(_) | PlayerSpec::File(_)) {
-                    " (network players need the ml feature)"
-                } else {
-                    ""
-                };
-                anyhow::bail!(
-                    "unknown player kind `{kind}` in `{spec}`{hint}; known kinds: {}",
-                    self.kinds().join(", ")
-                )
-            }
+impl SolverSpec {
+    /// The solver with `time` a move, falling back on `fallback`.
+    pub fn with_fallback(time: Duration, fallback: PlayerSpec) -> SolverSpec {
+        SolverSpec {
+            time: Some(time),
+            fallback: Some(Box::new(fallback)),
+            ..SolverSpec::default()
         }
     }
 
-    /// Reads a spec and builds its player for `game` (as [`PlayerRegistry::build`]):
-    /// the one parse-then-resolve of the program.
-    pub fn resolve(
-        &self,
-        text: &str,
-        game: &Game,
-        seed: u64,
-    ) -> anyhow::Result<(PlayerSpec, Box<dyn Player>)> {
-        let spec: PlayerSpec = text.parse()?;
-        let player = self.build(&spec, game, seed)?;
-        Ok((spec, player))
+    /// Reads `time=10s,memory=256,else=SPEC` (the text after `solver:`), or says what is wrong
+    /// in one line.
+    pub fn parse(options: &str) -> Result<SolverSpec, String> {
+        let (own, fallback) = match options.trim_start().strip_prefix("else=") {
+            Some(rest) => ("", Some(rest)),
+            None => match options.split_once(",else=") {
+                Some((own, rest)) => (own, Some(rest)),
+                None => (options, None),
+            },
+        };
+        let fallback = match fallback.map(str::trim) {
+            Some("") => {
+                return Err("solver option `else=` needs a player spec (else=ab:depth=4)".into());
+            }
+            Some(text) => Some(Box::new(
+                text.parse::<PlayerSpec>()
+                    .map_err(|e| format!("else=: {}", e.why))?,
+            )),
+            None => None,
+        };
+        let mut spec = SolverSpec {
+            fallback,
+            ..SolverSpec::default()
+        };
+        for item in own.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let Some((key, value)) = item.split_once('=') else {
+                return Err(format!(
+                    "solver option `{item}` must be key=value (time=10s, memory=256, else=SPEC)"
+                ));
+            };
+            match key.trim() {
+                "time" => {
+                    spec.time = Some(parse_duration(value.trim()).ok_or_else(|| {
+                        format!("solver time `{value}` must be a duration such as 10s")
+                    })?)
+                }
+                "memory" => {
+                    spec.memory_mb = value
+                        .trim()
+                        .parse()
+                        .ok()
+                        .filter(|m| (1..=65_536).contains(m))
+                        .ok_or_else(|| format!("solver memory `{value}` must be 1..=65536 (MiB)"))?
+                }
+                other => {
+                    return Err(format!(
+                        "unknown solver option `{other}` (known: time, memory, else)"
+                    ));
+                }
+            }
+        }
+        Ok(spec)
+    }
+}
+
+impl fmt::Display for SolverSpec {
+    /// The options as [`SolverSpec::parse`] reads them (empty when all are the defaults).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts = Vec::new();
+        if let Some(t) = self.time {
+            parts.push(format!("time={}", format_duration(t)));
+        }
+        if self.memory_mb != DEFAULT_MEMORY_MB {
+            parts.push(format!("memory={}", self.memory_mb));
+        }
+        if let Some(fallback) = &self.fallback {
+            parts.push(format!("else={fallback}"));
+        }
+        f.write_str(&parts.join(","))
     }
 }
 

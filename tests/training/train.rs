@@ -186,26 +186,7 @@ fn the_smoke_run_ends_and_beats_random_and_resuming_continues_where_it_stopped()
         &quiet(),
     )
     .unwrap();
-    assert_eq!(meta.iteration, 2);
-    let random = meta.eval.iter().find(|e| e.opponent == "random").unwrap();
-    // Two tiny iterations teach little; the search on top of the network must still hold its own.
-    assert!(random.score >= 0.5, "smoke run vs random: {random:?}");
-    // Each evaluation drew the charts and recorded its games, which `bao serve --run` lists
-    // and replays.
-    let png = std::fs::read(whole.join("plots/eval_elo.png")).unwrap();
-    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
-    assert!(png.len() > 5_000, "{} bytes", png.len());
-    let run = bao_zero::serve::run::RunInfo::read(&whole).unwrap();
-    let games = run.list();
-    assert_eq!(
-        games.len(),
-        meta.eval.iter().map(|e| e.games).sum::<usize>()
-    );
-    assert_eq!(games[0].iteration, 2);
-    let record = run.record(&games[0].file, games[0].game).unwrap();
-    let (variant, _, _, moves) = bao_zero::serve::load::read_game(&record, "hus").unwrap();
-    assert_eq!(variant, meta.variant);
-    assert!(!moves.is_empty());
+    check_whole_run(&whole, &meta);
     // The same run stopped after one iteration and resumed.
     let parts = tmp("parts");
     let opts = RunOptions {
@@ -242,9 +223,42 @@ fn the_smoke_run_ends_and_beats_random_and_resuming_continues_where_it_stopped()
     // Each invocation logged into an event file of its own (no file erased by the next).
     let events = std::fs::read_dir(parts.join("tb")).unwrap().count();
     assert_eq!(events, 2, "one TensorBoard event file per invocation");
+    check_finished_run_resumes_and_extends(&parts, &resumed);
+    std::fs::remove_dir_all(whole).ok();
+    std::fs::remove_dir_all(parts).ok();
+}
+
+/// The whole smoke run: two iterations, holding its own against random, its charts drawn and its
+/// evaluation games recorded as `bao serve --run` lists and replays them.
+fn check_whole_run(whole: &std::path::Path, meta: &train::Meta) {
+    assert_eq!(meta.iteration, 2);
+    let random = meta.eval.iter().find(|e| e.opponent == "random").unwrap();
+    // Two tiny iterations teach little; the search on top of the network must still hold its own.
+    assert!(random.score >= 0.5, "smoke run vs random: {random:?}");
+    // Each evaluation drew the charts and recorded its games, which `bao serve --run` lists
+    // and replays.
+    let png = std::fs::read(whole.join("plots/eval_elo.png")).unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    assert!(png.len() > 5_000, "{} bytes", png.len());
+    let run = bao_zero::serve::run::RunInfo::read(whole).unwrap();
+    let games = run.list();
+    assert_eq!(
+        games.len(),
+        meta.eval.iter().map(|e| e.games).sum::<usize>()
+    );
+    assert_eq!(games[0].iteration, 2);
+    let record = run.record(&games[0].file, games[0].game).unwrap();
+    let (variant, _, _, moves) = bao_zero::serve::load::read_game(&record, "hus").unwrap();
+    assert_eq!(variant, meta.variant);
+    assert!(!moves.is_empty());
+}
+
+/// A finished run resumes as a no-op and can be extended; the same config over it resumes it,
+/// another is refused.
+fn check_finished_run_resumes_and_extends(parts: &std::path::Path, resumed: &train::Meta) {
     // A finished run resumes as a no-op, and can be extended.
     assert_eq!(
-        train::train_run(&train::RunSource::resume(&parts), &quiet())
+        train::train_run(&train::RunSource::resume(parts), &quiet())
             .unwrap()
             .iteration,
         2
@@ -257,16 +271,14 @@ fn the_smoke_run_ends_and_beats_random_and_resuming_continues_where_it_stopped()
     other.seed += 1;
     let err = train::train_run(&train::RunSource::given(other), &quiet()).unwrap_err();
     assert!(err.to_string().contains("another config"), "{err}");
-    let err = train::extend(&parts, 2).unwrap_err().to_string();
+    let err = train::extend(parts, 2).unwrap_err().to_string();
     assert!(err.contains("already at iteration 2"), "{err}");
-    train::extend(&parts, 3).unwrap();
-    let extended = train::train_run(&train::RunSource::resume(&parts), &quiet()).unwrap();
+    train::extend(parts, 3).unwrap();
+    let extended = train::train_run(&train::RunSource::resume(parts), &quiet()).unwrap();
     assert_eq!(extended.iteration, 3);
     assert!(extended.games > resumed.games);
     let metrics = std::fs::read_to_string(parts.join("metrics.jsonl")).unwrap();
     assert_eq!(metrics.lines().count(), 3);
-    std::fs::remove_dir_all(whole).ok();
-    std::fs::remove_dir_all(parts).ok();
 }
 
 #[test]

@@ -21,7 +21,7 @@ use crate::mcts::{
 };
 use crate::players::MctsSpec;
 use crate::players::Player;
-use crate::players::spec::{PlayerRegistry, PlayerSpec};
+use crate::players::{PlayerRegistry, PlayerSpec};
 use crate::rules::Game;
 use anyhow::bail;
 use std::sync::Arc;
