@@ -4,9 +4,9 @@
 //! cargo run --release --example ask_player -- checkpoints/shipped/kiswahili.bao "A6< a5>"
 //! ```
 use bao_zero::notation::{line_text, move_text, parse_and_play};
-use bao_zero::players::trained::LoadedPlayer;
 use bao_zero::players::{Limits, Player};
 use bao_zero::rules::Position;
+use bao_zero::trained::LoadedPlayer;
 
 fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);

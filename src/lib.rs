@@ -24,6 +24,7 @@ pub mod selfplay;
 pub mod serve;
 #[cfg(feature = "ml")]
 pub mod train;
+pub mod trained;
 pub mod util;
 
 /// The rules engine (the `bao_rules` crate).

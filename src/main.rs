@@ -81,7 +81,7 @@ fn main() -> std::process::ExitCode {
         end_quietly_on_closed_pipe();
     }
     // The player kinds every command can name: classical, and network players with `ml`.
-    let players = bao_zero::players::trained::all_players();
+    let players = bao_zero::trained::all_players();
     let result = match cli.command {
         Command::Moves(a) => rules_cmds::run_moves(a),
         Command::Perft(a) => rules_cmds::run_perft(a),

@@ -29,11 +29,11 @@ use std::sync::OnceLock;
 
 /// The player kinds Python builds, for `Player`, the training `EvaluationWorker` and `evaluate`'s
 /// opponents alike: the registry the `bao` command line passes to every command
-/// (`players::trained::all_players`: classical players and the network kinds `player:` and `mcts:`), so
+/// (`trained::all_players`: classical players and the network kinds `player:` and `mcts:`), so
 /// any spec the command line takes works here too.
 pub(crate) fn players() -> &'static PlayerRegistry {
     static PLAYERS: OnceLock<PlayerRegistry> = OnceLock::new();
-    PLAYERS.get_or_init(bao_zero::players::trained::all_players)
+    PLAYERS.get_or_init(bao_zero::trained::all_players)
 }
 
 /// The preset named `variant` (`kiswahili`, `hus`, `ladder-house`, ...) and its game.

@@ -24,11 +24,11 @@ pub struct ExportArgs {
     #[arg(long, requires = "checkpoint", default_value_t = 1)]
     pub average: u32,
     /// Simulations per move the player uses by default (1 to 1000000).
-    #[arg(long, value_parser = crate::players::trained::parse_sims)]
+    #[arg(long, value_parser = crate::trained::parse_sims)]
     pub sims: Option<u32>,
     /// The exploration constant the player searches with, above 0 and at most 100 (default: 1.0
     /// for a run's network, `mcts::PLAY_C_PUCT`; a player file keeps its own).
-    #[arg(long, value_parser = crate::players::trained::parse_c_puct, allow_negative_numbers = true)]
+    #[arg(long, value_parser = crate::trained::parse_c_puct, allow_negative_numbers = true)]
     pub cpuct: Option<f32>,
     /// Output file.
     #[arg(long)]

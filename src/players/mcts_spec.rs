@@ -1,7 +1,7 @@
 //! The options of an `mcts:` spec as a typed value ([`MctsSpec`]): read from the text after
 //! `mcts:` and written back in one order, so that code builds the value and the registry builds
 //! the player from it; text only at the edges. The bounds that belong to the search (simulations,
-//! exploration constant, batch) are checked where the player is built (`players::trained`).
+//! exploration constant, batch) are checked where the player is built (`trained`).
 //!
 //! | option | meaning |
 //! | --- | --- |

@@ -5,7 +5,7 @@
 //!
 //! The searches that implement [`Player`] sit above this room (`search`, `mcts`) and register
 //! their kinds there (`PlayerRegistry::classical` in `search`); the network kinds and the one
-//! registry of every kind, [`trained::all_players`], sit above `export` in [`trained`].
+//! registry of every kind, [`crate::trained::all_players`], sit above `export` in [`crate::trained`].
 
 pub mod bot;
 pub(crate) mod external;
@@ -14,7 +14,6 @@ pub mod player;
 pub mod random;
 pub mod registry;
 pub mod spec;
-pub mod trained;
 
 pub use bot::{BUSY, Bot, PlayerPanicked};
 pub use external::ExternalEngine;

@@ -11,8 +11,8 @@
 //! | `ab:depth=6,time=1s` | limits combine: the first one reached stops the search |
 //! | `ab:...,tt=16` | a transposition table of 2^16 entries (default 2^20) |
 //! | `ab:...,weights=FILE.json` | evaluation weights from a JSON file ([`HeuristicWeights`](crate::search::HeuristicWeights)) |
-//! | `mcts:...` | MCTS with a network (needs the `ml` feature; registered by `players::trained`) |
-//! | `player:PATH` | a player file (needs the `ml` feature; registered by `players::trained`) |
+//! | `mcts:...` | MCTS with a network (needs the `ml` feature; registered by `trained`) |
+//! | `player:PATH` | a player file (needs the `ml` feature; registered by `trained`) |
 //! | `engine:PROGRAM` | another `bao` program through `PROGRAM engine` (its default player) |
 //! | `engine:PROGRAM ARGS...` | any program of the engine protocol, run as `PROGRAM ARGS... engine` (a word with spaces in '...' or "...") |
 //! | `engine:PROGRAM,player=SPEC` | the same, playing SPEC (the rest of the text, commas and all) |

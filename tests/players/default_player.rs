@@ -115,7 +115,7 @@ fn a_position_the_solver_gave_up_on_is_not_tried_again_with_no_more_time() {
 fn the_default_player_of_a_solved_game_plays_the_shortest_win_and_the_shipped_move_elsewhere() {
     use bao_zero::player_file::{default_player_spec, shipped_player};
     use bao_zero::search::solver::Value;
-    let registry = bao_zero::players::trained::all_players();
+    let registry = bao_zero::trained::all_players();
     for (game, wins) in CRITICAL_WINS {
         let spec = default_player_spec(game, true).to_string();
         let shipped = format!("player:{}", shipped_player(game.name()).unwrap().display());
@@ -167,7 +167,7 @@ fn the_default_player_of_a_solved_game_plays_the_shortest_win_and_the_shipped_mo
 #[test]
 fn the_shipped_players_and_their_solver_say_their_budget_a_move() {
     use bao_zero::player_file::{default_player_spec, shipped_player};
-    let registry = bao_zero::players::trained::all_players();
+    let registry = bao_zero::trained::all_players();
     let game = Variant::Kujifunza;
     let shipped = format!("player:{}", shipped_player(game.name()).unwrap().display());
     let (_, player) = registry.resolve(&shipped, &game.into(), 0).unwrap();

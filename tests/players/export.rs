@@ -6,10 +6,10 @@ use crate::common;
 
 use bao_zero::eval::{MatchConfig, play_game, run_match};
 use bao_zero::player_file::Bundle;
-use bao_zero::players::trained::{LoadedPlayer, all_players};
 use bao_zero::players::{Limits, Player, PlayerSpec, RandomPlayer};
 use bao_zero::rules::{Game, Position, Variant};
 use bao_zero::train::{self, RunOptions};
+use bao_zero::trained::{LoadedPlayer, all_players};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;

@@ -4,8 +4,8 @@
 
 use bao_zero::player_file::Bundle;
 use bao_zero::players::Player;
-use bao_zero::players::trained::LoadedPlayer;
 use bao_zero::rules::Game;
+use bao_zero::trained::LoadedPlayer;
 use std::path::Path;
 use std::sync::Arc;
 

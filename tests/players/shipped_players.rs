@@ -8,9 +8,9 @@
 #![cfg(feature = "ml")]
 
 use bao_zero::notation::move_text;
-use bao_zero::players::trained::LoadedPlayer;
 use bao_zero::players::{Limits, Player};
 use bao_zero::rules::{MoveList, Position};
+use bao_zero::trained::LoadedPlayer;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::path::Path;

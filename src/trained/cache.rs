@@ -141,7 +141,7 @@ mod tests {
     fn a_runs_last_iteration_is_the_one_on_disk_now() {
         let dir = tempfile::tempdir().unwrap();
         let run = RunDir::new(dir.path());
-        let config = include_str!("../../../configs/smoke.toml");
+        let config = include_str!("../../configs/smoke.toml");
         run.write_config(config).unwrap();
         let net = toml::from_str::<crate::train::TrainConfig>(config)
             .unwrap()
