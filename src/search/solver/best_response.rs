@@ -10,7 +10,9 @@
 //! run (`bao eval`'s ply cap): a line that reaches it is a draw there, so the last iteration's
 //! undecided value is that draw.
 
-use super::search::{CLEAN, Res, mobility, remember, searched_entry, settled, terminal_value};
+use super::search::{
+    BestChild, CLEAN, Res, mobility, remember, searched_entry, settled, terminal_value,
+};
 use super::table::{EXACT, Entry, Table};
 use super::victim::{Memory, Victim, chain};
 use super::{SolveLimits, Stop, Value};
@@ -351,39 +353,19 @@ impl<'a> Search<'a> {
         tt_best: Option<u8>,
     ) -> (Res, u8) {
         let order = self.order(pos, ply, tt_best);
-        let mut best = Res::proven(-2, 0);
-        let mut best_i = order[0];
-        let (mut rep, mut horizon) = (CLEAN, false);
+        let mut best = BestChild::new(order[0]);
         for &i in &order {
             let child = self.lists[ply].children()[i as usize];
             let r = self.search(&child, ply + 1, depth - 1, alpha, beta);
             if self.stopped.is_some() {
                 return (Res::ABORTED, 0);
             }
-            let len = r.len.saturating_add(1);
-            // A loss lasts as long as its longest line; a win is the first one found.
-            if r.value > best.value || (r.value == -1 && best.value == -1 && len > best.len) {
-                best = Res { len, ..r };
-                best_i = i;
+            if best.take(i, r, beta) {
+                return best.refuting();
             }
-            if r.value >= beta {
-                return (best, best_i);
-            }
-            rep = rep.min(r.rep);
-            horizon |= r.horizon;
             alpha = alpha.max(r.value);
         }
-        if best.value == 0 {
-            best.len = 0;
-        }
-        (
-            Res {
-                rep,
-                horizon,
-                ..best
-            },
-            best_i,
-        )
+        best.result()
     }
 
     /// The victim's one move, searched; the result and the move's index.

@@ -285,9 +285,7 @@ impl<'a> Search<'a> {
         order: &[u8],
     ) -> (Res, u8) {
         let me = pos.side_to_move();
-        let mut best = Res::proven(-2, 0);
-        let mut best_i = order[0];
-        let (mut rep, mut horizon) = (CLEAN, false);
+        let mut best = BestChild::new(order[0]);
         for &i in order {
             let child = self.lists[ply].children()[i as usize];
             let r = if child.side_to_move() == me {
@@ -302,31 +300,13 @@ impl<'a> Search<'a> {
             if self.stopped.is_some() {
                 return (Res::ABORTED, 0);
             }
-            let len = r.len.saturating_add(1);
-            // A loss lasts as long as its longest line; a win is the first one found.
-            if r.value > best.value || (r.value == -1 && best.value == -1 && len > best.len) {
-                best = Res { len, ..r };
-                best_i = i;
-            }
-            if r.value >= beta {
+            if best.take(i, r, beta) {
                 // Only the move that refutes the window matters for this result.
-                return (best, best_i);
+                return best.refuting();
             }
-            rep = rep.min(r.rep);
-            horizon |= r.horizon;
             alpha = alpha.max(r.value);
         }
-        if best.value == 0 {
-            best.len = 0;
-        }
-        (
-            Res {
-                rep,
-                horizon,
-                ..best
-            },
-            best_i,
-        )
+        best.result()
     }
 
     /// Stores `entry`, merged with what the table already knew ([`remember`]).
@@ -461,4 +441,60 @@ pub(super) fn remember(
         entry.depth = EXACT;
     }
     table.store(key, entry, work);
+}
+
+/// The best of a node's children so far, as both proof searches keep it (values from the mover's
+/// side): a loss lasts as long as its longest line, a win is the first one found, and the node
+/// depends on the earliest repetition and on any horizon of the children it searched.
+pub(super) struct BestChild {
+    best: Res,
+    index: u8,
+    rep: usize,
+    horizon: bool,
+}
+
+impl BestChild {
+    /// No child searched yet; `first` is the index given when none improves on a proven loss.
+    pub(super) fn new(first: u8) -> BestChild {
+        BestChild {
+            best: Res::proven(-2, 0),
+            index: first,
+            rep: CLEAN,
+            horizon: false,
+        }
+    }
+
+    /// Takes child `i`'s result `r`; true when it refutes the window (`r.value >= beta`).
+    pub(super) fn take(&mut self, i: u8, r: Res, beta: i8) -> bool {
+        let len = r.len.saturating_add(1);
+        let best = &self.best;
+        if r.value > best.value || (r.value == -1 && best.value == -1 && len > best.len) {
+            self.best = Res { len, ..r };
+            self.index = i;
+        }
+        if r.value >= beta {
+            return true;
+        }
+        self.rep = self.rep.min(r.rep);
+        self.horizon |= r.horizon;
+        false
+    }
+
+    /// The result when a child refuted the window: that child's alone.
+    pub(super) fn refuting(&self) -> (Res, u8) {
+        (self.best, self.index)
+    }
+
+    /// The node's result and its best child's index, every child searched.
+    pub(super) fn result(mut self) -> (Res, u8) {
+        if self.best.value == 0 {
+            self.best.len = 0;
+        }
+        let res = Res {
+            rep: self.rep,
+            horizon: self.horizon,
+            ..self.best
+        };
+        (res, self.index)
+    }
 }
