@@ -144,7 +144,7 @@ impl fmt::Display for MctsSpec {
 
 /// The number an option `key=value` gives, if it parses and passes `ok`; else why not (it
 /// must be `must`).
-fn number<T: std::str::FromStr>(
+pub(crate) fn number<T: std::str::FromStr>(
     key: &str,
     value: &str,
     ok: impl Fn(&T) -> bool,

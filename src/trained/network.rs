@@ -21,6 +21,7 @@ use crate::mcts::{
 };
 use crate::players::MctsSpec;
 use crate::players::Player;
+use crate::players::mcts_spec::number;
 use crate::players::{PlayerRegistry, PlayerSpec};
 use crate::rules::Game;
 use anyhow::bail;
@@ -48,21 +49,6 @@ fn build(spec: &PlayerSpec, game: &Game, seed: u64) -> anyhow::Result<Box<dyn Pl
     };
     player.new_game(seed);
     Ok(player)
-}
-
-/// The number an option `key=value` gives, if it parses and passes `ok`; else why not (it
-/// must be `must`).
-fn number<T: std::str::FromStr>(
-    key: &str,
-    value: &str,
-    ok: impl Fn(&T) -> bool,
-    must: &str,
-) -> Result<T, String> {
-    value
-        .parse()
-        .ok()
-        .filter(|n| ok(n))
-        .ok_or_else(|| format!("{key} `{value}` must be {must}"))
 }
 
 /// An exploration constant (`cpuct=` of a spec, `bao export --cpuct`): above zero and at most
