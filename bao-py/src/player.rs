@@ -7,7 +7,7 @@ use crate::errors::{
 };
 use crate::{players, variant_rules};
 use bao_zero::notation::{line_text, move_text};
-use bao_zero::players::spec::AbSpec;
+use bao_zero::players::options::AbSpec;
 use bao_zero::players::{Bot, Limits, PlayerPanicked, PlayerSpec};
 use bao_zero::rules::{Game, MoveList, Position};
 use bao_zero::trained::LoadedPlayer;

@@ -160,7 +160,7 @@ fn bench_ab(a: AbBench) -> anyhow::Result<()> {
     check_range("--runs", a.runs, 1..=MAX_RUNS)?;
     let r = crate::search::bench::bench_ab(
         a.positions,
-        a.depth.clamp(1, crate::players::spec::MAX_DEPTH),
+        a.depth.clamp(1, crate::players::options::MAX_DEPTH),
         a.runs,
         a.seconds,
         a.depth_positions,

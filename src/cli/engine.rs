@@ -347,7 +347,7 @@ pub fn go_limits(words: &[&str]) -> anyhow::Result<Limits> {
         let [key, value] = pair else { bail!("{usage}") };
         // An increment may be nothing (sudden death); every other limit is a positive count.
         let zero_ok = *key == "inc";
-        let n: u64 = match crate::players::spec::parse_count(value) {
+        let n: u64 = match crate::players::options::parse_count(value) {
             Some(n) => n,
             None if zero_ok && value.parse::<u64>() == Ok(0) => 0,
             None => bail!(
@@ -384,7 +384,7 @@ pub fn go_limits(words: &[&str]) -> anyhow::Result<Limits> {
 }
 
 /// The deepest search `go depth` asks for (alpha-beta's own bound).
-const MAX_DEPTH: u32 = crate::players::spec::MAX_DEPTH;
+const MAX_DEPTH: u32 = crate::players::options::MAX_DEPTH;
 
 /// The longest time `go` takes: a week, in milliseconds.
 const MAX_MS: u64 = 7 * 24 * 3600 * 1000;

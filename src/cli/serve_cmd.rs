@@ -1,6 +1,6 @@
 //! `bao serve`: the web page to play, watch and analyse ([`crate::serve`]).
 
-use crate::players::spec::AbSpec;
+use crate::players::options::AbSpec;
 use crate::players::{PlayerRegistry, PlayerSpec};
 use crate::serve::ServeConfig;
 use std::path::PathBuf;
@@ -41,7 +41,7 @@ pub struct ServeArgs {
 /// `--body-timeout`: a duration as written, from 100 ms to 10 minutes.
 fn body_timeout(text: &str) -> Result<std::time::Duration, String> {
     use std::time::Duration;
-    crate::players::spec::parse_duration(text)
+    crate::players::options::parse_duration(text)
         .filter(|d| (Duration::from_millis(100)..=Duration::from_secs(600)).contains(d))
         .ok_or_else(|| {
             format!("expected a duration from 100ms to 10min (such as 10s), not `{text}`")

@@ -383,7 +383,7 @@ pub fn exact_lines(r: &ExactReport) -> Vec<String> {
 /// Seconds as a bound of each game's search, from `--exact-time`.
 pub fn per_game_time(text: Option<&str>) -> anyhow::Result<Option<Duration>> {
     text.map(|t| {
-        crate::players::spec::parse_duration(t)
+        crate::players::options::parse_duration(t)
             .filter(|d| !d.is_zero() && *d <= Duration::from_secs(86_400))
             .ok_or_else(|| anyhow::anyhow!("--exact-time must be a duration up to 24h, not `{t}`"))
     })

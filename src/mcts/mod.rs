@@ -8,6 +8,7 @@
 mod batch;
 mod cache;
 mod config;
+mod model;
 mod player;
 mod settings;
 mod split;
@@ -16,6 +17,7 @@ mod tree;
 pub use batch::LeafBatch;
 pub use cache::EvalCache;
 pub use config::SelfPlaySearch;
+pub use model::OpponentModel;
 pub use player::{MAX_BATCH, MAX_BATCH_OPTION, MctsPlayer};
 pub use settings::{MAX_C_PUCT, MAX_SIMS, PLAY_C_PUCT, PlaySettings};
 pub use split::SplitInference;

@@ -5,7 +5,10 @@
 //! serves many simulations; evaluations are cached by position hash, the tree is kept between
 //! moves, and a time limit is met by stopping before a batch that would overrun it.
 
-use super::{EvalCache, Inference, LeafBatch, PlaySettings, SplitInference, Tree, search_round};
+use super::{
+    EvalCache, Inference, LeafBatch, OpponentModel, PlaySettings, SplitInference, Tree,
+    search_round,
+};
 use crate::players::{Candidate, Choice, Limits, Player};
 use crate::pool::OwnPool;
 use crate::rules::{Game, Position};
@@ -55,6 +58,8 @@ pub struct MctsPlayer {
     leaves: LeafBatch,
     /// Set from outside (the engine's `stop`) to end the search at its next batch.
     stop: Option<Arc<AtomicBool>>,
+    /// The opponent the search assumes (see [`OpponentModel`]); `None`: every reply.
+    model: Option<Arc<OpponentModel>>,
 }
 
 impl MctsPlayer {
@@ -80,7 +85,15 @@ impl MctsPlayer {
             tree: None,
             leaves: LeafBatch::default(),
             stop: None,
+            model: None,
         }
+    }
+
+    /// Searches assuming that its opponent plays as `model` does: strong against that opponent,
+    /// misled against any other.
+    pub fn with_model(mut self, model: OpponentModel) -> Self {
+        self.model = Some(Arc::new(model));
+        self
     }
 
     /// Makes its game the network's own (a trained network knows only its own variant).
@@ -149,6 +162,8 @@ impl MctsPlayer {
         let eval = Arc::clone(&self.eval);
         let split = SplitInference::new(eval.as_ref(), self.pool.threads());
         let mut tree = self.take_tree(pos);
+        let opponent = pos.side_to_move().opponent();
+        tree.set_model(self.model.clone().map(|m| (m, opponent)));
         let first = tree.root_visits();
         let mut slowest_round = Duration::ZERO;
         loop {
@@ -187,6 +202,9 @@ impl MctsPlayer {
                 &mut self.leaves,
             );
             slowest_round = slowest_round.max(round_start.elapsed());
+        }
+        if let Some(why) = self.model.as_ref().and_then(|m| m.take_failure()) {
+            anyhow::bail!("{why}");
         }
         let mv = tree.best_move().context("the search found no move")?;
         let pv = tree.pv(16);
@@ -271,10 +289,14 @@ impl Player for MctsPlayer {
             .collect()
     }
 
-    /// The search has no randomness; a new game starts with an empty tree and cache.
-    fn new_game(&mut self, _seed: u64) {
+    /// The search has no randomness; a new game starts with an empty tree and cache, and the
+    /// opponent model, if any, reseeded as its player would be.
+    fn new_game(&mut self, seed: u64) {
         self.tree = None;
         self.cache = EvalCache::new(CACHE_BITS);
+        if let Some(model) = &self.model {
+            model.new_game(seed);
+        }
     }
 }
 

@@ -1,6 +1,6 @@
 //! Where the project ships the trained player of each game, and the default player it makes.
 
-use crate::players::spec::AbSpec;
+use crate::players::options::AbSpec;
 use crate::players::{PlayerSpec, SolverSpec};
 use crate::rules::Variant;
 use crate::search::solver::SOLVED_GAMES;

@@ -9,7 +9,7 @@
 
 pub mod bot;
 pub(crate) mod external;
-pub mod mcts_spec;
+pub mod options;
 pub mod player;
 pub mod random;
 pub mod registry;
@@ -17,11 +17,10 @@ pub mod spec;
 
 pub use bot::{BUSY, Bot, PlayerPanicked};
 pub use external::ExternalEngine;
-pub use mcts_spec::MctsSpec;
 pub use player::{Candidate, Choice, GameMismatch, Limits, Player, check_players};
 pub use random::{GreedyPlayer, RandomPlayer};
 pub use registry::{BuildFn, PlayerRegistry};
-pub use spec::{PlayerSpec, SolverSpec, SpecError};
+pub use spec::{MctsSpec, PlayerSpec, SolverSpec, SpecError};
 
 /// At most `max` characters of `text` (a user's input echoed in a message), with `…` where it
 /// was cut, so that a huge input makes a short message.

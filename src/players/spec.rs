@@ -22,8 +22,7 @@
 //! A spec names a kind; a [`PlayerRegistry`] turns it into a player. Kinds this parser does not
 //! know are kept as [`PlayerSpec::Other`] for the registry to build.
 
-use super::mcts_spec::MctsSpec;
-use super::player::Limits;
+use super::options::{AbSpec, format_duration, number, parse_ab_options, parse_duration};
 use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
@@ -35,18 +34,6 @@ ab:nodes=N (100000, 100k, 2m), ab:time=T (500ms, 1s, 1.5s), several limits joine
 (ab:depth=6,time=1s), with tt=BITS (2^BITS table entries, 10..=26) and weights=FILE.json; \
 mcts:OPTIONS and player:PATH (these need the ml feature), engine:PROGRAM[,player=SPEC], \
 solver[:time=T,memory=MIB] (the exact solver), book:FILE[,else=SPEC] (a best-response book)";
-
-/// Alpha-beta options of a spec.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct AbSpec {
-    /// Limits per move (none: the caller's limits, or else depth
-    /// [`DEFAULT_DEPTH`](crate::search::alphabeta::DEFAULT_DEPTH)).
-    pub limits: Limits,
-    /// log2 of the transposition table's entries.
-    pub tt_bits: Option<u32>,
-    /// A JSON file of evaluation weights.
-    pub weights: Option<PathBuf>,
-}
 
 /// A player described by a string (see the module docs): a typed value inside the program, text
 /// only at its edges (`FromStr` reads it, `Display` writes the same value back).
@@ -129,23 +116,7 @@ impl SolverSpec {
     /// Reads `time=10s,memory=256,else=SPEC` (the text after `solver:`), or says what is wrong
     /// in one line.
     pub fn parse(options: &str) -> Result<SolverSpec, String> {
-        let (own, fallback) = match options.trim_start().strip_prefix("else=") {
-            Some(rest) => ("", Some(rest)),
-            None => match options.split_once(",else=") {
-                Some((own, rest)) => (own, Some(rest)),
-                None => (options, None),
-            },
-        };
-        let fallback = match fallback.map(str::trim) {
-            Some("") => {
-                return Err("solver option `else=` needs a player spec (else=ab:depth=4)".into());
-            }
-            Some(text) => Some(Box::new(
-                text.parse::<PlayerSpec>()
-                    .map_err(|e| format!("else=: {}", e.why))?,
-            )),
-            None => None,
-        };
+        let (own, fallback) = split_inner_spec(options, "else", "solver option `else=`")?;
         let mut spec = SolverSpec {
             fallback,
             ..SolverSpec::default()
@@ -198,6 +169,34 @@ impl fmt::Display for SolverSpec {
     }
 }
 
+/// Splits `options` at the option `key=SPEC`, which holds a player and so is always the last (its
+/// spec may have commas of its own): the options before it, and that player read. `what` names
+/// the option in errors.
+fn split_inner_spec<'a>(
+    options: &'a str,
+    key: &str,
+    what: &str,
+) -> Result<(&'a str, Option<Box<PlayerSpec>>), String> {
+    let first = format!("{key}=");
+    let later = format!(",{key}=");
+    let (own, inner) = match options.trim_start().strip_prefix(&first) {
+        Some(rest) => ("", Some(rest)),
+        None => match options.split_once(&later) {
+            Some((own, rest)) => (own, Some(rest)),
+            None => (options, None),
+        },
+    };
+    let inner = match inner.map(str::trim) {
+        Some("") => return Err(format!("{what} needs a player spec ({key}=ab:depth=4)")),
+        Some(text) => Some(Box::new(
+            text.parse::<PlayerSpec>()
+                .map_err(|e| format!("{key}=: {}", e.why))?,
+        )),
+        None => None,
+    };
+    Ok((own, inner))
+}
+
 impl PlayerSpec {
     /// The kind: the name before `:` (`random`, `greedy`, `ab`, `mcts`, `player`, ...).
     pub fn kind(&self) -> &str {
@@ -213,43 +212,6 @@ impl PlayerSpec {
     }
 }
 
-/// The deepest search iteration of alpha-beta.
-pub const MAX_DEPTH: u32 = 64;
-/// The smallest transposition table a spec may ask for (`tt=`), log2 of its entries.
-const MIN_TT_BITS: u32 = 10;
-/// The largest transposition table a spec may ask for (`tt=`): 2^26 entries of 16 bytes are
-/// 1 GiB; 2^30 (16 GiB) ends most machines' process on allocation.
-pub const MAX_TT_BITS: u32 = 26;
-
-/// A positive count as a spec or the engine protocol writes it: `100000`, `100k`, `2m`.
-pub fn parse_count(v: &str) -> Option<u64> {
-    let v = v.trim().to_ascii_lowercase();
-    let (num, mult) = if let Some(n) = v.strip_suffix('k') {
-        (n, 1_000)
-    } else if let Some(n) = v.strip_suffix('m') {
-        (n, 1_000_000)
-    } else {
-        (v.as_str(), 1)
-    };
-    let n: u64 = num.parse().ok()?;
-    n.checked_mul(mult).filter(|&n| n > 0)
-}
-
-/// A positive duration as a spec writes it: `500ms`, `1s`, `1.5s`, `2m`.
-pub fn parse_duration(v: &str) -> Option<std::time::Duration> {
-    let (num, unit) = v
-        .find(|c: char| c.is_ascii_alphabetic())
-        .map_or((v, ""), |i| v.split_at(i));
-    let x: f64 = num.trim().parse().ok()?;
-    let secs = match unit.trim() {
-        "ms" => x / 1000.0,
-        "s" => x,
-        "m" | "min" => x * 60.0,
-        _ => return None,
-    };
-    (secs.is_finite() && secs > 0.0 && secs < 1e7).then(|| std::time::Duration::from_secs_f64(secs))
-}
-
 /// `spec` as an error shows it: whole, or its first [`SHOWN_CHARS`] characters and `...`.
 fn shown(spec: &str) -> String {
     match spec.char_indices().nth(SHOWN_CHARS) {
@@ -259,10 +221,10 @@ fn shown(spec: &str) -> String {
 }
 
 /// How many players `spec` holds inside one another: its options that are specs themselves
-/// (`else=`, `player=`), wherever they stand. Counted on the text, without parsing the inner
+/// (`else=`, `player=`, `model=`), wherever they stand. Counted on the text, without parsing the inner
 /// specs, so that the count costs one pass however deep the nesting goes.
 fn nesting(spec: &str) -> usize {
-    ["else=", "player="]
+    ["else=", "player=", "model="]
         .iter()
         .map(|key| {
             (spec.match_indices(key))
@@ -270,14 +232,6 @@ fn nesting(spec: &str) -> usize {
                 .count()
         })
         .sum()
-}
-
-pub(crate) fn format_duration(d: Duration) -> String {
-    if d.subsec_nanos() == 0 {
-        format!("{}s", d.as_secs())
-    } else {
-        format!("{}ms", d.as_millis())
-    }
 }
 
 impl FromStr for PlayerSpec {
@@ -332,67 +286,6 @@ impl FromStr for PlayerSpec {
     }
 }
 
-/// The alpha-beta options `depth=6,nodes=100k,...`, or why they are wrong.
-fn parse_ab_options(options: &str) -> Result<AbSpec, String> {
-    let mut ab = AbSpec::default();
-    for item in options.split(',').map(str::trim) {
-        if item.is_empty() {
-            return Err("empty option (two commas in a row?)".into());
-        }
-        let (key, value) = item
-            .split_once('=')
-            .map(|(k, v)| (k.trim(), v.trim()))
-            .ok_or_else(|| format!("option `{item}` must be key=value"))?;
-        set_ab_option(&mut ab, key, value)?;
-    }
-    Ok(ab)
-}
-
-/// Sets one alpha-beta option `key=value` on `ab`, or says why it is wrong.
-fn set_ab_option(ab: &mut AbSpec, key: &str, value: &str) -> Result<(), String> {
-    match key {
-        "depth" => {
-            let d: u32 = value
-                .parse()
-                .ok()
-                .filter(|d| (1..=MAX_DEPTH).contains(d))
-                .ok_or_else(|| format!("depth `{value}` must be 1..={MAX_DEPTH}"))?;
-            ab.limits.depth = Some(d);
-        }
-        "nodes" => {
-            ab.limits.nodes = Some(parse_count(value).ok_or_else(|| {
-                format!("nodes `{value}` must be a positive count such as 100000 or 100k")
-            })?)
-        }
-        "time" => {
-            ab.limits.time = Some(parse_duration(value).ok_or_else(|| {
-                format!("time `{value}` must be a positive duration such as 500ms or 1.5s")
-            })?)
-        }
-        "tt" => {
-            ab.tt_bits = Some(
-                value
-                    .parse()
-                    .ok()
-                    .filter(|b| (MIN_TT_BITS..=MAX_TT_BITS).contains(b))
-                    .ok_or_else(|| {
-                        format!(
-                            "tt `{value}` must be {MIN_TT_BITS}..={MAX_TT_BITS} (log2 of the \
-                             table's entries; 2^{MAX_TT_BITS} entries take 1 GiB)"
-                        )
-                    })?,
-            )
-        }
-        "weights" if !value.is_empty() => ab.weights = Some(PathBuf::from(value)),
-        _ => {
-            return Err(format!(
-                "unknown alpha-beta option `{key}` (known: depth, nodes, time, tt, weights)"
-            ));
-        }
-    }
-    Ok(())
-}
-
 /// `kind`, or `kind:options` when there are options.
 fn with_options(f: &mut fmt::Formatter<'_>, kind: &str, options: &str) -> fmt::Result {
     match options {
@@ -411,36 +304,167 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::File(p) => write!(f, "player:{}", p.display()),
             PlayerSpec::Other { kind, options } if options.is_empty() => f.write_str(kind),
             PlayerSpec::Other { kind, options } => write!(f, "{kind}:{options}"),
-            PlayerSpec::AlphaBeta(ab) => {
-                let mut parts = Vec::new();
-                if let Some(d) = ab.limits.depth {
-                    parts.push(format!("depth={d}"));
-                }
-                if let Some(n) = ab.limits.nodes {
-                    parts.push(format!("nodes={n}"));
-                }
-                if let Some(t) = ab.limits.time {
-                    parts.push(format!("time={}", format_duration(t)));
-                }
-                if let Some(b) = ab.tt_bits {
-                    parts.push(format!("tt={b}"));
-                }
-                if let Some(w) = &ab.weights {
-                    parts.push(format!("weights={}", w.display()));
-                }
-                if parts.is_empty() {
-                    f.write_str("ab")
-                } else {
-                    write!(f, "ab:{}", parts.join(","))
-                }
+            PlayerSpec::AlphaBeta(ab) => with_options(f, "ab", &ab.to_string()),
+        }
+    }
+}
+
+/// The options of an `mcts:` spec as a typed value ([`MctsSpec`]): read from the text after
+/// `mcts:` and written back in one order, so that code builds the value and the registry builds
+/// the player from it; text only at the edges. The bounds that belong to the search (simulations,
+/// exploration constant, batch) are checked where the player is built (`trained`).
+///
+/// | option | meaning |
+/// | --- | --- |
+/// | `checkpoint=PATH` (`player=PATH`) | a player file, or a training run (its last iteration) |
+/// | `iteration=N` | the run's iteration N (needs a run as `checkpoint`) |
+/// | `sims=200` | simulations per move (default: the file's, or 200) |
+/// | `cpuct=1.0` | exploration constant (default: the file's) |
+/// | `batch=8` | leaves per batched evaluation, 1 to 256 (default: chosen from the budget) |
+/// | `solver=1` | MCTS-solver: proven wins and losses |
+/// | `minimax=0.3` | weight of implicit minimax values in selection, 0 to 1 |
+/// | `fpu=0.2` | first-play urgency reduction, 0 to 2 |
+/// | `model=SPEC` | the opponent the search assumes: only its move is searched where it is to move (last, as it may hold commas) |
+///
+/// An MCTS player's options: a network (a player file or a run) or none (uniform priors), and
+/// the search settings it overrides. `None`: the file's setting, or the default.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MctsSpec {
+    /// A player file, or a training run directory (`checkpoint=`).
+    pub checkpoint: Option<PathBuf>,
+    /// The run's iteration to play (`iteration=`; its last if `None`).
+    pub iteration: Option<u32>,
+    /// Simulations per move (`sims=`).
+    pub sims: Option<u32>,
+    /// Exploration constant (`cpuct=`).
+    pub c_puct: Option<f32>,
+    /// Leaves per batched evaluation (`batch=`; 0 or `None`: chosen from the budget).
+    pub batch: Option<usize>,
+    /// The MCTS-solver (`solver=1|0`).
+    pub solver: Option<bool>,
+    /// Weight of implicit minimax values (`minimax=`).
+    pub minimax_weight: Option<f32>,
+    /// First-play urgency reduction (`fpu=`).
+    pub fpu_reduction: Option<f32>,
+    /// The opponent the search assumes (`model=SPEC`, always the last option): where it is to
+    /// move, only its move is searched (see [`crate::mcts::OpponentModel`]).
+    pub model: Option<Box<PlayerSpec>>,
+}
+
+impl MctsSpec {
+    /// The spec of a training run's network (its last iteration) at `sims` simulations a move.
+    pub fn of_run(dir: impl Into<PathBuf>, sims: u32) -> MctsSpec {
+        MctsSpec {
+            checkpoint: Some(dir.into()),
+            sims: Some(sims),
+            ..MctsSpec::default()
+        }
+    }
+
+    /// Reads the options `checkpoint=PATH,sims=200,...` (the text after `mcts:`), or says what is
+    /// wrong with them in one line.
+    pub fn parse(options: &str) -> Result<MctsSpec, String> {
+        let (own, model) = split_inner_spec(options, "model", "mcts option `model=`")?;
+        let mut spec = MctsSpec {
+            model,
+            ..MctsSpec::default()
+        };
+        for item in own.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let (key, value) = item
+                .split_once('=')
+                .map(|(k, v)| (k.trim(), v.trim()))
+                .ok_or_else(|| format!("option `{item}` must be key=value"))?;
+            spec.set(key, value)?;
+        }
+        if spec.iteration.is_some() && spec.checkpoint.is_none() {
+            return Err("iteration= needs checkpoint=RUN_DIR".into());
+        }
+        Ok(spec)
+    }
+
+    /// Sets one option `key=value`, or says why it is wrong.
+    fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+        match key {
+            "checkpoint" | "player" if value.is_empty() => {
+                return Err(format!(
+                    "{key}= needs a path (a player file or a run directory)"
+                ));
+            }
+            "checkpoint" | "player" => self.checkpoint = Some(PathBuf::from(value)),
+            "iteration" => {
+                self.iteration = Some(number(key, value, |&i: &u32| i > 0, "a positive number")?)
+            }
+            "sims" => self.sims = Some(number(key, value, |_| true, "a whole number")?),
+            "cpuct" | "c_puct" => {
+                self.c_puct = Some(number(key, value, |c: &f32| c.is_finite(), "a number")?)
+            }
+            "batch" => self.batch = Some(number(key, value, |_| true, "a whole number")?),
+            "guard" => return Err("the option `guard` no longer exists".into()),
+            "minimax" => {
+                let weight = |w: &f32| (0.0..=1.0).contains(w);
+                self.minimax_weight = Some(number(key, value, weight, "from 0 to 1")?)
+            }
+            "fpu" => {
+                // Values lie in [-1, 1], so a reduction above 2 only repeats 2.
+                let reduction = |r: &f32| (0.0..=2.0).contains(r);
+                self.fpu_reduction = Some(number(key, value, reduction, "from 0 to 2")?)
+            }
+            "solver" => {
+                self.solver = Some(match value {
+                    "1" | "true" | "on" => true,
+                    "0" | "false" | "off" => false,
+                    _ => return Err(format!("solver must be 1 or 0, not `{value}`")),
+                })
+            }
+            other => {
+                return Err(format!(
+                    "unknown option `{other}`; mcts takes checkpoint=PATH, iteration=N, sims=N, cpuct=X, batch=N, solver=1|0, minimax=X, fpu=X, model=SPEC (last)"
+                ));
             }
         }
+        Ok(())
+    }
+}
+
+impl fmt::Display for MctsSpec {
+    /// The options as [`MctsSpec::parse`] reads them, in one order (empty when none is set).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts = Vec::new();
+        if let Some(p) = &self.checkpoint {
+            parts.push(format!("checkpoint={}", p.display()));
+        }
+        if let Some(i) = self.iteration {
+            parts.push(format!("iteration={i}"));
+        }
+        if let Some(s) = self.sims {
+            parts.push(format!("sims={s}"));
+        }
+        if let Some(c) = self.c_puct {
+            parts.push(format!("cpuct={c}"));
+        }
+        if let Some(b) = self.batch {
+            parts.push(format!("batch={b}"));
+        }
+        if let Some(s) = self.solver {
+            parts.push(format!("solver={}", u8::from(s)));
+        }
+        if let Some(w) = self.minimax_weight {
+            parts.push(format!("minimax={w}"));
+        }
+        if let Some(r) = self.fpu_reduction {
+            parts.push(format!("fpu={r}"));
+        }
+        if let Some(m) = &self.model {
+            parts.push(format!("model={m}"));
+        }
+        f.write_str(&parts.join(","))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::players::Limits;
 
     #[test]
     fn specs_round_trip_through_display() {
@@ -480,6 +504,12 @@ mod tests {
             solver: Some(true),
             minimax_weight: Some(0.3),
             fpu_reduction: Some(0.0),
+            // A nested spec with commas of its own, read back whole as the last option.
+            model: Some(Box::new(PlayerSpec::AlphaBeta(AbSpec {
+                limits: Limits::depth(2),
+                tt_bits: Some(12),
+                ..AbSpec::default()
+            }))),
         };
         let specs = [
             PlayerSpec::Random,
@@ -529,6 +559,14 @@ mod tests {
             outer.fallback.as_deref(),
             Some(PlayerSpec::Solver(_))
         ));
+        let spec: PlayerSpec = "mcts:sims=8,model=ab:depth=2,tt=12".parse().unwrap();
+        let PlayerSpec::Mcts(options) = &spec else {
+            panic!("{spec:?}")
+        };
+        assert_eq!(
+            (options.sims, options.model.as_ref().map(|m| m.to_string())),
+            (Some(8), Some("ab:depth=2,tt=12".to_string()))
+        );
         for bad in [
             "mcts:sims=x",
             "mcts:iteration=2",
@@ -539,6 +577,8 @@ mod tests {
             "solver:else=",
             "solver:memory=0",
             "solver:else=random:x",
+            "mcts:sims=8,model=",
+            "mcts:model=random:x",
         ] {
             let err = bad.parse::<PlayerSpec>().unwrap_err().to_string();
             assert!(

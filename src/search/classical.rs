@@ -4,7 +4,7 @@
 use super::alphabeta::{AlphaBeta, AlphaBetaConfig};
 use super::heuristic::HeuristicWeights;
 use super::solver::SolverPlayer;
-use crate::players::spec::AbSpec;
+use crate::players::options::AbSpec;
 use crate::players::{ExternalEngine, GreedyPlayer, PlayerRegistry, PlayerSpec, RandomPlayer};
 use crate::rules::Game;
 use anyhow::Context;

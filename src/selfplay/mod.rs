@@ -13,7 +13,7 @@ pub use stage::{
 };
 
 use crate::env::random_opening;
-use crate::mcts::{Inference, Leaf, LeafBatch, SelfPlaySearch, Tree};
+use crate::mcts::{Inference, Leaf, LeafBatch, OpponentModel, SelfPlaySearch, Tree};
 use crate::nn::Sample;
 use crate::players::{Limits, Player};
 use crate::rules::{Game, Move, MoveList, Position, Side};
@@ -21,6 +21,7 @@ use crate::search::{AlphaBeta, AlphaBetaConfig};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// Self-play settings.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -129,6 +130,9 @@ pub struct Victim<'a> {
     pub build: &'a PlayerFactory,
     /// The victim's budget per move.
     pub limits: Limits,
+    /// Whether the network's search assumes the victim's replies (an [`OpponentModel`], a
+    /// second victim of the game's seed), rather than searching every reply.
+    pub model: bool,
 }
 
 /// Transposition table of the self-play alpha-beta player: 2^16 entries, 1 MiB per game
@@ -258,6 +262,7 @@ impl Slot {
             let plies = rng.random_range(1..=cfg.random_opening_plies);
             start = random_opening(rules, &start, plies, &mut rng).1;
         }
+        let victim_source = victim;
         let victim = match victim {
             Some(v) => {
                 let mut player = (v.build)(rules, seed)?;
@@ -273,6 +278,12 @@ impl Slot {
                 Side::South
             }
         });
+        let mut tree = Tree::new(start);
+        if let (Some(v), Some(side)) = (victim_source.filter(|v| v.model), victim_side) {
+            let mut player = (v.build)(rules, seed)?;
+            player.new_game(seed);
+            tree.set_model(Some((Arc::new(OpponentModel::new(player, v.limits)), side)));
+        }
         // Likewise no draw without games against alpha-beta (the victim plays every game).
         let alphabeta = victim_side.or_else(|| {
             (cfg.alphabeta.share > 0.0 && rng.random::<f32>() < cfg.alphabeta.share).then(|| {
@@ -295,7 +306,7 @@ impl Slot {
         });
         let mut s = Slot {
             rng,
-            tree: Tree::new(start),
+            tree,
             ply: 0,
             target: 0,
             full: true,

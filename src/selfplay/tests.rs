@@ -132,6 +132,7 @@ fn a_victim_plays_one_side_of_every_game_the_seat_by_seed_and_makes_no_samples()
     let greedy: &PlayerFactory =
         &|rules, seed| Ok(Box::new(crate::players::GreedyPlayer::new(rules, seed)));
     let victim = Victim {
+        model: false,
         build: greedy,
         limits: Limits::NONE,
     };
@@ -173,6 +174,7 @@ fn a_victim_plays_one_side_of_every_game_the_seat_by_seed_and_makes_no_samples()
         &UniformInference,
         &cfg,
         Some(&Victim {
+            model: false,
             build: broken,
             limits: Limits::NONE,
         }),
@@ -203,6 +205,7 @@ fn a_victim_that_fails_a_move_stops_self_play_with_one_line() {
     let rules = Game::from(Variant::Kujifunza);
     let failing: &PlayerFactory = &|rules, _| Ok(Box::new(Failing(rules.clone())));
     let victim = Victim {
+        model: false,
         build: failing,
         limits: Limits::NONE,
     };

@@ -4,7 +4,7 @@
 
 use super::{EvalEntry, TrainConfig};
 use crate::eval::arena::{MatchConfig, run_match};
-use crate::mcts::{Inference, MctsPlayer, PlaySettings};
+use crate::mcts::{Inference, MctsPlayer, OpponentModel, PlaySettings};
 use crate::nn::NetWeights;
 use crate::players::{Limits, PlayerRegistry, PlayerSpec};
 use crate::rules::{Game, Variant};
@@ -25,6 +25,9 @@ pub struct EvalSettings {
     pub opening_plies: u32,
     /// How the opponents' specs become players.
     pub players: PlayerRegistry,
+    /// The opponent the network's search assumes when it plays that very opponent (an exploit
+    /// run's victim, if the run searches with it as its model).
+    pub model: Option<PlayerSpec>,
 }
 
 impl EvalSettings {
@@ -37,6 +40,7 @@ impl EvalSettings {
             games: config.eval.games,
             opening_plies: config.eval.opening_plies,
             players: players.clone(),
+            model: config.exploit.as_ref().and_then(|x| x.model()),
         }
     }
 
@@ -127,8 +131,13 @@ fn play_match(
     let opponent_spec: PlayerSpec = opponent.parse()?;
     let mut players = settings.players.clone();
     let (search, sims) = (settings.search.clone(), settings.sims);
-    players.register(NETWORK, move |_, _, game, seed| {
+    let model = settings.model.clone().filter(|m| *m == opponent_spec);
+    players.register(NETWORK, move |players, _, game, seed| {
         let mut net = MctsPlayer::new(NETWORK, game, eval.clone(), &search, sims);
+        if let Some(model) = &model {
+            let player = players.build(model, game, seed)?;
+            net = net.with_model(OpponentModel::new(player, Limits::NONE));
+        }
         crate::players::Player::new_game(&mut net, seed);
         Ok(Box::new(net))
     });

@@ -1,6 +1,6 @@
 //! [`LoadedPlayer`]: a player file (or a training run's network) as a [`Player`].
 
-use crate::mcts::{Inference, MctsPlayer};
+use crate::mcts::{Inference, MctsPlayer, OpponentModel};
 use crate::player_file::{Bundle, Header};
 use crate::players::{Candidate, Choice, Limits, Player, PlayerSpec};
 use crate::rules::{Game, Position};
@@ -43,6 +43,12 @@ impl LoadedPlayer {
         let game = header.game()?;
         let player = MctsPlayer::new(name, &game, eval, &header.search, header.sims).bound();
         Ok(LoadedPlayer { header, player })
+    }
+
+    /// Searches assuming its opponent plays as `model` does (`MctsPlayer::with_model`).
+    pub fn with_model(mut self, model: OpponentModel) -> Self {
+        self.player = self.player.with_model(model);
+        self
     }
 
     /// Leaves per batched evaluation (0: chosen from the budget; `MctsPlayer::with_batch`).

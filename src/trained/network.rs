@@ -12,16 +12,18 @@
 //! | `mcts:solver=1` | MCTS-solver: proven wins and losses ([`PlaySettings::solver`]) |
 //! | `mcts:batch=8` | leaves per batched evaluation, 1 to 256 (default: chosen from the budget) |
 //! | `mcts:sims=400` without `checkpoint` | MCTS with uniform priors and no value (a baseline) |
+//! | `mcts:...,model=SPEC` | searching only SPEC's move where the opponent is to move (an exploiter against its victim; [`OpponentModel`]) |
 //!
 //! The options reach the builder read into an [`MctsSpec`].
 
 use super::LoadedPlayer;
 use crate::mcts::{
-    MAX_BATCH_OPTION, MAX_C_PUCT, MAX_SIMS, MctsPlayer, PlaySettings, UniformInference,
+    MAX_BATCH_OPTION, MAX_C_PUCT, MAX_SIMS, MctsPlayer, OpponentModel, PlaySettings,
+    UniformInference,
 };
 use crate::players::MctsSpec;
-use crate::players::Player;
-use crate::players::mcts_spec::number;
+use crate::players::options::number;
+use crate::players::{Limits, Player};
 use crate::players::{PlayerRegistry, PlayerSpec};
 use crate::rules::Game;
 use anyhow::bail;
@@ -32,23 +34,49 @@ const DEFAULT_SIMS: u32 = 200;
 
 /// Adds the `mcts:...` and `player:FILE` kinds to `players`.
 pub(super) fn register_network_players(players: &mut PlayerRegistry) {
-    players.register("mcts", |_, spec, game, seed| build(spec, game, seed));
-    players.register("player", |_, spec, game, seed| build(spec, game, seed));
+    players.register("mcts", build);
+    players.register("player", build);
 }
 
 /// A network player: a file's or a run's plays its own game, `mcts:` without a checkpoint (uniform
 /// priors) `game`.
-fn build(spec: &PlayerSpec, game: &Game, seed: u64) -> anyhow::Result<Box<dyn Player>> {
+fn build(
+    players: &PlayerRegistry,
+    spec: &PlayerSpec,
+    game: &Game,
+    seed: u64,
+) -> anyhow::Result<Box<dyn Player>> {
     let mut player: Box<dyn Player> = match spec {
         PlayerSpec::File(path) => {
             let (header, eval) = super::cache::load(path, None)?;
             Box::new(LoadedPlayer::new(header, eval, spec.to_string())?)
         }
-        PlayerSpec::Mcts(options) => build_mcts(spec, options, game)?,
+        PlayerSpec::Mcts(options) => {
+            let model = match &options.model {
+                Some(model) => Some(build_model(players, model, game, seed)?),
+                None => None,
+            };
+            build_mcts(spec, options, game, model)?
+        }
         other => bail!("`{other}` is not a network player"),
     };
     player.new_game(seed);
     Ok(player)
+}
+
+/// The opponent model `model=SPEC` of an `mcts:` spec: SPEC built for `game` with the player's
+/// seed, refused in one line if it does not load or plays another game.
+fn build_model(
+    players: &PlayerRegistry,
+    model: &PlayerSpec,
+    game: &Game,
+    seed: u64,
+) -> anyhow::Result<OpponentModel> {
+    let player = players
+        .build(model, game, seed)
+        .map_err(|e| anyhow::anyhow!("model={model}: {e}"))?;
+    crate::players::check_players(game, &[player.as_ref()])?;
+    Ok(OpponentModel::new(player, Limits::NONE))
 }
 
 /// An exploration constant (`cpuct=` of a spec, `bao export --cpuct`): above zero and at most
@@ -79,6 +107,7 @@ fn build_mcts(
     spec: &PlayerSpec,
     options: &MctsSpec,
     game: &Game,
+    model: Option<OpponentModel>,
 ) -> anyhow::Result<Box<dyn Player>> {
     let bad = |why: String| anyhow::anyhow!("bad player spec `{spec}`: {why}");
     // The checks `bao export --sims/--cpuct` make of its text, so both refuse alike.
@@ -103,14 +132,22 @@ fn build_mcts(
             let (mut header, eval) = super::cache::load(path, options.iteration)?;
             header.sims = options.sims.unwrap_or(header.sims);
             apply(options, &mut header.search);
-            Box::new(LoadedPlayer::new(header, eval, name)?.with_batch(batch))
+            let player = LoadedPlayer::new(header, eval, name)?.with_batch(batch);
+            match model {
+                Some(model) => Box::new(player.with_model(model)),
+                None => Box::new(player),
+            }
         }
         None => {
             let mut cfg = PlaySettings::default();
             apply(options, &mut cfg);
             let sims = options.sims.unwrap_or(DEFAULT_SIMS);
             let uniform = Arc::new(UniformInference);
-            Box::new(MctsPlayer::new(name, game, uniform, &cfg, sims).with_batch(batch))
+            let player = MctsPlayer::new(name, game, uniform, &cfg, sims).with_batch(batch);
+            match model {
+                Some(model) => Box::new(player.with_model(model)),
+                None => Box::new(player),
+            }
         }
     })
 }

@@ -16,4 +16,5 @@ mod export;
 mod export_checks;
 mod header_game;
 mod onnx;
+mod opponent_model;
 mod shipped_players;

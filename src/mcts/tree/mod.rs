@@ -12,8 +12,9 @@ mod reroot;
 mod root;
 mod select;
 
-use super::PlaySettings;
-use crate::rules::{Dir, Move, MoveList, Pit, Position, Rules};
+use super::{OpponentModel, PlaySettings};
+use crate::rules::{Dir, Move, MoveList, Pit, Position, Rules, Side};
+use std::sync::Arc;
 
 const UNEXPANDED: u8 = 0;
 const EXPANDED: u8 = 1;
@@ -70,6 +71,9 @@ pub struct Tree {
     /// Forced playouts' `k` at a root with noise ([`super::SelfPlaySearch::forced_playouts`]); 0 when
     /// the root has no noise or the option is off. Cleared whenever the root changes.
     forced_k: f32,
+    /// The opponent the search assumes, and the side it plays: where that side is to move, a
+    /// new node gets only the model's move as its child.
+    model: Option<(Arc<OpponentModel>, Side)>,
 }
 
 impl Tree {
@@ -83,6 +87,7 @@ impl Tree {
             gathered: batch::Gathered::default(),
             minimax_weight: 0.0,
             forced_k: 0.0,
+            model: None,
         };
         t.reset(pos);
         t
@@ -94,6 +99,12 @@ impl Tree {
         self.nodes.clear();
         self.nodes
             .push(Node::new(pos, Move::sow(Pit::HOUSE, Dir::Left), 1.0));
+    }
+
+    /// Searches on assuming that `side` plays as `model` does (see [`OpponentModel`]), or, with
+    /// `None`, every reply. Nodes already expanded keep their children.
+    pub fn set_model(&mut self, model: Option<(Arc<OpponentModel>, Side)>) {
+        self.model = model;
     }
 
     /// The root position.
@@ -201,12 +212,19 @@ impl Tree {
             return Leaf::Done;
         }
         let first = self.nodes.len() as u32;
-        for (mv, child) in self.list.iter() {
+        let modelled = self
+            .model
+            .as_ref()
+            .filter(|(_, side)| *side == pos.side_to_move())
+            .and_then(|(model, _)| model.reply(&pos, &self.list));
+        let children = self.list.iter().enumerate();
+        for (_, (mv, child)) in children.filter(|(i, _)| modelled.is_none_or(|m| m == *i)) {
             self.nodes.push(Node::new(*child, mv, 0.0));
         }
+        let count = (self.nodes.len() as u32 - first) as u8;
         let node = &mut self.nodes[id as usize];
         node.first_child = first;
-        node.num_children = self.list.len() as u8;
+        node.num_children = count;
         Leaf::Eval(id)
     }
 
@@ -240,6 +258,18 @@ impl Tree {
 
 #[cfg(test)]
 impl Tree {
+    /// Each expanded node's position and its children's moves, in tree order.
+    pub(crate) fn expanded_nodes(&self) -> Vec<(Position, Vec<Move>)> {
+        let expanded = self
+            .nodes
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| n.state == EXPANDED);
+        expanded
+            .map(|(i, n)| (n.pos, self.children(i).iter().map(|c| c.mv).collect()))
+            .collect()
+    }
+
     /// Checks the bookkeeping: every expanded node has one visit for its own evaluation plus
     /// one per visit of a child, nothing is left pending, and (with an inference that values
     /// every position 0) no value is left over from a virtual loss.

@@ -18,7 +18,7 @@ mod negamax;
 use super::heuristic::HeuristicWeights;
 use super::tt::{Tt, kind_index};
 use crate::env::agents::captured;
-use crate::players::spec::MAX_DEPTH;
+use crate::players::options::MAX_DEPTH;
 use crate::players::{Choice, Limits, Player};
 use crate::rules::{Dir, Game, Move, MoveList, Outcome, Pit, Position};
 use anyhow::bail;
