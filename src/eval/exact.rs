@@ -372,7 +372,7 @@ pub fn exact_lines(r: &ExactReport) -> Vec<String> {
     ];
     if let Some(t) = &r.trained {
         lines.push(format!(
-            "trained exploiter {}: {:.1}% on the same games",
+            "exploiter {}: {:.1}% on the same games",
             t.spec,
             100.0 * t.score
         ));

@@ -334,6 +334,69 @@ fn a_trained_exploiter_is_scored_on_the_same_games_never_above_the_exact_best_re
 }
 
 #[test]
+fn a_search_with_the_victim_as_its_model_beats_it_where_the_same_search_without_does_not() {
+    let dir = common::fresh_dir("exact", "model");
+    let victim = "ab:depth=2";
+    let scored = |exploiter: &str, out: &str| {
+        let report = exact(victim, "12", &["--exploiter", exploiter], &dir.join(out));
+        let games = report["games"].as_array().unwrap().clone();
+        for g in &games {
+            let trained = g["trained_score"].as_f64().unwrap();
+            assert!(trained <= points(g["result"].as_str().unwrap()), "{g}");
+        }
+        let exact: f64 = games
+            .iter()
+            .map(|g| points(g["result"].as_str().unwrap()))
+            .sum();
+        (report["trained"]["score"].as_f64().unwrap(), exact / 12.0)
+    };
+    let (modelled, exact) = scored("mcts:sims=800,solver=1,model=ab:depth=2", "modelled");
+    let (plain, _) = scored("mcts:sims=800,solver=1", "plain");
+    // The same search, told the victim's replies, finds most of what the exact search finds.
+    assert!(
+        modelled >= 0.8 * exact,
+        "{modelled} against the exact {exact}"
+    );
+    assert!(
+        modelled >= plain + 0.25,
+        "{modelled} with the model, {plain} without"
+    );
+}
+
+#[test]
+fn an_exploit_run_searching_with_its_victim_plays_it_with_that_model() {
+    let dir = common::fresh_dir("exact", "model-run");
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("tiny.toml");
+    std::fs::write(&config, super::exploit::TINY).unwrap();
+    let run = dir.join("run");
+    let victim = "ab:depth=2";
+    let (config, run_text) = (s(&config), s(&run));
+    let args = [
+        "exploit",
+        "--victim",
+        victim,
+        "--model-victim",
+        "--config",
+        &config,
+    ];
+    let mut args = args.to_vec();
+    args.extend(["--run-dir", &run_text, "--quiet", "--report-games", "2"]);
+    ok(&args);
+    let stored = std::fs::read_to_string(run.join("config.toml")).unwrap();
+    assert!(stored.contains("model_victim = true"), "{stored}");
+    // Against the victim the exploiter searches with it as its model; against a reference not.
+    let report = read_json(&run.join("exploit.json"));
+    let against_victim = report["against_victim"]["a"].as_str().unwrap();
+    assert!(against_victim.ends_with(",model=ab:depth=2"), "{report}");
+    let against_reference = report["against_references"][0]["a"].as_str().unwrap();
+    assert!(!against_reference.contains("model="), "{report}");
+    let exact = exact(victim, "4", &["--run-dir", &run_text], &run);
+    let spec = exact["trained"]["spec"].as_str().unwrap();
+    assert!(spec.ends_with(",model=ab:depth=2"), "{exact}");
+}
+
+#[test]
 fn bad_exact_input_is_refused_in_one_line() {
     let dir = common::fresh_dir("exact", "bad");
     std::fs::create_dir_all(&dir).unwrap();
