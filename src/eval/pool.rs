@@ -160,8 +160,11 @@ pub fn pool(matches: &[PairedMatch]) -> Result<Pooled, PoolError> {
 /// with its 95% interval.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct PairDifference {
-    /// Pairs compared.
+    /// Pairs compared: each distinct pair of pairs once.
     pub pairs: usize,
+    /// Pairs left out because both players' games repeat an earlier pair's move for move
+    /// (deterministic players): one sample, counted once, as [`pool`] counts it.
+    pub repeated_pairs: usize,
     /// Mean difference, new minus old, in points.
     pub points: f64,
     /// Lower end of the 95% interval.
@@ -176,7 +179,11 @@ impl fmt::Display for PairDifference {
             f,
             "{:+.1} points [{:+.1}, {:+.1}] per pair over {} pairs (95%)",
             self.points, self.low, self.high, self.pairs
-        )
+        )?;
+        match self.repeated_pairs {
+            0 => Ok(()),
+            n => write!(f, ", {n} repeated pairs counted once"),
+        }
     }
 }
 
@@ -191,6 +198,8 @@ pub fn compare(new: &[PairedMatch], old: &[PairedMatch]) -> Result<PairDifferenc
         return Err(PoolError::MatchCount(new.len(), old.len()));
     }
     let mut diffs = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut repeated_pairs = 0;
     for (index, (pn, po)) in new.iter().zip(old).enumerate() {
         let (n, o) = (&pn.file, &po.file);
         let differs = |what, a: String, b: String| {
@@ -216,7 +225,16 @@ pub fn compare(new: &[PairedMatch], old: &[PairedMatch]) -> Result<PairDifferenc
         }
         let (ns, os) = (&pn.pair_scores, &po.pair_scores);
         differs("pairs", ns.len().to_string(), os.len().to_string())?;
-        diffs.extend(ns.iter().zip(os).map(|(a, b)| 100.0 * (a - b)));
+        for ((a, b), ids) in ns.iter().zip(os).zip(pn.pair_ids.iter().zip(&po.pair_ids)) {
+            // A pair of pairs is one sample however often both players repeat it.
+            if let (Some(n), Some(o)) = ids
+                && !seen.insert((n.as_str(), o.as_str()))
+            {
+                repeated_pairs += 1;
+                continue;
+            }
+            diffs.push(100.0 * (a - b));
+        }
     }
     if diffs.is_empty() {
         return Err(PoolError::Empty);
@@ -231,6 +249,7 @@ pub fn compare(new: &[PairedMatch], old: &[PairedMatch]) -> Result<PairDifferenc
     let half = Z95 * (var / k).sqrt();
     Ok(PairDifference {
         pairs: diffs.len(),
+        repeated_pairs,
         points,
         low: points - half,
         high: points + half,
@@ -310,6 +329,40 @@ mod tests {
         let twice = pool(&[m.clone(), m]).unwrap();
         assert_eq!((twice.pairs, twice.repeated_pairs), (2, 4));
         assert_eq!(twice.estimate, pooled.estimate);
+    }
+
+    #[test]
+    fn pairs_that_both_players_repeat_move_for_move_are_compared_once() {
+        let with_ids = |scores: &[f64], ids: [&str; 6]| {
+            let mut m = raw(1, scores);
+            for (g, id) in m.game_list.iter_mut().zip(ids) {
+                g.id = Some(id.into());
+            }
+            m.paired().unwrap()
+        };
+        // New repeats its first pair; old repeats it too: one sample of +50, and one of -50.
+        let new = with_ids(
+            &[1.0, 1.0, 1.0, 1.0, 0.0, 0.0],
+            ["a", "b", "a", "b", "c", "d"],
+        );
+        let old = with_ids(
+            &[1.0, 0.0, 1.0, 0.0, 1.0, 0.0],
+            ["e", "f", "e", "f", "g", "h"],
+        );
+        let d = compare(std::slice::from_ref(&new), std::slice::from_ref(&old)).unwrap();
+        assert_eq!((d.pairs, d.repeated_pairs), (2, 1));
+        assert!(d.points.abs() < 1e-9, "{d}");
+        assert!(
+            d.to_string().ends_with("1 repeated pairs counted once"),
+            "{d}"
+        );
+        // Where only one player repeats, the pairs differ as samples and all count.
+        let fresh = with_ids(
+            &[1.0, 0.0, 1.0, 0.0, 1.0, 0.0],
+            ["e", "f", "i", "j", "g", "h"],
+        );
+        let d = compare(&[new], &[fresh]).unwrap();
+        assert_eq!((d.pairs, d.repeated_pairs), (3, 0));
     }
 
     #[test]
