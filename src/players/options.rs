@@ -162,3 +162,14 @@ pub(crate) fn number<T: std::str::FromStr>(
         .filter(|n| ok(n))
         .ok_or_else(|| format!("{key} `{value}` must be {must}"))
 }
+
+/// The most characters of a spec an error repeats (a longer one is cut, with `...`).
+const SHOWN_CHARS: usize = 120;
+
+/// `spec` as an error shows it: whole, or its first [`SHOWN_CHARS`] characters and `...`.
+pub(crate) fn shown(spec: &str) -> String {
+    match spec.char_indices().nth(SHOWN_CHARS) {
+        Some((cut, _)) => format!("{}...", &spec[..cut]),
+        None => spec.to_string(),
+    }
+}

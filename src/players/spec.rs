@@ -22,7 +22,7 @@
 //! A spec names a kind; a [`PlayerRegistry`] turns it into a player. Kinds this parser does not
 //! know are kept as [`PlayerSpec::Other`] for the registry to build.
 
-use super::options::{AbSpec, format_duration, number, parse_ab_options, parse_duration};
+use super::options::{AbSpec, format_duration, number, parse_ab_options, parse_duration, shown};
 use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
@@ -64,9 +64,6 @@ pub enum PlayerSpec {
 /// `player=SPEC`, in any mix): a handful is plenty, and a bound keeps a spec of thousands of levels
 /// from exhausting the stack of whatever builds it.
 pub const MAX_NESTING: usize = 4;
-
-/// The most characters of a spec an error repeats (a longer one is cut, with `...`).
-const SHOWN_CHARS: usize = 120;
 
 /// A bad player spec: what is wrong, and the accepted forms.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -209,14 +206,6 @@ impl PlayerSpec {
             PlayerSpec::Solver(_) => "solver",
             PlayerSpec::Other { kind, .. } => kind,
         }
-    }
-}
-
-/// `spec` as an error shows it: whole, or its first [`SHOWN_CHARS`] characters and `...`.
-fn shown(spec: &str) -> String {
-    match spec.char_indices().nth(SHOWN_CHARS) {
-        Some((cut, _)) => format!("{}...", &spec[..cut]),
-        None => spec.to_string(),
     }
 }
 
