@@ -292,7 +292,7 @@ fn the_search_reads_the_wins_the_solver_cache_proves_and_nothing_else() {
 }
 
 #[test]
-fn the_perfect_player_as_south_is_not_beaten_where_it_is_proven_to_win() {
+fn the_best_response_to_the_perfect_player_scores_what_the_solver_proves() {
     let dir = common::fresh_dir("exact", "solver");
     let rules = Variant::Kujifunza.rules();
     let mut solver = Solver::new(SolveLimits {
@@ -301,34 +301,51 @@ fn the_perfect_player_as_south_is_not_beaten_where_it_is_proven_to_win() {
         memory: 16 << 20,
     })
     .unwrap();
-    let mut proven = 0;
-    // Deep openings, whose positions the victim solves at once.
-    for seed in ["5"] {
-        let out = dir.join(seed);
+    let (mut victim_wins, mut victim_losses) = (0, 0);
+    // Deep openings (random plies, seed), whose positions the victim solves at once; each seat
+    // of the victim in turn, the two games of a pair searched at once.
+    for (plies, seed) in [
+        ("30", "5"),
+        ("30", "15"),
+        ("30", "20"),
+        ("30", "24"),
+        ("36", "1"),
+        ("40", "1"),
+        ("40", "6"),
+    ] {
+        let out = dir.join(format!("{plies}-{seed}"));
         let extra = [
             "--opening-plies",
-            "30",
+            plies,
             "--seed",
             seed,
             "--exact-time",
             "60s",
+            "--threads",
+            "2",
         ];
         let report = exact("solver:memory=32", "2", &extra, &out);
         for g in report["games"].as_array().unwrap() {
-            // The victim is South where the exploiter is North.
-            if g["exploiter"] != "North" {
-                continue;
-            }
+            let exploiter: Side = serde_json::from_value(g["exploiter"].clone()).unwrap();
             let from = opening_end(&report, g["game"].as_u64().unwrap());
             let value = solver.solve(&rules, &from).unwrap().value;
-            if value.winner(from.side_to_move()) == Some(Side::South) {
-                proven += 1;
-                assert_eq!(g["result"], "loss", "{g}");
-                assert_eq!(g["book_score"], 0.0, "{g}");
-            }
+            // Where the victim is proven to win it is never beaten; where it is proven to lose,
+            // the best response finds the win; a draw stays a draw.
+            let (result, score) = match value.winner(from.side_to_move()) {
+                Some(w) if w == exploiter => ("win", 1.0),
+                Some(_) => ("loss", 0.0),
+                None => ("draw", 0.5),
+            };
+            assert_eq!(g["result"], result, "{plies} plies, seed {seed}: {g}");
+            assert_eq!(g["book_score"], score, "{plies} plies, seed {seed}: {g}");
+            victim_wins += usize::from(result == "loss");
+            victim_losses += usize::from(result == "win");
         }
     }
-    assert!(proven >= 1, "no opening proven for South was tried");
+    assert!(
+        victim_wins >= 4 && victim_losses >= 4,
+        "{victim_wins} {victim_losses}"
+    );
 }
 
 /// The position after game `game`'s opening in `report`'s suite, from its KIBA record.

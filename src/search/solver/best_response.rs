@@ -12,9 +12,9 @@
 //!
 //! A position the solver's cache proves won by the exploiter whatever its opponent plays
 //! ([`ProvenWins`]) is a win against the victim too: where the proof fits within the plies the
-//! iteration has left below it, the search takes it without looking further. The iterations then
-//! prove what they prove without the cache (a win within `d` plies), only sooner, so the value
-//! and the line are the same either way.
+//! iteration has left below it, the search takes it without looking further. An iteration then
+//! proves what it proves without the cache (a win within `d` plies), only sooner: the value is
+//! the same either way, and the line may be another win, led by the proof's move.
 
 use super::proven::ProvenWins;
 use super::search::{
