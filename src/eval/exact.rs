@@ -4,6 +4,10 @@
 //! then played against the victim through [`run_match`], so that every claimed result is
 //! confirmed game for game; a trained exploiter, if named, plays the same suite beside it.
 //!
+//! The games are searched in parallel (`threads` at once, each with a table of its own), so the
+//! report is the same whatever the threads; a search reads the wins the solver's cache proves
+//! ([`ProvenWins`]), which hold against any victim.
+//!
 //! Only the games the solver proves from the start ([`SOLVED_GAMES`]) are taken: elsewhere a
 //! search over every exploiter move proves nothing in reasonable time.
 
@@ -14,15 +18,18 @@ use crate::players::{Limits, PlayerRegistry, PlayerSpec};
 use crate::rules::{Game, Position, Rules, Side, Variant};
 use crate::search::book::{Book, BookEntry};
 use crate::search::solver::best_response::{BestResponder, Response};
+use crate::search::solver::proven::ProvenWins;
 use crate::search::solver::victim::{Memory, Victim, VictimBuilder, check_determinism};
 use crate::search::solver::{SOLVED_GAMES, SolveLimits, Value};
 use crate::util::check::check_range;
 use anyhow::{Context, bail};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The report's file name.
@@ -33,6 +40,8 @@ pub const BOOK_JSON: &str = "book.json";
 pub const MAX_GAMES: usize = 10_000;
 /// Games of the determinism check (from the suite's first openings).
 const CHECK_GAMES: usize = 4;
+/// The most threads searching a suite.
+pub const MAX_THREADS: usize = 1024;
 
 /// What `--exact` computes.
 #[derive(Clone, Debug)]
@@ -49,8 +58,12 @@ pub struct ExactConfig {
     pub opening_plies: u32,
     /// The ply cap (`bao eval --max-plies`): a game that reaches it is a draw.
     pub max_plies: usize,
-    /// Bounds of each game's search (time, nodes) and the table's bytes.
+    /// Bounds of each game's search (time, nodes) and its table's bytes.
     pub limits: SolveLimits,
+    /// Games searched at once (0: one per core), each with a table of `limits.memory` bytes.
+    pub threads: usize,
+    /// The solver's cache folder whose proven wins the searches read (`bao solve --cache`).
+    pub cache: Option<PathBuf>,
     /// Where the book is written.
     pub book: PathBuf,
     /// A trained exploiter's spec, played on the same suite.
@@ -133,17 +146,29 @@ pub fn exact_exploitability(
     let mut check = victim_builder(cfg, players, &rules, cfg.seed);
     let starts: Vec<Position> = games.iter().take(CHECK_GAMES).map(|g| g.1.0).collect();
     let memory = check_determinism(&mut check, &rules, &starts)?;
-    let mut responder = BestResponder::new(cfg.limits)?;
-    let mut found = Vec::with_capacity(cfg.games);
-    for (game, start, exploiter, victim_seed) in games {
+    let proven = Arc::new(match &cfg.cache {
+        Some(dir) => ProvenWins::load(dir, &rules)?,
+        None => ProvenWins::default(),
+    });
+    // Each game alone, on a table of its own: its result and figures are the same whatever
+    // else runs beside it.
+    let search = |(game, start, exploiter, victim_seed): Suite| {
         let build = victim_builder(cfg, players, &rules, victim_seed);
         let mut victim = Victim::new(build, memory)?;
-        let cap = cfg.max_plies - (start.1);
+        let mut responder = BestResponder::new(cfg.limits)?.reading(proven.clone());
+        let cap = cfg.max_plies - start.1;
         let r = responder
             .respond(&rules, &start.0, exploiter, &mut victim, cap, victim_seed)
             .with_context(|| format!("game {game} of the suite"))?;
-        found.push((game, exploiter, r));
-    }
+        Ok((game, exploiter, r))
+    };
+    let pool = crate::pool::OwnPool::new(cfg.threads, "exact");
+    let found: Vec<(usize, Side, Response)> = pool.install(|| {
+        games
+            .into_par_iter()
+            .map(search)
+            .collect::<anyhow::Result<_>>()
+    })??;
     let book = write_book(cfg, &rules, &found)?;
     let book_spec = format!("book:{},else=ab:depth=1", cfg.book.display());
     let confirmed = play_suite(cfg, &rules, players, &book_spec)?;
@@ -166,6 +191,7 @@ fn check_config(cfg: &ExactConfig, players: &PlayerRegistry) -> anyhow::Result<G
         );
     }
     check_range("--games", cfg.games, 1..=MAX_GAMES)?;
+    check_range("--threads", cfg.threads, 0..=MAX_THREADS)?;
     check_range("--opening-plies", cfg.opening_plies, 0..=MAX_OPENING_PLIES)?;
     check_range(
         "--max-plies",
@@ -211,10 +237,12 @@ fn victim_builder(
     })
 }
 
-/// The suite's games as `run_match` plays them with the exploiter as player A: the game number,
-/// the position after the opening and the opening's plies, the exploiter's seat, the victim's
-/// seed.
-fn suite(cfg: &ExactConfig, rules: &Rules) -> Vec<(usize, (Position, usize), Side, u64)> {
+/// A game of the suite: the game number, the position after the opening and the opening's
+/// plies, the exploiter's seat, the victim's seed.
+type Suite = (usize, (Position, usize), Side, u64);
+
+/// The suite's games as `run_match` plays them with the exploiter as player A.
+fn suite(cfg: &ExactConfig, rules: &Rules) -> Vec<Suite> {
     let start = Position::start(rules);
     let mut out = Vec::with_capacity(cfg.games);
     for p in 0..cfg.games.div_ceil(2) {

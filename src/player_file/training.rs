@@ -53,6 +53,12 @@ pub struct EvalEntry {
         deserialize_with = "crate::eval::elo::unbounded_elo::high"
     )]
     pub elo_high: f64,
+    /// Its score over the games it played South, where the seats were measured apart.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub as_south: Option<f64>,
+    /// Its score over the games it played North, where the seats were measured apart.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub as_north: Option<f64>,
 }
 
 impl EvalEntry {
@@ -78,6 +84,8 @@ mod tests {
             elo: 0.0,
             elo_low: -233.8,
             elo_high: f64::INFINITY,
+            as_south: Some(1.0),
+            as_north: None,
         };
         let text = serde_json::to_string(&won).unwrap();
         assert!(text.contains(r#""elo_high":null"#), "{text}");

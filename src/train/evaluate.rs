@@ -2,6 +2,7 @@
 //! baseline players (any player spec: `random`, `greedy`, `ab:depth=2`, ...), as arena matches:
 //! pairs of games that share a random opening, one with each colour, scored with the arena's Elo.
 
+use super::exploit_report::MatchScore;
 use super::{EvalEntry, TrainConfig};
 use crate::eval::arena::{MatchConfig, run_match};
 use crate::mcts::{Inference, MctsPlayer, OpponentModel, PlaySettings};
@@ -118,7 +119,7 @@ const NETWORK: &str = "network";
 
 /// Plays `settings.games` games (in pairs: the same random opening with each colour) of the
 /// network against the player `opponent`; returns the network's score and Elo difference with
-/// 95% intervals, and the games as KIBA records. `on_game` is called once per game played, after
+/// 95% intervals, its score in each seat, and the games as KIBA records. `on_game` is called once per game played, after
 /// the match.
 fn play_match(
     game: &Game,
@@ -162,6 +163,7 @@ fn play_match(
         on_game();
     }
     let e = &result.estimate;
+    let seats = MatchScore::of(&result);
     let entry = EvalEntry {
         iteration: 0,
         opponent: opponent.to_string(),
@@ -170,6 +172,8 @@ fn play_match(
         elo: e.elo,
         elo_low: e.elo_low,
         elo_high: e.elo_high,
+        as_south: Some(seats.as_south.score),
+        as_north: Some(seats.as_north.score),
     };
     Ok((entry, result.records()))
 }

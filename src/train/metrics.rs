@@ -138,6 +138,12 @@ impl MetricsSink {
                 .scalar(&format!("eval/score_vs_{name}"), e.score as f32, step);
             self.tb
                 .scalar(&format!("eval/elo_vs_{name}"), e.elo as f32, step);
+            for (seat, score) in [("south", e.as_south), ("north", e.as_north)] {
+                if let Some(score) = score {
+                    let tag = format!("eval/score_as_{seat}_vs_{name}");
+                    self.tb.scalar(&tag, score as f32, step);
+                }
+            }
         }
         self.tb.flush();
         let summary = self.summary(r);
@@ -155,8 +161,14 @@ impl MetricsSink {
             .eval
             .iter()
             .map(|e| {
+                let seats = match (e.as_south, e.as_north) {
+                    (Some(s), Some(n)) => {
+                        format!("South {:.0}%, North {:.0}%; ", 100.0 * s, 100.0 * n)
+                    }
+                    _ => String::new(),
+                };
                 format!(
-                    " | vs {} {:.0}% (Elo {})",
+                    " | vs {} {:.0}% ({seats}Elo {})",
                     e.opponent,
                     100.0 * e.score,
                     e.elo_text()

@@ -40,22 +40,23 @@ fn train_command(config_file: &Path) -> Command {
     cmd
 }
 
-/// The network of the run's last iteration, as outputs on fixed inputs (parameter ids inside
-/// the file are random, so files are not compared byte for byte), and its replay buffer.
-fn final_state(run: &Path) -> (Vec<u8>, String) {
+/// The network of the run's last iteration (`iterations`), as outputs on fixed inputs
+/// (parameter ids inside the file are random, so files are not compared byte for byte), and its
+/// replay buffer.
+pub fn final_state(run: &Path, iterations: u32) -> (Vec<u8>, String) {
     let dir = RunDir::new(run);
     let meta = dir.read_meta().unwrap();
-    assert_eq!(meta.iteration, ITERATIONS);
+    assert_eq!(meta.iteration, iterations);
     let cfg = TrainConfig::load(&dir.config()).unwrap();
-    let replay = std::fs::read(dir.replay(ITERATIONS)).unwrap();
+    let replay = std::fs::read(dir.replay(iterations)).unwrap();
     let net = Trainer::load(
         &cfg.net.shape,
         Compute::Cpu,
         cfg.optim.weight_decay,
-        &dir.iteration(ITERATIONS),
+        &dir.iteration(iterations),
     )
     .unwrap();
-    let samples: Vec<_> = ReplayBuffer::load(&dir.replay(ITERATIONS))
+    let samples: Vec<_> = ReplayBuffer::load(&dir.replay(iterations))
         .unwrap()
         .iter()
         .copied()
@@ -186,7 +187,7 @@ fn training_killed_at_random_moments_resumes_to_the_same_run() {
     }
     assert_eq!(kills.count, 5, "the run was killed five times");
     assert!(
-        final_state(&run) == final_state(&killed_run),
+        final_state(&run, ITERATIONS) == final_state(&killed_run, ITERATIONS),
         "the resumed run differs from the uninterrupted one"
     );
     assert_tidy(&killed_run);

@@ -10,7 +10,7 @@ use bao_zero::players::PlayerRegistry;
 use bao_zero::players::RandomPlayer;
 use bao_zero::rules::{Game, Position, Side, Variant};
 use bao_zero::search::solver::victim::{Memory, check_determinism};
-use bao_zero::search::solver::{SolveLimits, Solver};
+use bao_zero::search::solver::{SolveLimits, Solver, Value};
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -164,8 +164,135 @@ fn a_win_past_the_ply_cap_is_a_draw_as_in_the_match() {
     }
 }
 
+/// `report` without what differs between two runs of the same search: the seconds and the
+/// book's path.
+fn without_times(mut report: Json) -> Json {
+    report.as_object_mut().unwrap().remove("book");
+    for g in report["games"].as_array_mut().unwrap() {
+        g.as_object_mut().unwrap().remove("seconds");
+    }
+    report
+}
+
 #[test]
-fn the_perfect_player_as_south_is_not_beaten_where_it_is_proven_to_win() {
+fn the_suite_searched_on_two_threads_gives_the_report_of_one() {
+    let dir = common::fresh_dir("exact", "threads");
+    for victim in ["greedy", "ab:depth=1"] {
+        let name = victim.replace([':', '='], "-");
+        let one = exact(
+            victim,
+            "8",
+            &["--threads", "1"],
+            &dir.join(format!("{name}-1")),
+        );
+        let two = exact(
+            victim,
+            "8",
+            &["--threads", "2"],
+            &dir.join(format!("{name}-2")),
+        );
+        assert_eq!(without_times(one), without_times(two), "{victim}");
+    }
+}
+
+/// The positions of the book in `out` that `bao solve` proves within a second, solved into the
+/// cache folder `cache`: each with the side that wins it (`None`: a draw).
+fn solve_book(out: &Path, cache: &Path) -> Vec<(Position, Option<Side>)> {
+    let rules = Variant::Kujifunza.rules();
+    let book = read_json(&out.join("book.json"));
+    let mut solved = Vec::new();
+    for entry in book["entries"].as_array().unwrap() {
+        let text = entry["position"].as_str().unwrap();
+        let args = [
+            "solve",
+            "-v",
+            "kujifunza",
+            "--position",
+            text,
+            "--time-limit",
+            "1",
+            "--memory",
+            "64",
+            "--cache",
+            &s(cache),
+            "--json",
+        ];
+        let out = bao(&args);
+        if !out.status.success() {
+            continue;
+        }
+        let answer: Json = serde_json::from_slice(&out.stdout).unwrap();
+        let pos = Position::from_text(text, &rules).unwrap();
+        let value: Value = serde_json::from_value(answer["value"].clone()).unwrap();
+        solved.push((pos, value.winner(pos.side_to_move())));
+    }
+    solved
+}
+
+#[test]
+fn the_search_reads_the_wins_the_solver_cache_proves_and_nothing_else() {
+    let dir = common::fresh_dir("exact", "cache");
+    let cache = dir.join("solved");
+    let extra = ["--opening-plies", "12", "--seed", "2", "--threads", "1"];
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    let without = exact(
+        "ab:depth=1",
+        "8",
+        &[&extra[..], &["--no-cache"]].concat(),
+        &a,
+    );
+    // The exploiter's positions on its lines: some won whatever the victim plays, some lost
+    // under perfect play though the victim lost them.
+    let solved = solve_book(&a, &cache);
+    let wins = solved
+        .iter()
+        .filter(|(p, w)| *w == Some(p.side_to_move()))
+        .count();
+    let losses = solved
+        .iter()
+        .filter(|(p, w)| *w == Some(p.side_to_move().opponent()))
+        .count();
+    assert!(
+        wins >= 1 && losses >= 1,
+        "{wins} proven wins, {losses} losses"
+    );
+    let with = exact(
+        "ab:depth=1",
+        "8",
+        &[&extra[..], &["--cache", &s(&cache)]].concat(),
+        &b,
+    );
+    // The same results, each confirmed by its book's game (the line may be another win): a
+    // proven win is one against the victim too, and a proven loss is not read (the victim lost
+    // there).
+    let figures = |r: &Json, key: &str| -> Vec<Json> {
+        r["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g[key].clone())
+            .collect()
+    };
+    for key in ["result", "book_score"] {
+        assert_eq!(figures(&without, key), figures(&with, key), "{key}");
+    }
+    // Found sooner where the cache proves a win.
+    let nodes = |r: &Json| -> u64 {
+        figures(r, "nodes")
+            .iter()
+            .map(|n| n.as_u64().unwrap())
+            .sum()
+    };
+    assert!(
+        nodes(&with) < nodes(&without),
+        "{} {}",
+        nodes(&with),
+        nodes(&without)
+    );
+}
+
+#[test]
+fn the_best_response_to_the_perfect_player_scores_what_the_solver_proves() {
     let dir = common::fresh_dir("exact", "solver");
     let rules = Variant::Kujifunza.rules();
     let mut solver = Solver::new(SolveLimits {
@@ -174,34 +301,51 @@ fn the_perfect_player_as_south_is_not_beaten_where_it_is_proven_to_win() {
         memory: 16 << 20,
     })
     .unwrap();
-    let mut proven = 0;
-    // Deep openings, whose positions the victim solves at once.
-    for seed in ["5"] {
-        let out = dir.join(seed);
+    let (mut victim_wins, mut victim_losses) = (0, 0);
+    // Deep openings (random plies, seed), whose positions the victim solves at once; each seat
+    // of the victim in turn, the two games of a pair searched at once.
+    for (plies, seed) in [
+        ("30", "5"),
+        ("30", "15"),
+        ("30", "20"),
+        ("30", "24"),
+        ("36", "1"),
+        ("40", "1"),
+        ("40", "6"),
+    ] {
+        let out = dir.join(format!("{plies}-{seed}"));
         let extra = [
             "--opening-plies",
-            "30",
+            plies,
             "--seed",
             seed,
             "--exact-time",
             "60s",
+            "--threads",
+            "2",
         ];
         let report = exact("solver:memory=32", "2", &extra, &out);
         for g in report["games"].as_array().unwrap() {
-            // The victim is South where the exploiter is North.
-            if g["exploiter"] != "North" {
-                continue;
-            }
+            let exploiter: Side = serde_json::from_value(g["exploiter"].clone()).unwrap();
             let from = opening_end(&report, g["game"].as_u64().unwrap());
             let value = solver.solve(&rules, &from).unwrap().value;
-            if value.winner(from.side_to_move()) == Some(Side::South) {
-                proven += 1;
-                assert_eq!(g["result"], "loss", "{g}");
-                assert_eq!(g["book_score"], 0.0, "{g}");
-            }
+            // Where the victim is proven to win it is never beaten; where it is proven to lose,
+            // the best response finds the win; a draw stays a draw.
+            let (result, score) = match value.winner(from.side_to_move()) {
+                Some(w) if w == exploiter => ("win", 1.0),
+                Some(_) => ("loss", 0.0),
+                None => ("draw", 0.5),
+            };
+            assert_eq!(g["result"], result, "{plies} plies, seed {seed}: {g}");
+            assert_eq!(g["book_score"], score, "{plies} plies, seed {seed}: {g}");
+            victim_wins += usize::from(result == "loss");
+            victim_losses += usize::from(result == "win");
         }
     }
-    assert!(proven >= 1, "no opening proven for South was tried");
+    assert!(
+        victim_wins >= 4 && victim_losses >= 4,
+        "{victim_wins} {victim_losses}"
+    );
 }
 
 /// The position after game `game`'s opening in `report`'s suite, from its KIBA record.
@@ -256,6 +400,8 @@ fn a_node_bound_leaves_a_game_unknown_and_its_book_falls_back_only_where_named()
             nodes: Some(1),
             memory: 1 << 20,
         },
+        threads: 1,
+        cache: None,
         book: dir.join("book.json"),
         trained: None,
     };
@@ -413,6 +559,7 @@ fn bad_exact_input_is_refused_in_one_line() {
         (&["--victim", "ab:time=10ms"], "deterministic"),
         (&["--victim", "greedy", "--games", "0"], "--games"),
         (&["--victim", "greedy", "--memory", "0"], "--memory"),
+        (&["--victim", "greedy", "--threads", "5000"], "--threads"),
         (
             &["--victim", "greedy", "--exact-nodes", "0"],
             "--exact-nodes",

@@ -9,7 +9,14 @@
 //! draws, a time, node and memory bound. The depth is bounded by the plies a match lets the game
 //! run (`bao eval`'s ply cap): a line that reaches it is a draw there, so the last iteration's
 //! undecided value is that draw.
+//!
+//! A position the solver's cache proves won by the exploiter whatever its opponent plays
+//! ([`ProvenWins`]) is a win against the victim too: where the proof fits within the plies the
+//! iteration has left below it, the search takes it without looking further. An iteration then
+//! proves what it proves without the cache (a win within `d` plies), only sooner: the value is
+//! the same either way, and the line may be another win, led by the proof's move.
 
+use super::proven::ProvenWins;
 use super::search::{
     BestChild, CLEAN, Res, mobility, remember, searched_entry, settled, terminal_value,
 };
@@ -19,6 +26,7 @@ use super::{SolveLimits, Stop, Value};
 use crate::players::random::captured;
 use crate::rules::{MAX_MOVES, Move, MoveList, Position, Rules, Side};
 use crate::search::zobrist;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The stack of the thread a search runs on (lines recurse up to the ply cap).
@@ -49,6 +57,7 @@ pub struct Response {
 pub struct BestResponder {
     table: Table,
     limits: SolveLimits,
+    proven: Arc<ProvenWins>,
 }
 
 impl BestResponder {
@@ -58,7 +67,13 @@ impl BestResponder {
         Ok(BestResponder {
             table: Table::with_bytes(limits.memory)?,
             limits,
+            proven: Arc::default(),
         })
+    }
+
+    /// The responder reading `proven`'s wins (see the module docs).
+    pub fn reading(self, proven: Arc<ProvenWins>) -> BestResponder {
+        BestResponder { proven, ..self }
     }
 
     /// The exploiter's best result from `start` as `exploiter` against `victim`, within
@@ -76,13 +91,13 @@ impl BestResponder {
     ) -> anyhow::Result<Response> {
         let started = Instant::now();
         let limits = self.limits;
-        let table = &mut self.table;
+        let (table, proven) = (&mut self.table, &*self.proven);
         std::thread::scope(|scope| {
             std::thread::Builder::new()
                 .stack_size(STACK_BYTES)
                 .spawn_scoped(scope, move || {
                     let salt = crate::util::hash::mix64(salt ^ exploiter.index() as u64);
-                    let mut s = Search::new(rules, table, victim, exploiter, salt, &limits);
+                    let mut s = Search::new(rules, table, victim, proven, exploiter, salt, &limits);
                     s.run(start, max_plies.max(1), started)
                 })
                 .expect("spawn the best response's thread")
@@ -100,6 +115,7 @@ struct Search<'a> {
     rules: &'a Rules,
     table: &'a mut Table,
     victim: &'a mut Victim,
+    proven: &'a ProvenWins,
     me: Side,
     lists: Vec<MoveList>,
     /// Keys of the positions on the line (repetitions are draws).
@@ -120,6 +136,7 @@ impl<'a> Search<'a> {
         rules: &'a Rules,
         table: &'a mut Table,
         victim: &'a mut Victim,
+        proven: &'a ProvenWins,
         me: Side,
         salt: u64,
         limits: &SolveLimits,
@@ -128,6 +145,7 @@ impl<'a> Search<'a> {
             rules,
             table,
             victim,
+            proven,
             me,
             lists: Vec::new(),
             path: Vec::new(),
@@ -298,6 +316,9 @@ impl<'a> Search<'a> {
             };
         }
         let known = self.table.probe(key);
+        if let Some(r) = self.proven_win(pos, depth, key, known) {
+            return r;
+        }
         // A proof longer than the plies left (found where more were left) would end past the
         // ply cap: within `depth` it proves nothing.
         let fits = |e: &&Entry| !(e.lower == 1 || e.upper == -1) || e.len as usize <= depth;
@@ -341,6 +362,29 @@ impl<'a> Search<'a> {
         let entry = searched_entry(&res, best, (alpha, beta), depth);
         remember(self.table, key, known, entry, work);
         Res { rep: CLEAN, ..res }
+    }
+
+    /// The cache's proven win of `pos` for the exploiter, where its proof fits within `depth`
+    /// plies; remembered in the table with the proof's move, which the line then takes.
+    fn proven_win(
+        &mut self,
+        pos: &Position,
+        depth: usize,
+        key: u64,
+        known: Option<Entry>,
+    ) -> Option<Res> {
+        let win = self.proven.win_of(pos, self.me)?;
+        let plies = u16::try_from(win.plies)
+            .ok()
+            .filter(|&p| p as usize <= depth)?;
+        let index = win.mv.and_then(|mv| {
+            let mut list = MoveList::new();
+            pos.legal_moves(self.rules, &mut list);
+            list.moves().iter().position(|&m| m == mv)
+        });
+        let entry = Entry::new(1, 1, plies, index.map(|i| i as u8), EXACT);
+        remember(self.table, key, known, entry, 0);
+        Some(Res::proven(1, plies))
     }
 
     /// Every exploiter move, best first; the result and the best move's index.

@@ -79,7 +79,7 @@ pub fn path_for(dir: &Path, rules: &Rules, pos: &Position) -> PathBuf {
 
 /// The text of the cache file at `path` (regular files only, bounded); `Ok(None)` when there is
 /// none.
-fn read_file(path: &Path) -> anyhow::Result<Option<String>> {
+pub(super) fn read_file(path: &Path) -> anyhow::Result<Option<String>> {
     match crate::util::fs::read_regular_bounded(path, MAX_BYTES, "solver cache file") {
         Ok(bytes) => String::from_utf8(bytes)
             .map(Some)
@@ -90,7 +90,7 @@ fn read_file(path: &Path) -> anyhow::Result<Option<String>> {
 }
 
 /// The JSON body of a cache file's text, after its header line.
-fn body<'a>(path: &Path, text: &'a str) -> anyhow::Result<&'a str> {
+pub(super) fn body<'a>(path: &Path, text: &'a str) -> anyhow::Result<&'a str> {
     let (header, body) = text.split_once('\n').unwrap_or((text, ""));
     match header.trim_end() {
         HEADER => Ok(body),

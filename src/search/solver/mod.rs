@@ -9,7 +9,7 @@
 //! - `cache.rs` solved positions on disk, so that a second `bao solve` is instant;
 //! - `player.rs` the perfect player (`solver` spec);
 //! - `best_response.rs` the exact best response to a deterministic victim (`victim.rs`), for
-//!   `bao exploit --exact`.
+//!   `bao exploit --exact`, reading the wins the cache proves (`proven.rs`).
 //!
 //! It depends only on the rules crate and the search helpers (Zobrist hashing), so it builds
 //! without the `ml` feature.
@@ -17,6 +17,7 @@
 pub mod best_response;
 pub mod cache;
 pub mod player;
+pub mod proven;
 mod search;
 mod table;
 pub mod victim;
