@@ -206,7 +206,6 @@ impl SelfPlayResult {
         self
     }
 
-    /// The network's score against alpha-beta (a win 1, a draw 1/2), if it played any game.
     /// The network's score against the victim (wins plus half the draws, over its games there).
     pub fn victim_score(&self) -> Option<f64> {
         (self.victim_games > 0).then(|| {
