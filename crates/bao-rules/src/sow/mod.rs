@@ -335,6 +335,7 @@ impl<'a, O: Observer> Mover<'a, O> {
     }
 
     /// Decides what follows a sowing that ended in `last`.
+    #[inline(always)]
     fn after_sowing(&mut self, last: Pit, rotation: Rotation) -> Next {
         let (me, opp) = (self.me, self.opp);
         let seeds = self.p.pits[me][last.index()];
@@ -402,6 +403,7 @@ impl<'a, O: Observer> Mover<'a, O> {
 
     /// Captures the opponent pit facing `pit` (the mover's front pit where a sowing ended) and
     /// says where the captured seeds are sown. `kichwa`: a kichwa already chosen (planting stage).
+    #[inline(always)]
     fn capture(&mut self, pit: Pit, kichwa: Option<Pit>, rotation: Rotation) -> Next {
         let (me, opp) = (self.me, self.opp);
         let target = pit.opposite();
