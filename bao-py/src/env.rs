@@ -196,7 +196,8 @@ impl Env {
             None => {
                 let resets = self.resets + 1;
                 let base = self.seed;
-                self.env.restart(bao_zero::env::episode_seed(base, 0, resets));
+                self.env
+                    .restart(bao_zero::env::episode_seed(base, 0, resets));
                 self.resets = resets;
                 self.last = None;
             }
