@@ -334,7 +334,8 @@ impl<'a, O: Observer> Mover<'a, O> {
         });
     }
 
-    /// Decides what follows a sowing that ended in `last`.
+    /// Decides what follows a sowing that ended in `last`. Always inlined, as `capture` is: left
+    /// to the compiler they are calls, and the move generator runs a sixth more instructions.
     #[inline(always)]
     fn after_sowing(&mut self, last: Pit, rotation: Rotation) -> Next {
         let (me, opp) = (self.me, self.opp);
