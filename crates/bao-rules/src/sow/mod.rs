@@ -271,6 +271,8 @@ impl<'a, O: Observer> Mover<'a, O> {
         }
     }
 
+    // Cold, as `lose` is: rare, and kept out of the sowing loop's registers and branches.
+    #[cold]
     fn lose_house(&mut self, side: usize) {
         self.p.house[side] = false;
         if O::ENABLED {
@@ -305,8 +307,14 @@ impl<'a, O: Observer> Mover<'a, O> {
         }
         let step = rotation.step() as usize;
         // The whole sowing as one add over the ring's 16 bytes: a seed for every pit per full
-        // lap, and one more for each pit of the arc the last partial lap covers.
-        let add = u128::from(seeds / 16) * ring::ONES + ring::arc(first, rotation, seeds % 16);
+        // lap, and one more for each pit of the arc the last partial lap covers. Most sowings
+        // are under a lap: they skip the multiply.
+        let laps = if seeds < 16 {
+            0
+        } else {
+            u128::from(seeds / 16) * ring::ONES
+        };
+        let add = laps + ring::arc(first, rotation, seeds % 16);
         debug_assert!(
             (ring.to_le_bytes().iter().zip(add.to_le_bytes()))
                 .all(|(&n, a)| n.checked_add(a).is_some()),
@@ -327,6 +335,7 @@ impl<'a, O: Observer> Mover<'a, O> {
         Some(last)
     }
 
+    #[cold]
     fn lose(&mut self, loser: Side, reason: EndReason) {
         self.p.result = Some(Outcome {
             winner: Some(loser.opponent()),
