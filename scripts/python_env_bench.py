@@ -13,9 +13,9 @@ user's own loop would:
   against a random opponent and the PettingZoo env, where those are installed.
 
 Every figure is the median of ``--runs`` rounds in which each loop runs ``--seconds`` in turn
-(so the machine's load touches them alike), in steps (plies) per second; the ratios
-bao / OpenSpiel are printed last. OpenSpiel is not a dependency of the
-project: install it in a separate virtual environment beside bao_zero, e.g.
+(so the machine's load touches them alike), in steps (plies) per second of the clock and per
+second of the thread's CPU time; the ratios bao / OpenSpiel, by both, are printed last.
+OpenSpiel is not a dependency of the project: install it in a separate virtual environment beside bao_zero, e.g.
 ``python -m venv /tmp/bench && /tmp/bench/bin/pip install ./bao-py open-spiel gymnasium
 pettingzoo``, then ``/tmp/bench/bin/python scripts/python_env_bench.py``.
 """
@@ -33,16 +33,23 @@ import numpy as np
 import bao_zero
 
 
-def timed(loops: dict[str, Callable[[float], int]], seconds: float, runs: int) -> dict[str, float]:
-    """Median steps/s of each loop over ``runs`` rounds; each round runs every loop once for
-    ``seconds``, in turn, so a change in the machine's load touches all loops alike."""
+def timed(
+    loops: dict[str, Callable[[float], int]], seconds: float, runs: int
+) -> tuple[dict[str, float], dict[str, float]]:
+    """Median steps per second of each loop over ``runs`` rounds, of the clock and of the
+    thread's CPU time; each round runs every loop once for ``seconds``, in turn, so a change in
+    the machine's load touches all loops alike. On a shared machine the CPU figures hold where
+    the clock's swing with the other jobs (time waiting for a core is not counted)."""
     rates: dict[str, list[float]] = {name: [] for name in loops}
+    cpu_rates: dict[str, list[float]] = {name: [] for name in loops}
     for _ in range(runs):
         for name, loop in loops.items():
-            start = time.perf_counter()
+            start, cpu_start = time.perf_counter(), time.thread_time()
             steps = loop(seconds)
             rates[name].append(steps / (time.perf_counter() - start))
-    return {name: statistics.median(r) for name, r in rates.items()}
+            cpu_rates[name].append(steps / (time.thread_time() - cpu_start))
+    median = {name: statistics.median(r) for name, r in rates.items()}
+    return median, {name: statistics.median(r) for name, r in cpu_rates.items()}
 
 
 def openspiel_loop(observe: bool) -> Optional[Callable[[float], int]]:
@@ -181,14 +188,21 @@ def main() -> None:
     for name, loop in loops.items():
         if loop is None:
             print(f"{name:34} (not installed)")
-    rates = timed({n: f for n, f in loops.items() if f is not None}, args.seconds, args.runs)
+    rates, cpu_rates = timed(
+        {n: f for n, f in loops.items() if f is not None}, args.seconds, args.runs
+    )
     for name, rate in rates.items():
-        print(f"{name:34} {rate / 1e6:7.3f} M steps/s", flush=True)
+        print(
+            f"{name:34} {rate / 1e6:7.3f} M steps/s"
+            f"  ({cpu_rates[name] / 1e6:.3f} M per CPU second)",
+            flush=True,
+        )
     if "openspiel apply_action" in rates:
-        plain = rates["bao Env.play"] / rates["openspiel apply_action"]
-        observed = rates["bao Env.play + observe_into"] / rates["openspiel + observation_tensor"]
-        print(f"ratio bao/OpenSpiel, step loop:              {plain:.2f}")
-        print(f"ratio bao/OpenSpiel, step loop with observations: {observed:.2f}")
+        for what, r in (("", rates), (" (CPU time)", cpu_rates)):
+            plain = r["bao Env.play"] / r["openspiel apply_action"]
+            observed = r["bao Env.play + observe_into"] / r["openspiel + observation_tensor"]
+            print(f"ratio bao/OpenSpiel{what}, step loop:              {plain:.2f}")
+            print(f"ratio bao/OpenSpiel{what}, step loop with observations: {observed:.2f}")
 
 
 if __name__ == "__main__":

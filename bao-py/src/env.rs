@@ -84,7 +84,7 @@ impl Env {
     fn reset_to(&mut self, seed: u64) {
         self.seed = seed;
         self.resets = 0;
-        let _ = self.env.reset(seed);
+        self.env.restart(seed);
         self.last = None;
     }
 
@@ -196,7 +196,8 @@ impl Env {
             None => {
                 let resets = self.resets + 1;
                 let base = self.seed;
-                let _ = self.env.reset(bao_zero::env::episode_seed(base, 0, resets));
+                self.env
+                    .restart(bao_zero::env::episode_seed(base, 0, resets));
                 self.resets = resets;
                 self.last = None;
             }

@@ -210,6 +210,12 @@ impl Env {
         self.observation()
     }
 
+    /// As [`Env::reset`], without encoding an observation: for a caller that reads it later,
+    /// into its own buffer, or not at all.
+    pub fn restart(&mut self, seed: u64) {
+        self.reset_state(seed);
+    }
+
     /// As [`Env::reset`], writing the observation into `obs` (`OBS_LEN` floats).
     pub fn reset_into(&mut self, seed: u64, obs: &mut [f32]) -> Result<(), EnvError> {
         check_buffer(obs)?;
@@ -516,6 +522,27 @@ mod tests {
         assert_eq!(env.current_player(), Side::North);
         assert_eq!(step.rewards, [0.0, 0.0]);
         assert!(!step.terminated && !step.truncated);
+    }
+
+    #[test]
+    fn restart_starts_the_episode_reset_does() {
+        let config = EnvConfig {
+            opening_random_plies: 6,
+            ..EnvConfig::default()
+        };
+        let game = Game::from(Variant::Kiswahili);
+        let (mut reset, mut restarted) = (
+            Env::new(game.clone(), config).unwrap(),
+            Env::new(game, config).unwrap(),
+        );
+        for seed in [0, 7, 123_456] {
+            let obs = reset.reset(seed);
+            restarted.restart(seed);
+            assert_eq!(restarted.state(), reset.state());
+            assert_eq!(restarted.plies(), 6);
+            assert_eq!(restarted.legal_mask_bits(), reset.legal_mask_bits());
+            assert_eq!(restarted.observation(), obs);
+        }
     }
 
     #[test]

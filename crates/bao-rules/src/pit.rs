@@ -94,6 +94,9 @@ pub enum Rotation {
 }
 
 impl Rotation {
+    /// Both rotations.
+    pub const BOTH: [Rotation; 2] = [Rotation::Clockwise, Rotation::Anticlockwise];
+
     /// The ring step of this rotation.
     #[inline]
     pub(crate) const fn step(self) -> u8 {

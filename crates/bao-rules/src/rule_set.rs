@@ -89,6 +89,13 @@ impl Rules {
         !matches!(self.house, House::None)
     }
 
+    /// Whether a pit holding `n` seeds may start a mtaji-stage capture move (`min_lift` to
+    /// `max_capture_lift` seeds).
+    #[inline]
+    pub(crate) fn may_capture_lift(&self, n: u32) -> bool {
+        n >= u32::from(self.min_lift) && self.max_capture_lift.is_none_or(|max| n <= u32::from(max))
+    }
+
     /// Whether the rules allow sowing in `rotation`.
     #[inline]
     pub fn allows(&self, rotation: Rotation) -> bool {
