@@ -145,38 +145,66 @@ pub fn exact_exploitability(
     let games = suite(cfg, &rules);
     let mut check = victim_builder(cfg, players, &rules, cfg.seed);
     let starts: Vec<Position> = games.iter().take(CHECK_GAMES).map(|g| g.1.0).collect();
-    let memory = check_determinism(&mut check, &rules, &starts)?;
+    let mut memory = check_determinism(&mut check, &rules, &starts)?;
     let proven = Arc::new(match &cfg.cache {
         Some(dir) => ProvenWins::load(dir, &rules)?,
         None => ProvenWins::default(),
     });
-    // Each game alone, on a table of its own: its result and figures are the same whatever
-    // else runs beside it.
-    let search = |(game, start, exploiter, victim_seed): Suite| {
-        let build = victim_builder(cfg, players, &rules, victim_seed);
-        let mut victim = Victim::new(build, memory)?;
-        let mut responder = BestResponder::new(cfg.limits)?.reading(proven.clone());
-        let cap = cfg.max_plies - start.1;
-        let r = responder
-            .respond(&rules, &start.0, exploiter, &mut victim, cap, victim_seed)
-            .with_context(|| format!("game {game} of the suite"))?;
-        Ok((game, exploiter, r))
-    };
-    let pool = crate::pool::OwnPool::new(cfg.threads, "exact");
-    let found: Vec<(usize, Side, Response)> = pool.install(|| {
-        games
-            .into_par_iter()
-            .map(search)
-            .collect::<anyhow::Result<_>>()
-    })??;
-    let book = write_book(cfg, &rules, &found)?;
-    let book_spec = format!("book:{},else=ab:depth=1", cfg.book.display());
-    let confirmed = play_suite(cfg, &rules, players, &book_spec)?;
+    let mut searched = search_suite(cfg, players, &rules, &games, memory, &proven)?;
+    // The check asks a victim only a few positions. One judged to answer by position alone
+    // whose book's games then contradict a claimed result remembers more than the position (by
+    // position, a line's replies are the victim's whatever the way there): search it again by
+    // history.
+    if memory == Memory::Position && contradicts(&searched) {
+        memory = Memory::History;
+        searched = search_suite(cfg, players, &rules, &games, memory, &proven)?;
+    }
+    let (found, book, confirmed) = searched;
     let trained = match &cfg.trained {
         Some(spec) => Some((spec.clone(), play_suite(cfg, &rules, players, spec)?)),
         None => None,
     };
     Ok(report(cfg, memory, found, book, &confirmed, trained))
+}
+
+/// What searching the suite found (each game's response), the book's positions, and each
+/// game's score for the book through `bao eval`.
+type Searched = (Vec<(usize, Side, Response)>, usize, Vec<f64>);
+
+/// Whether a game's book scored other than the search claimed.
+fn contradicts((found, _, confirmed): &Searched) -> bool {
+    (found.iter().zip(confirmed))
+        .any(|((_, _, r), &score)| r.value.is_some_and(|v| points(v) != score))
+}
+
+/// Searches each game of `games` against the victim with `memory`, writes the book and plays it.
+fn search_suite(
+    cfg: &ExactConfig,
+    players: &PlayerRegistry,
+    rules: &Game,
+    games: &[Suite],
+    memory: Memory,
+    proven: &Arc<ProvenWins>,
+) -> anyhow::Result<Searched> {
+    // Each game alone, on a table of its own: its result and figures are the same whatever
+    // else runs beside it.
+    let search = |&(game, start, exploiter, victim_seed): &Suite| {
+        let build = victim_builder(cfg, players, rules, victim_seed);
+        let mut victim = Victim::new(build, memory)?;
+        let mut responder = BestResponder::new(cfg.limits)?.reading(proven.clone());
+        let cap = cfg.max_plies - start.1;
+        let r = responder
+            .respond(rules, &start.0, exploiter, &mut victim, cap, victim_seed)
+            .with_context(|| format!("game {game} of the suite"))?;
+        Ok((game, exploiter, r))
+    };
+    let pool = crate::pool::OwnPool::new(cfg.threads, "exact");
+    let found: Vec<(usize, Side, Response)> =
+        pool.install(|| games.par_iter().map(search).collect::<anyhow::Result<_>>())??;
+    let book = write_book(cfg, rules, &found)?;
+    let book_spec = format!("book:{},else=ab:depth=1", cfg.book.display());
+    let confirmed = play_suite(cfg, rules, players, &book_spec)?;
+    Ok((found, book, confirmed))
 }
 
 /// Checks the config's bounds, the game and the victim (it loads, plays this game and is not
@@ -416,4 +444,79 @@ pub fn per_game_time(text: Option<&str>) -> anyhow::Result<Option<Duration>> {
             .ok_or_else(|| anyhow::anyhow!("--exact-time must be a duration up to 24h, not `{t}`"))
     })
     .transpose()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::players::{Choice, Player};
+    use crate::rules::MoveList;
+
+    /// Plays alpha-beta's move until it has been asked `patience` times in a game, then its
+    /// first legal move: its answers depend on its history, but not within the moves the check
+    /// asks, nor within a real game, which is too short for it to run out of patience.
+    struct Impatient {
+        game: Game,
+        asked: u32,
+        patience: u32,
+        strong: Box<dyn Player>,
+    }
+
+    impl Player for Impatient {
+        fn name(&self) -> String {
+            "impatient".into()
+        }
+        fn game(&self) -> &Game {
+            &self.game
+        }
+        fn choose(&mut self, pos: &Position, limits: &Limits) -> anyhow::Result<Choice> {
+            self.asked += 1;
+            if self.asked <= self.patience {
+                return self.strong.choose(pos, limits);
+            }
+            let mut list = MoveList::new();
+            pos.legal_moves(self.game.rules(), &mut list);
+            Ok(Choice::just(list.moves()[0]))
+        }
+        fn new_game(&mut self, seed: u64) {
+            self.asked = 0;
+            self.strong.new_game(seed);
+        }
+    }
+
+    #[test]
+    fn a_victim_judged_to_answer_by_position_that_its_book_contradicts_is_searched_by_history() {
+        let mut players = PlayerRegistry::classical();
+        players.register("impatient", |players, _, game, seed| {
+            let strong = players.build(&STRONG.parse()?, game, seed)?;
+            let (asked, patience) = (0, PATIENCE);
+            Ok(Box::new(Impatient {
+                game: game.clone(),
+                asked,
+                patience,
+                strong,
+            }))
+        });
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = ExactConfig {
+            victim: "impatient".into(),
+            variant: Variant::Kujifunza,
+            games: 6,
+            seed: 0,
+            opening_plies: 4,
+            max_plies: 400,
+            limits: SolveLimits::default(),
+            threads: 1,
+            cache: None,
+            book: dir.path().join("book.json"),
+            trained: None,
+        };
+        let report = exact_exploitability(&cfg, &players).unwrap();
+        assert_eq!(report.victim_memory, Memory::History, "{report:?}");
+        let decided = report.games.len() - report.unknown;
+        assert_eq!(report.confirmed, decided, "{report:?}");
+    }
+
+    const PATIENCE: u32 = 20;
+    const STRONG: &str = "ab:depth=3";
 }
