@@ -8,6 +8,7 @@
 //! registry of every kind, [`crate::trained::all_players`], sit above `export` in [`crate::trained`].
 
 pub mod bot;
+pub mod budgeted;
 pub(crate) mod external;
 pub mod options;
 pub mod player;
@@ -16,6 +17,7 @@ pub mod registry;
 pub mod spec;
 
 pub use bot::{BUSY, Bot, PlayerPanicked};
+pub use budgeted::{Budgeted, with_budget};
 pub use external::ExternalEngine;
 pub use player::{Candidate, Choice, GameMismatch, Limits, Player, check_players};
 pub use random::{GreedyPlayer, RandomPlayer};

@@ -40,7 +40,10 @@ impl EvalSettings {
             sims: config.eval.sims,
             games: config.eval.games,
             opening_plies: config.eval.opening_plies,
-            players: players.clone(),
+            players: match &config.exploit {
+                Some(x) => x.players(players),
+                None => players.clone(),
+            },
             model: config.exploit.as_ref().and_then(|x| x.model()),
         }
     }
