@@ -63,6 +63,9 @@ struct Seat {
     kept: Vec<(u64, Box<dyn bao_zero::players::Player>)>,
     /// Games met so far.
     met: u64,
+    /// Whether the bot's player is the one built with the `Player` for Bao la Kiswahili and
+    /// never asked a move: a first call in another game replaces it, as that game's first.
+    provisional: bool,
 }
 
 impl Seat {
@@ -72,12 +75,14 @@ impl Seat {
             game: 0,
             kept: Vec::new(),
             met: 1,
+            provisional: true,
         }
     }
 }
 
-/// The seed of the `game`th game a player meets, from its seed: the seed itself for the first,
-/// and seeds apart from it for the others, so that no two games repeat one random stream.
+/// The seed of the `game`th game a player meets, from its seed: the seed itself for the first
+/// (the first game it is asked a move in, whichever that is), and seeds apart from it for the
+/// others, so that no two games repeat one random stream.
 fn game_seed(seed: u64, game: u64) -> u64 {
     match game {
         0 => seed,
@@ -146,16 +151,25 @@ impl Player {
         let Some(spec) = self.spec.as_ref().filter(|_| !player.is_bound()) else {
             return Err(value_error(mismatch));
         };
+        let build = |index: u64| -> PyResult<Box<dyn bao_zero::players::Player>> {
+            let seed = game_seed(self.seed.load(Ordering::Relaxed), index);
+            let mut built = (players().build(spec, game, seed))
+                .map_err(|e| crate::errors::chain_value_error(&e))?;
+            match self.threads.load(Ordering::Relaxed) {
+                0 => {}
+                n => drop(built.set_threads(n)),
+            }
+            Ok(built)
+        };
+        if seat.provisional {
+            // Never asked a move: the first game met is this one, with the player's own seed.
+            seat.bot.swap_player(build(0)?).map_err(runtime_error)?;
+            return Ok(());
+        }
         let (game, next) = match seat.kept.iter().position(|(_, p)| p.game() == game) {
             Some(i) => seat.kept.remove(i),
             None => {
-                let seed = game_seed(self.seed.load(Ordering::Relaxed), seat.met);
-                let mut built = (players().build(spec, game, seed))
-                    .map_err(|e| crate::errors::chain_value_error(&e))?;
-                match self.threads.load(Ordering::Relaxed) {
-                    0 => {}
-                    n => drop(built.set_threads(n)),
-                }
+                let built = build(seat.met)?;
                 seat.met += 1;
                 (seat.met - 1, built)
             }
@@ -205,6 +219,7 @@ impl Player {
     ) -> PyResult<bao_zero::players::Choice> {
         let mut seat = self.seat()?;
         self.fit(&mut seat, game)?;
+        seat.provisional = false;
         let bot = &mut seat.bot;
         // Other calls wait for the lock meanwhile, so only this one takes the answer.
         bot.start_here(pos, limits).map_err(runtime_error)?.run();

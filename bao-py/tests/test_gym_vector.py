@@ -180,11 +180,11 @@ class EpisodeSeeded:
         return self.player.choose(game)
 
 
-# Alpha-beta searches without randomness, in every game; greedy breaks ties with its seed, which
-# a Bao-v0 opponent meets as given only in the game it was built for (a Player built from a spec
-# meets another game with a seed of its own).
-SPEC_OPPONENTS = [("ab:depth=1,tt=12", v) for v in bao_zero.variants()] + [
-    ("greedy", "kiswahili"),
+# Alpha-beta searches without randomness; greedy breaks ties with its seed, which a Player meets
+# as given in the first game it is asked to play, whichever game that is.
+SPEC_OPPONENTS = [
+    (spec, v) for v in bao_zero.variants() for spec in ("ab:depth=1,tt=12", "greedy")
+] + [
     ("ab:depth=2,tt=12", "kiswahili"),
 ]
 
