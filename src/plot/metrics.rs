@@ -40,6 +40,9 @@ pub struct RunMetrics {
     /// Evaluation Elo difference against each opponent, with its interval; an end at a score
     /// of 0% or 100% is infinite (unbounded).
     pub elo: BTreeMap<String, Vec<Interval>>,
+    /// Evaluation score against each opponent in each seat of the player measured, as
+    /// `(opponent, "South" or "North")`: `(iteration, score)`, where the line records it.
+    pub seat_score: BTreeMap<(String, &'static str), Vec<(f64, f64)>>,
     /// What the charts leave out, as text naming the line (a value too large to draw, from a
     /// damaged or edited line).
     pub skipped: Vec<String>,
@@ -156,6 +159,12 @@ impl RunMetrics {
                     low: score_of_elo(low).min(score),
                     high: score_of_elo(high).max(score),
                 });
+            for (key, seat) in [("as_south", "South"), ("as_north", "North")] {
+                if let Some(score) = field(key).filter(|x| x.is_finite()) {
+                    let series = self.seat_score.entry((opp.to_string(), seat));
+                    series.or_default().push((it, score));
+                }
+            }
         }
     }
 }
@@ -221,6 +230,16 @@ not json
         );
         let s = &m.score["random"][0];
         assert!(s.low < 0.75 && s.high > 0.75 && s.high < 1.0, "{s:?}");
+        // A line without seats (an older run) has none to chart.
+        assert!(m.seat_score.is_empty());
+        let seats = r#"{"iteration":3,"loss":1.0,"eval":[{"opponent":"greedy","score":0.5,"elo":0.0,"elo_low":-90.0,"elo_high":90.0,"as_south":0.75,"as_north":0.25}]}"#;
+        let m = RunMetrics::parse(seats);
+        let south = &m.seat_score[&("greedy".to_string(), "South")];
+        let north = &m.seat_score[&("greedy".to_string(), "North")];
+        assert_eq!(
+            (south.as_slice(), north.as_slice()),
+            (&[(3.0, 0.75)][..], &[(3.0, 0.25)][..])
+        );
     }
 
     #[test]

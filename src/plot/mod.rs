@@ -1,5 +1,6 @@
 //! Charts of a training run (`bao plot RUN_DIR`): losses, policy entropy, self-play game length,
-//! and evaluation score and Elo against each opponent with their 95% intervals, per iteration,
+//! and evaluation score and Elo against each opponent with their 95% intervals (and the score in
+//! each seat, where the run records it), per iteration,
 //! each as a PNG and an SVG file in `RUN_DIR/plots/`.
 //!
 //! It reads only the run's `metrics.jsonl`, so it needs no network and can be called by the
@@ -66,6 +67,16 @@ pub fn charts(m: &RunMetrics, run_name: &str) -> Vec<Chart> {
             title: title("evaluation score (95% intervals)"),
             y_label: "score",
             series: per_opponent(&m.score),
+        },
+        Chart {
+            file: "eval_score_by_seat",
+            title: title("evaluation score in each seat"),
+            y_label: "score",
+            series: (m.seat_score.iter())
+                .map(|((opponent, seat), points)| {
+                    line(&format!("vs {opponent}, as {seat}"), points)
+                })
+                .collect(),
         },
         Chart {
             file: "eval_elo",

@@ -15,7 +15,8 @@ fn synthetic_run(iterations: u32) -> std::path::PathBuf {
         let eval = if i % 2 == 0 {
             json!([
                 {"iteration": i, "opponent": "random", "games": 40, "score": 0.6 + 0.03 * x.min(10.0),
-                 "elo": 70.0 + 20.0 * x, "elo_low": 20.0 + 20.0 * x, "elo_high": 130.0 + 20.0 * x},
+                 "elo": 70.0 + 20.0 * x, "elo_low": 20.0 + 20.0 * x, "elo_high": 130.0 + 20.0 * x,
+                 "as_south": 0.7 + 0.02 * x.min(10.0), "as_north": 0.5 + 0.04 * x.min(10.0)},
                 {"iteration": i, "opponent": "ab:depth=2", "games": 40, "score": 0.2 + 0.04 * x,
                  "elo": -240.0 + 25.0 * x, "elo_low": -320.0 + 25.0 * x, "elo_high": -170.0 + 25.0 * x},
             ])
@@ -47,6 +48,7 @@ fn charts_are_png_and_svg_files() {
         "policy_entropy",
         "game_length",
         "eval_score",
+        "eval_score_by_seat",
         "eval_elo",
     ] {
         for ext in ["png", "svg"] {
