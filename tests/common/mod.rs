@@ -26,6 +26,32 @@ pub fn bao_with_input(args: &[&str], input: &str, dir: Option<&Path>) -> Output 
     child.wait_with_output().expect("bao ends")
 }
 
+/// Runs `bao` with `args`, no input, and waits for it.
+pub fn bao(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bao"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("bao runs")
+}
+
+/// The error of a failed command: it failed, and said why in one line, its last (a line of
+/// progress such as "resuming it" may come before).
+pub fn one_line_error(args: &[&str]) -> String {
+    let out = bao(args);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!out.status.success(), "{args:?} succeeded: {err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    let lines: Vec<&str> = err.trim_end().lines().collect();
+    let errors = lines.iter().filter(|l| l.starts_with("error:")).count();
+    assert_eq!(errors, 1, "{args:?}: {err}");
+    assert!(
+        lines.last().unwrap().starts_with("error:"),
+        "{args:?}: {err}"
+    );
+    lines.last().unwrap().to_string()
+}
+
 /// The text of the smoke config (`configs/smoke.toml`), the tests' small training run.
 pub const SMOKE: &str = include_str!("../../configs/smoke.toml");
 

@@ -3,7 +3,7 @@
 //! proven to win, a trained exploiter's score beside it, and bad input refused in one line.
 #![cfg(feature = "ml")]
 
-use crate::common;
+use crate::common::{self, bao, one_line_error};
 use bao_zero::eval::exact::{ExactConfig, exact_exploitability};
 use bao_zero::players::Player;
 use bao_zero::players::PlayerRegistry;
@@ -13,33 +13,13 @@ use bao_zero::search::solver::victim::{Memory, check_determinism};
 use bao_zero::search::solver::{SolveLimits, Solver, Value};
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
 use std::time::Duration;
-
-fn bao(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bao"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
-}
 
 fn ok(args: &[&str]) -> String {
     let out = bao(args);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{args:?}: {err}");
     String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-/// The one line a failed command says.
-fn one_line_error(args: &[&str]) -> String {
-    let out = bao(args);
-    let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(!out.status.success(), "{args:?} succeeded: {err}");
-    assert!(!err.contains("panicked"), "{args:?}: {err}");
-    let errors = err.lines().filter(|l| l.starts_with("error:")).count();
-    assert_eq!(errors, 1, "{args:?}: {err}");
-    err.trim_end().lines().last().unwrap().to_string()
 }
 
 fn read_json(path: &Path) -> Json {

@@ -3,37 +3,12 @@
 //! training run, and a run's checkpoints are checked when they load.
 #![cfg(all(feature = "ml", unix))]
 
-use crate::common;
+use crate::common::{self, bao, one_line_error};
 use bao_zero::nn::{Compute, Trainer};
 use bao_zero::train::{RunDir, TrainConfig};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn bao(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bao"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
-}
-
-/// The error of a failed command: it failed, and said why in one line, its last (a line of
-/// progress such as "resuming it" may come before).
-fn one_line_error(args: &[&str]) -> String {
-    let out = bao(args);
-    let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(!out.status.success(), "{args:?} succeeded: {err}");
-    assert!(!err.contains("panicked"), "{args:?}: {err}");
-    let lines: Vec<&str> = err.trim_end().lines().collect();
-    let errors = lines.iter().filter(|l| l.starts_with("error:")).count();
-    assert_eq!(errors, 1, "{args:?}: {err}");
-    assert!(
-        lines.last().unwrap().starts_with("error:"),
-        "{args:?}: {err}"
-    );
-    lines.last().unwrap().to_string()
-}
 
 fn tmp(name: &str) -> PathBuf {
     let dir = common::fresh_dir("files", name);
