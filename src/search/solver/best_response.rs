@@ -18,7 +18,7 @@
 
 use super::proven::ProvenWins;
 use super::search::{
-    BestChild, CLEAN, Res, mobility, remember, searched_entry, settled, terminal_value,
+    BestChild, Bounds, CLEAN, Res, mobility, remember, searched_entry, settled, terminal_value,
 };
 use super::table::{EXACT, Entry, Table};
 use super::victim::{Memory, Victim, chain};
@@ -27,7 +27,7 @@ use crate::players::random::captured;
 use crate::rules::{MAX_MOVES, Move, MoveList, Position, Rules, Side};
 use crate::search::zobrist;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// The stack of the thread a search runs on (lines recurse up to the ply cap).
 const STACK_BYTES: usize = 256 << 20;
@@ -125,8 +125,7 @@ struct Search<'a> {
     asked_keys: Vec<u64>,
     salt: u64,
     nodes: u64,
-    deadline: Option<(Instant, Duration)>,
-    node_limit: Option<u64>,
+    bounds: Bounds,
     stopped: Option<Stop>,
     error: Option<anyhow::Error>,
 }
@@ -153,8 +152,7 @@ impl<'a> Search<'a> {
             asked_keys: Vec::new(),
             salt,
             nodes: 0,
-            deadline: limits.time.map(|t| (Instant::now() + t, t)),
-            node_limit: limits.nodes,
+            bounds: Bounds::new(Instant::now(), limits.time, limits.nodes),
             stopped: None,
             error: None,
         }
@@ -284,15 +282,8 @@ impl<'a> Search<'a> {
     }
 
     fn check_limits(&mut self) {
-        if let Some((at, limit)) = self.deadline
-            && Instant::now() >= at
-        {
-            self.stopped = Some(Stop::Time(limit));
-        }
-        if let Some(n) = self.node_limit
-            && self.nodes >= n
-        {
-            self.stopped = Some(Stop::Nodes(n));
+        if let Some(passed) = self.bounds.passed(self.nodes) {
+            self.stopped = Some(passed);
         }
     }
 

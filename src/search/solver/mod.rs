@@ -315,21 +315,20 @@ impl Solver {
         started: Instant,
         body: impl FnOnce(&mut search::Search) -> Option<Vec<(i8, u16)>> + Send,
     ) -> Result<Found, Unsolved> {
-        let deadline = self.limits.time.map(|t| (started + t, t));
+        let bounds = search::Bounds::new(started, self.limits.time, self.limits.nodes);
         let bar = self.progress.then(|| {
             let bar = indicatif::ProgressBar::new_spinner();
             bar.enable_steady_tick(Duration::from_millis(200));
             bar.set_message("solving");
             bar
         });
-        let (nodes, stop) = (self.limits.nodes, self.stop.clone());
+        let stop = self.stop.clone();
         let table = &mut self.table;
         let out = std::thread::scope(|scope| {
             std::thread::Builder::new()
                 .stack_size(STACK_BYTES)
                 .spawn_scoped(scope, || {
-                    let mut s =
-                        search::Search::new(rules, table, deadline, nodes, stop, bar.as_ref());
+                    let mut s = search::Search::new(rules, table, bounds, stop, bar.as_ref());
                     let values = body(&mut s);
                     (values, s.nodes, s.depth_done, s.stopped)
                 })

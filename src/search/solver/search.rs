@@ -46,6 +46,32 @@ pub enum Stop {
     Depth,
 }
 
+/// A search's time and node bounds (the solver's, the best response's).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Bounds {
+    deadline: Option<(Instant, Duration)>,
+    nodes: Option<u64>,
+}
+
+impl Bounds {
+    /// `time` from `started` and `nodes` in all (either may be unbounded).
+    pub fn new(started: Instant, time: Option<Duration>, nodes: Option<u64>) -> Bounds {
+        Bounds {
+            deadline: time.map(|t| (started + t, t)),
+            nodes,
+        }
+    }
+
+    /// The bound a search that visited `nodes` has passed, if any (the node bound first).
+    pub fn passed(&self, nodes: u64) -> Option<Stop> {
+        match (self.nodes, self.deadline) {
+            (Some(n), _) if nodes >= n => Some(Stop::Nodes(n)),
+            (_, Some((at, limit))) if Instant::now() >= at => Some(Stop::Time(limit)),
+            _ => None,
+        }
+    }
+}
+
 /// One node's result: its value for the mover (0: a draw, or undecided when `horizon`), the plies
 /// to the end along the line that proved a win or a loss, the lowest ply of a repeated position
 /// it depends on ([`CLEAN`]: none), and whether a line it depends on reached the horizon.
@@ -122,8 +148,7 @@ pub(super) struct Search<'a> {
     pub nodes: u64,
     /// The last iteration completed without a proof.
     pub depth_done: usize,
-    deadline: Option<(Instant, Duration)>,
-    node_limit: Option<u64>,
+    bounds: Bounds,
     stop: Option<Arc<AtomicBool>>,
     pub stopped: Option<Stop>,
     progress: Option<&'a indicatif::ProgressBar>,
@@ -134,8 +159,7 @@ impl<'a> Search<'a> {
     pub fn new(
         rules: &'a Rules,
         table: &'a mut Table,
-        deadline: Option<(Instant, Duration)>,
-        node_limit: Option<u64>,
+        bounds: Bounds,
         stop: Option<Arc<AtomicBool>>,
         progress: Option<&'a indicatif::ProgressBar>,
     ) -> Search<'a> {
@@ -146,8 +170,7 @@ impl<'a> Search<'a> {
             path: Vec::new(),
             nodes: 0,
             depth_done: 0,
-            deadline,
-            node_limit,
+            bounds,
             stop,
             stopped: None,
             progress,
@@ -174,15 +197,8 @@ impl<'a> Search<'a> {
 
     /// Checks the limits (every 1024 nodes) and draws the progress line (every 2^16).
     fn check_limits(&mut self) {
-        if let Some((at, limit)) = self.deadline
-            && Instant::now() >= at
-        {
-            self.stopped = Some(Stop::Time(limit));
-        }
-        if let Some(n) = self.node_limit
-            && self.nodes >= n
-        {
-            self.stopped = Some(Stop::Nodes(n));
+        if let Some(passed) = self.bounds.passed(self.nodes) {
+            self.stopped = Some(passed);
         }
         if self
             .stop
