@@ -135,6 +135,24 @@ pub struct Victim<'a> {
     pub model: bool,
 }
 
+impl Victim<'_> {
+    /// The victim of the game of `seed`, started on it.
+    fn start(&self, rules: &Game, seed: u64) -> anyhow::Result<Box<dyn Player>> {
+        let mut player = (self.build)(rules, seed)?;
+        player.new_game(seed);
+        Ok(player)
+    }
+
+    /// The victim's seat in the game of `seed`: North in games of even seed, South in the others.
+    fn side(seed: u64) -> Side {
+        if seed.is_multiple_of(2) {
+            Side::North
+        } else {
+            Side::South
+        }
+    }
+}
+
 /// Transposition table of the self-play alpha-beta player: 2^16 entries, 1 MiB per game
 /// against it.
 const OPPONENT_TT_BITS: u32 = 16;
@@ -261,28 +279,18 @@ impl Slot {
             let plies = rng.random_range(1..=cfg.random_opening_plies);
             start = random_opening(rules, &start, plies, &mut rng).1;
         }
-        let victim_source = victim;
-        let victim = match victim {
-            Some(v) => {
-                let mut player = (v.build)(rules, seed)?;
-                player.new_game(seed);
-                Some((player, v.limits))
-            }
-            None => None,
-        };
-        let victim_side = victim.as_ref().map(|_| {
-            if seed.is_multiple_of(2) {
-                Side::North
-            } else {
-                Side::South
-            }
-        });
         let mut tree = Tree::new(start);
-        if let (Some(v), Some(side)) = (victim_source.filter(|v| v.model), victim_side) {
-            let mut player = (v.build)(rules, seed)?;
-            player.new_game(seed);
-            tree.set_model(Some((Arc::new(OpponentModel::new(player, v.limits)), side)));
-        }
+        let (victim, victim_side) = match victim {
+            Some(v) => {
+                let (player, side) = (v.start(rules, seed)?, Victim::side(seed));
+                if v.model {
+                    let model = OpponentModel::new(v.start(rules, seed)?, v.limits);
+                    tree.set_model(Some((Arc::new(model), side)));
+                }
+                (Some((player, v.limits)), Some(side))
+            }
+            None => (None, None),
+        };
         // Likewise no draw without games against alpha-beta (the victim plays every game).
         let alphabeta = victim_side.or_else(|| {
             (cfg.alphabeta.share > 0.0 && rng.random::<f32>() < cfg.alphabeta.share).then(|| {
