@@ -126,10 +126,8 @@ pub type PlayerFactory = dyn Fn(&Game, u64) -> anyhow::Result<Box<dyn Player>> +
 /// in turn. The victim's moves make no samples.
 pub struct Victim<'a> {
     /// Builds the victim, one per game, so that no game's moves depend on which games shared
-    /// its worker.
+    /// its worker; a victim with a budget of its own carries it (`players::Budgeted`).
     pub build: &'a PlayerFactory,
-    /// The victim's budget per move.
-    pub limits: Limits,
     /// Whether the network's search assumes the victim's replies (an [`OpponentModel`], a
     /// second victim of the game's seed), rather than searching every reply.
     pub model: bool,
@@ -255,8 +253,8 @@ struct Slot {
     /// Alpha-beta's searcher in such a game: one per game, so that no game's moves depend on
     /// which games shared its worker (a transposition table would carry them over).
     engine: Option<Box<AlphaBeta>>,
-    /// The victim in a game against it (it then plays the side in `alphabeta`), and its budget.
-    victim: Option<(Box<dyn Player>, Limits)>,
+    /// The victim in a game against it (it then plays the side in `alphabeta`).
+    victim: Option<Box<dyn Player>>,
     /// The game's index among the worker's games (its samples are put in game order).
     game: usize,
 }
@@ -284,10 +282,10 @@ impl Slot {
             Some(v) => {
                 let (player, side) = (v.start(rules, seed)?, Victim::side(seed));
                 if v.model {
-                    let model = OpponentModel::new(v.start(rules, seed)?, v.limits);
+                    let model = OpponentModel::new(v.start(rules, seed)?, Limits::NONE);
                     tree.set_model(Some((Arc::new(model), side)));
                 }
-                (Some((player, v.limits)), Some(side))
+                (Some(player), Some(side))
             }
             None => (None, None),
         };
@@ -502,14 +500,9 @@ fn searched_move(
 
 /// The victim's move at `root` (whose legal moves `list` holds): a victim that fails or plays an
 /// illegal move stops the self-play with one line naming it, as its games would be worthless.
-fn victim_move(
-    victim: &mut dyn Player,
-    root: &Position,
-    limits: &Limits,
-    list: &MoveList,
-) -> anyhow::Result<Move> {
+fn victim_move(victim: &mut dyn Player, root: &Position, list: &MoveList) -> anyhow::Result<Move> {
     let mv = victim
-        .choose(root, limits)
+        .choose(root, &Limits::NONE)
         .map_err(|e| anyhow::anyhow!("the victim {} failed: {e}", victim.name()))?
         .mv;
     anyhow::ensure!(
@@ -534,17 +527,16 @@ fn finish_move(
     root.legal_moves(rules, list);
     let outcome = root.outcome_given(list);
     if outcome.is_none() && slot.ply < cfg.max_plies {
-        let mv =
-            if let (true, Some((victim, limits))) = (slot.alphabeta_to_move(), &mut slot.victim) {
-                Some(victim_move(victim.as_mut(), &root, limits, list)?)
-            } else if slot.alphabeta_to_move() {
-                slot.engine
-                    .as_mut()
-                    .and_then(|ab| ab.analyse(&root, &Limits::NONE).ok())
-                    .map(|a| a.choice.mv)
-            } else {
-                searched_move(mcts, slot, &root, list)
-            };
+        let mv = if let (true, Some(victim)) = (slot.alphabeta_to_move(), &mut slot.victim) {
+            Some(victim_move(victim.as_mut(), &root, list)?)
+        } else if slot.alphabeta_to_move() {
+            slot.engine
+                .as_mut()
+                .and_then(|ab| ab.analyse(&root, &Limits::NONE).ok())
+                .map(|a| a.choice.mv)
+        } else {
+            searched_move(mcts, slot, &root, list)
+        };
         let Some(mv) = mv.or_else(|| list.moves().first().copied()) else {
             return Ok(true);
         };

@@ -134,7 +134,6 @@ fn a_victim_plays_one_side_of_every_game_the_seat_by_seed_and_makes_no_samples()
     let victim = Victim {
         model: false,
         build: greedy,
-        limits: Limits::NONE,
     };
     let run = |seeds: &[u64]| {
         play_against(
@@ -176,7 +175,6 @@ fn a_victim_plays_one_side_of_every_game_the_seat_by_seed_and_makes_no_samples()
         Some(&Victim {
             model: false,
             build: broken,
-            limits: Limits::NONE,
         }),
         &even,
         &|_| {},
@@ -207,7 +205,6 @@ fn a_victim_that_fails_a_move_stops_self_play_with_one_line() {
     let victim = Victim {
         model: false,
         build: failing,
-        limits: Limits::NONE,
     };
     let seeds: Vec<u64> = (0..4).collect();
     let err = play_against(

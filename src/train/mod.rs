@@ -112,20 +112,13 @@ fn run(mut learner: Learner, opts: &RunOptions) -> anyhow::Result<Meta> {
     };
     let rules = learner.game().clone();
     let victim = match &learner.config().exploit {
-        Some(x) => Some((
-            x.victim_factory(&opts.players, &rules)?,
-            x.limits(),
-            x.model_victim,
-        )),
+        Some(x) => Some((x.victim_factory(&opts.players, &rules)?, x.model_victim)),
         None => None,
     };
-    let victim = victim
-        .as_ref()
-        .map(|(build, limits, model)| selfplay::Victim {
-            build: build.as_ref(),
-            limits: *limits,
-            model: *model,
-        });
+    let victim = victim.as_ref().map(|(build, model)| selfplay::Victim {
+        build: build.as_ref(),
+        model: *model,
+    });
     for iteration in learner.next_iteration()..=last {
         let weights = learner.weights()?;
         let count = learner.config().selfplay.games_per_iteration;
