@@ -73,6 +73,17 @@ fn eval_book(report: &Json, out: &Path, games: &str, extra: &[&str]) -> Vec<f64>
         .collect()
 }
 
+/// A tiny exploit run against `victim` (with `extra` options) in a folder of its own named
+/// `name`: its run directory.
+fn tiny_exploit_run(name: &str, victim: &str, extra: &[&str]) -> PathBuf {
+    let (_, config, run) = super::exploit::setup(name);
+    let mut args = vec!["exploit", "--victim", victim, "--config", &config];
+    args.extend(["--run-dir", &run, "--quiet", "--report-games", "2"]);
+    args.extend_from_slice(extra);
+    ok(&args);
+    PathBuf::from(run)
+}
+
 fn points(result: &str) -> f64 {
     match result {
         "win" => 1.0,
@@ -421,24 +432,8 @@ fn a_node_bound_leaves_a_game_unknown_and_its_book_falls_back_only_where_named()
 
 #[test]
 fn a_trained_exploiter_is_scored_on_the_same_games_never_above_the_exact_best_response() {
-    let dir = common::fresh_dir("exact", "trained");
-    std::fs::create_dir_all(&dir).unwrap();
-    let config = dir.join("tiny.toml");
-    std::fs::write(&config, super::exploit::TINY).unwrap();
-    let run = dir.join("run");
     let victim = "ab:depth=2";
-    ok(&[
-        "exploit",
-        "--victim",
-        victim,
-        "--config",
-        &s(&config),
-        "--run-dir",
-        &s(&run),
-        "--quiet",
-        "--report-games",
-        "2",
-    ]);
+    let run = tiny_exploit_run("exact-trained", victim, &[]);
     let report = exact(victim, "6", &["--run-dir", &s(&run)], &run);
     let (spec, score) = (
         &report["trained"]["spec"],
@@ -491,24 +486,9 @@ fn a_search_with_the_victim_as_its_model_beats_it_where_the_same_search_without_
 
 #[test]
 fn an_exploit_run_searching_with_its_victim_plays_it_with_that_model() {
-    let dir = common::fresh_dir("exact", "model-run");
-    std::fs::create_dir_all(&dir).unwrap();
-    let config = dir.join("tiny.toml");
-    std::fs::write(&config, super::exploit::TINY).unwrap();
-    let run = dir.join("run");
     let victim = "ab:depth=2";
-    let (config, run_text) = (s(&config), s(&run));
-    let args = [
-        "exploit",
-        "--victim",
-        victim,
-        "--model-victim",
-        "--config",
-        &config,
-    ];
-    let mut args = args.to_vec();
-    args.extend(["--run-dir", &run_text, "--quiet", "--report-games", "2"]);
-    ok(&args);
+    let run = tiny_exploit_run("exact-model-run", victim, &["--model-victim"]);
+    let run_text = s(&run);
     let stored = std::fs::read_to_string(run.join("config.toml")).unwrap();
     assert!(stored.contains("model_victim = true"), "{stored}");
     // Against the victim the exploiter searches with it as its model; against a reference not.
