@@ -1,6 +1,6 @@
-//! `bao_zero._core.VecEnvCore`: the Rust `VecEnv` behind `bao_zero.VecEnv`, stepped on its own
-//! rayon pool with the GIL released (started again in a child of `fork`), its result buffers
-//! shown to numpy without copies.
+//! `bao_zero._core.VecEnvCore`: the Rust `VecEnv` behind `bao_zero.VecEnv`, stepped with the GIL
+//! released on the caller's thread (one thread) or on its own rayon pool (started again in a
+//! child of `fork`), its result buffers shown to numpy without copies.
 
 use crate::args::{MAX_ENVS, MAX_THREADS, int_arg, opt_int_arg, plies_args};
 use crate::env::Env;
@@ -24,8 +24,8 @@ use pyo3::types::{PyList, PyTuple};
 #[pyclass(name = "VecEnvCore", module = "bao_zero._core")]
 pub struct VecEnvCore {
     venv: VecEnv,
-    /// The pool `step` runs on.
-    pool: OwnPool,
+    /// Where `step` runs.
+    pool: Workers,
     /// The preset's name.
     variant: &'static str,
     /// Legal masks as booleans, `[n, 64]`, rewritten after every step.
@@ -114,13 +114,13 @@ impl VecEnvCore {
             .map(|spec| Opponents::build(spec, &rules, n))
             .transpose()
             .map_err(|e| value_error(format!("{e:#}")))?;
-        let pool = OwnPool::new(threads, "bao-vecenv");
+        let pool = Workers::new(threads);
         let config = EnvConfig {
             max_plies,
             opening_random_plies,
         };
         let venv = pool
-            .install(|| VecEnv::new(rules, config, n, seed))
+            .run(|| VecEnv::new(rules, config, n, seed))
             .map_err(|e| value_error(format!("{e:#}")))?
             .map_err(vec_env_error)?;
         let mut core = VecEnvCore {
@@ -142,7 +142,7 @@ impl VecEnvCore {
     fn reset(&mut self, py: Python<'_>, seed: &Bound<'_, PyAny>) -> PyResult<()> {
         let seed = int_arg(seed, "seed", 0, u64::MAX)?;
         let (venv, pool) = (&mut self.venv, &self.pool);
-        py.detach(|| pool.install(|| venv.reset(seed)))
+        py.detach(|| pool.run(|| venv.reset(seed)))
             .map_err(|e| runtime_error(format!("{e:#}")))?;
         if let Some(opponents) = &mut self.opponents {
             opponents.restart();
@@ -172,7 +172,7 @@ impl VecEnvCore {
             None => None,
         };
         let (venv, pool, acts) = (&mut self.venv, &self.pool, &self.actions);
-        py.detach(|| pool.install(|| venv.step_where(acts, active)))
+        py.detach(|| pool.run(|| venv.step_where(acts, active)))
             .map_err(|e| runtime_error(format!("{e:#}")))?
             .map_err(vec_env_error)?;
         self.publish();
@@ -196,7 +196,7 @@ impl VecEnvCore {
         };
         let mut out = vec![0i64; self.venv.len()];
         let (venv, pool, moving) = (&self.venv, &self.pool, &self.active);
-        py.detach(|| pool.install(|| opponents.choose(venv, moving, &mut out)))
+        py.detach(|| pool.run(|| opponents.choose(venv, moving, &mut out)))
             .map_err(|e| runtime_error(format!("{e:#}")))?
             .map_err(|e| runtime_error(format!("{e:#}")))?;
         Ok(PyArray1::from_vec(py, out))
@@ -343,14 +343,12 @@ impl VecEnvCore {
         self.venv.len()
     }
 
-    /// Threads of the pool `step` runs on.
+    /// Threads `step` runs on (1: the caller's own).
     #[getter]
     fn threads(&self) -> PyResult<usize> {
-        let pool = self
-            .pool
-            .pool()
-            .map_err(|e| runtime_error(format!("{e:#}")))?;
-        Ok(pool.current_num_threads())
+        self.pool
+            .threads()
+            .map_err(|e| runtime_error(format!("{e:#}")))
     }
 
     /// The base seed.
@@ -497,4 +495,40 @@ fn copy_actions<T: Element + Copy + TryInto<i64>>(
             .map_err(|e| value_error(format!("environment {i}: {e}")))?;
     }
     Ok(())
+}
+
+/// Where a batch's work runs. A one-thread batch runs on the caller's thread: handing each call
+/// to a worker thread and waiting for it cost more than the step of 16 games on an idle machine,
+/// where the worker's core sleeps between calls (docs/PYTHON.md, "Speed"). The `VecEnv` then
+/// steps its games one after another, as it does outside any pool.
+enum Workers {
+    /// On the thread that calls.
+    Caller,
+    /// On this pool (more than one thread, or one per core).
+    Pool(OwnPool),
+}
+
+impl Workers {
+    fn new(threads: usize) -> Workers {
+        match threads {
+            1 => Workers::Caller,
+            n => Workers::Pool(OwnPool::new(n, "bao-vecenv")),
+        }
+    }
+
+    /// Runs `work` where this batch's work runs.
+    fn run<R: Send>(&self, work: impl FnOnce() -> R + Send) -> anyhow::Result<R> {
+        match self {
+            Workers::Caller => Ok(work()),
+            Workers::Pool(pool) => pool.install(work),
+        }
+    }
+
+    /// The threads the work runs on.
+    fn threads(&self) -> anyhow::Result<usize> {
+        match self {
+            Workers::Caller => Ok(1),
+            Workers::Pool(pool) => Ok(pool.pool()?.current_num_threads()),
+        }
+    }
 }

@@ -72,8 +72,8 @@ impl Opponents {
     }
 
     /// Writes into `out[i]` the opponent's action in each game `i` that `moving` marks (the
-    /// others' entries are left alone), all in parallel on the caller's pool. An error names
-    /// the game and the player that failed.
+    /// others' entries are left alone), in parallel on the caller's pool (outside any pool, one
+    /// after another). An error names the game and the player that failed.
     pub(crate) fn choose(
         &mut self,
         venv: &VecEnv,
@@ -82,24 +82,29 @@ impl Opponents {
     ) -> anyhow::Result<()> {
         let base = venv.base_seed();
         let episodes = venv.episodes();
-        self.seats_mut()
-            .par_iter_mut()
-            .zip(out.par_iter_mut())
-            .enumerate()
+        let choose = |(i, (seat, action)): (usize, (&mut Seat, &mut i64))| {
+            let env = venv.env(i).expect("one seat per environment");
+            let episode = episodes[i];
+            if seat.episode != Some(episode) {
+                seat.player.new_game(episode_seed(base, i, episode));
+                seat.episode = Some(episode);
+            }
+            let pos = env.state();
+            let choice = seat.player.choose(pos, &Limits::NONE).map_err(|e| {
+                anyhow::anyhow!("the opponent {} in game {i}: {e:#}", seat.player.name())
+            })?;
+            *action = move_to_action(pos, choice.mv) as i64;
+            Ok(())
+        };
+        let seats = self.seats_mut();
+        // Outside any pool (a one-thread batch), on the caller's thread, as the `VecEnv` steps.
+        if rayon::current_thread_index().is_none() {
+            return (seats.iter_mut().zip(out.iter_mut()).enumerate())
+                .filter(|(i, _)| moving[*i])
+                .try_for_each(choose);
+        }
+        (seats.par_iter_mut().zip(out.par_iter_mut()).enumerate())
             .filter(|(i, _)| moving[*i])
-            .try_for_each(|(i, (seat, action))| {
-                let env = venv.env(i).expect("one seat per environment");
-                let episode = episodes[i];
-                if seat.episode != Some(episode) {
-                    seat.player.new_game(episode_seed(base, i, episode));
-                    seat.episode = Some(episode);
-                }
-                let pos = env.state();
-                let choice = seat.player.choose(pos, &Limits::NONE).map_err(|e| {
-                    anyhow::anyhow!("the opponent {} in game {i}: {e:#}", seat.player.name())
-                })?;
-                *action = move_to_action(pos, choice.mv) as i64;
-                Ok(())
-            })
+            .try_for_each(choose)
     }
 }

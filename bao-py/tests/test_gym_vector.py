@@ -4,6 +4,7 @@ the SB3 adapter where stable-baselines3 is installed."""
 
 from __future__ import annotations
 
+import os
 import pickle
 from pathlib import Path
 from types import SimpleNamespace
@@ -222,6 +223,25 @@ def test_a_player_file_opponent_same_seed_same_games_and_pickles(
         one, two = envs.step(actions), twin.step(actions)
         for x, y in zip(one[:4], two[:4], strict=True):
             assert np.array_equal(x, y)
+
+
+def vec_env_threads() -> int:
+    """The threads of this process that vector envs' pools started (Linux names them)."""
+    names = (Path("/proc/self/task") / task / "comm" for task in os.listdir("/proc/self/task"))
+    return sum(1 for name in names if name.exists() and name.read_text().startswith("bao-vecenv"))
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="counts threads in Linux's /proc")
+def test_a_one_thread_vector_env_plays_on_the_callers_thread() -> None:
+    # Handing each call to a worker thread and waiting for it costs more than a small batch's
+    # step (docs/PYTHON.md, "Speed"): with one thread, the steps and the opponent's choices run
+    # on the caller's thread, and no thread is started.
+    before = vec_env_threads()
+    one = run(BaoVectorEnv(4, variant="hus", opponent="greedy", threads=1), 60, seed=5)
+    assert vec_env_threads() <= before
+    pooled = BaoVectorEnv(4, variant="hus", opponent="greedy", threads=2)
+    assert all(np.array_equal(x, y) for x, y in zip(one, run(pooled, 60, seed=5), strict=True))
+    assert vec_env_threads() >= 1
 
 
 def test_same_seed_same_games_and_self_play() -> None:

@@ -1,5 +1,5 @@
-//! Many environments stepped together on the rayon pool, with contiguous buffers reused every
-//! step and automatic resets.
+//! Many environments stepped together on the rayon pool they are called from, with contiguous
+//! buffers reused every step and automatic resets.
 
 use super::action::{ACTIONS, write_mask};
 use super::env::{Env, EnvConfig, EnvError, EpisodeEnd};
@@ -142,7 +142,10 @@ impl Lane {
     }
 }
 
-/// `N` environments stepped together with rayon. After [`VecEnv::step`] the buffers hold, for
+/// `N` environments stepped together: in parallel on the rayon pool a step is called from (in
+/// `pool.install`), and on the caller's thread alone outside any pool, since handing a small
+/// batch to other threads and waiting for them can cost more than the step itself (see
+/// [`in_pool`]). After [`VecEnv::step`] the buffers hold, for
 /// each environment `i`: the observation (`obs[i * OBS_LEN..]`, for the player to move, of the
 /// new episode's first position if the episode just ended), the legal mask (`masks[i * 64..]`,
 /// 1.0 legal), the rewards, terminated/truncated flags, and in `finals[i]` the ended episode's
@@ -214,35 +217,36 @@ impl VecEnv {
     /// Restarts every environment with a new base seed (episode counters back to 0).
     pub fn reset(&mut self, base_seed: u64) {
         self.base_seed = base_seed;
-        let chunk = self.chunk_len();
-        (
-            self.lanes.par_chunks_mut(chunk),
-            self.obs.par_chunks_mut(chunk * OBS_LEN),
-            self.masks.par_chunks_mut(chunk * ACTIONS),
-        )
-            .into_par_iter()
-            .for_each(|(lanes, obs, masks)| {
-                for ((lane, o), m) in lanes
-                    .iter_mut()
-                    .zip(obs.chunks_exact_mut(OBS_LEN))
-                    .zip(masks.chunks_exact_mut(ACTIONS))
-                {
-                    // Nothing is known of what the buffer holds: write it whole first.
-                    lane.shown.write(o);
-                    lane.start(base_seed, 0, o, m);
-                    lane.out.rewards = [0.0; 2];
-                    lane.out.terminated = false;
-                    lane.out.truncated = false;
-                    lane.fin = None;
-                }
-            });
+        let restart = |(lanes, obs, masks): (&mut [Lane], &mut [f32], &mut [f32])| {
+            for ((lane, o), m) in lanes
+                .iter_mut()
+                .zip(obs.chunks_exact_mut(OBS_LEN))
+                .zip(masks.chunks_exact_mut(ACTIONS))
+            {
+                // Nothing is known of what the buffer holds: write it whole first.
+                lane.shown.write(o);
+                lane.start(base_seed, 0, o, m);
+                lane.out.rewards = [0.0; 2];
+                lane.out.terminated = false;
+                lane.out.truncated = false;
+                lane.fin = None;
+            }
+        };
+        if in_pool() {
+            // A few tasks per thread, so the work balances.
+            let tasks = rayon::current_num_threads().max(1) * 4;
+            let chunk = self.lanes.len().div_ceil(tasks).max(1);
+            (
+                self.lanes.par_chunks_mut(chunk),
+                self.obs.par_chunks_mut(chunk * OBS_LEN),
+                self.masks.par_chunks_mut(chunk * ACTIONS),
+            )
+                .into_par_iter()
+                .for_each(restart);
+        } else {
+            restart((&mut self.lanes, &mut self.obs, &mut self.masks));
+        }
         self.gather();
-    }
-
-    /// Environments per rayon task: a few tasks per thread, so the work balances.
-    fn chunk_len(&self) -> usize {
-        let tasks = rayon::current_num_threads().max(1) * 4;
-        self.lanes.len().div_ceil(tasks).max(1)
     }
 
     /// Copies the lanes' results into the public arrays (after a reset; `step` does this in
@@ -280,6 +284,60 @@ impl VecEnv {
         actions: &[usize],
         active: Option<&[bool]>,
     ) -> Result<(), VecEnvError> {
+        self.check_step(actions, active)?;
+        let stepped = |i: usize| active.is_none_or(|a| a[i]);
+        // One task per thread, each stepping its own block of lanes first (see `share`).
+        let threads = if in_pool() {
+            rayon::current_num_threads()
+        } else {
+            1
+        };
+        self.claims.start(self.lanes.len(), threads);
+        let base_seed = self.base_seed;
+        let claims = &self.claims;
+        let lanes = ByIndex::new(&mut self.lanes);
+        let obs = ByIndex::new(self.obs.as_chunks_mut::<OBS_LEN>().0);
+        let masks = ByIndex::new(self.masks.as_chunks_mut::<ACTIONS>().0);
+        let bits = ByIndex::new(&mut self.mask_bits);
+        let episodes = ByIndex::new(&mut self.episodes);
+        let rewards = ByIndex::new(&mut self.rewards);
+        let terminated = ByIndex::new(&mut self.terminated);
+        let truncated = ByIndex::new(&mut self.truncated);
+        let movers = ByIndex::new(&mut self.movers);
+        let finals = ByIndex::new(&mut self.finals);
+        let step_block = |k: usize| {
+            claims.run(k, |i| {
+                // SAFETY: `claims` hands each index to one call only, and nothing else
+                // borrows these buffers during the step.
+                let (lane, o, m) = unsafe { (lanes.get(i), obs.get(i), masks.get(i)) };
+                if stepped(i) {
+                    lane.step(base_seed, actions[i], o, m);
+                } else {
+                    lane.rest();
+                }
+                // The results go to the public arrays from the thread that stepped the lane,
+                // whose cache holds it.
+                let out = lane.out;
+                unsafe {
+                    *bits.get(i) = out.mask_bits;
+                    *episodes.get(i) = out.episode;
+                    *rewards.get(i) = out.rewards;
+                    *terminated.get(i) = out.terminated;
+                    *truncated.get(i) = out.truncated;
+                    *movers.get(i) = out.mover;
+                    *finals.get(i) = lane.fin;
+                }
+            });
+        };
+        match claims.parts() {
+            1 => step_block(0),
+            parts => (0..parts).into_par_iter().for_each(step_block),
+        }
+        Ok(())
+    }
+
+    /// The errors of `step_where`, found before anything is stepped.
+    fn check_step(&self, actions: &[usize], active: Option<&[bool]>) -> Result<(), VecEnvError> {
         if actions.len() != self.lanes.len() {
             return Err(VecEnvError::WrongActionCount {
                 expected: self.lanes.len(),
@@ -305,45 +363,6 @@ impl VecEnv {
                 return Err(VecEnvError::Env { index, source });
             }
         }
-        // One task per thread, each stepping its own block of lanes first (see `share`).
-        self.claims
-            .start(self.lanes.len(), rayon::current_num_threads());
-        let base_seed = self.base_seed;
-        let claims = &self.claims;
-        let lanes = ByIndex::new(&mut self.lanes);
-        let obs = ByIndex::new(self.obs.as_chunks_mut::<OBS_LEN>().0);
-        let masks = ByIndex::new(self.masks.as_chunks_mut::<ACTIONS>().0);
-        let bits = ByIndex::new(&mut self.mask_bits);
-        let episodes = ByIndex::new(&mut self.episodes);
-        let rewards = ByIndex::new(&mut self.rewards);
-        let terminated = ByIndex::new(&mut self.terminated);
-        let truncated = ByIndex::new(&mut self.truncated);
-        let movers = ByIndex::new(&mut self.movers);
-        let finals = ByIndex::new(&mut self.finals);
-        (0..claims.parts()).into_par_iter().for_each(|k| {
-            claims.run(k, |i| {
-                // SAFETY: `claims` hands each index to one call only, and nothing else
-                // borrows these buffers during the step.
-                let (lane, o, m) = unsafe { (lanes.get(i), obs.get(i), masks.get(i)) };
-                if stepped(i) {
-                    lane.step(base_seed, actions[i], o, m);
-                } else {
-                    lane.rest();
-                }
-                // The results go to the public arrays from the thread that stepped the lane,
-                // whose cache holds it.
-                let out = lane.out;
-                unsafe {
-                    *bits.get(i) = out.mask_bits;
-                    *episodes.get(i) = out.episode;
-                    *rewards.get(i) = out.rewards;
-                    *terminated.get(i) = out.terminated;
-                    *truncated.get(i) = out.truncated;
-                    *movers.get(i) = out.mover;
-                    *finals.get(i) = lane.fin;
-                }
-            });
-        });
         Ok(())
     }
 
@@ -452,6 +471,13 @@ impl VecEnv {
     pub fn base_seed(&self) -> u64 {
         self.base_seed
     }
+}
+
+/// Whether the caller runs on a rayon pool's thread. A [`VecEnv`] spreads a step over the pool
+/// it is called from; outside any pool it steps on the caller's thread alone, rather than hand
+/// the batch to the global pool's threads and wait for them to wake.
+fn in_pool() -> bool {
+    rayon::current_thread_index().is_some()
 }
 
 #[cfg(test)]
