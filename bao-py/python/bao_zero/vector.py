@@ -64,9 +64,9 @@ class VecEnv:
 
     ``step`` runs with the GIL released on a rayon pool of ``threads`` threads (default: one per
     core, at most 256), or with ``threads=1`` on the caller's own thread: for a few dozen games
-    of cheap players the fastest, since no step waits for another thread to wake. ``n`` is from 1 to 2**20; ``rules`` overrides the preset's options
-    (a dict or the path of a TOML file, as ``bao --rules FILE``). A number out of range is a
-    ``ValueError`` naming it.
+    of cheap players the fastest, since no step waits for another thread to wake. ``n`` is from
+    1 to 2**20; ``rules`` overrides the preset's options (a dict or the path of a TOML file, as
+    ``bao --rules FILE``). A number out of range is a ``ValueError`` naming it.
 
     ``opponent``, a player spec of the ``bao`` command (``"greedy"``, ``"ab:depth=2"``,
     ``"player:FILE.bao"``, ``"mcts:..."``), builds one player per game, whose moves
