@@ -91,6 +91,14 @@ impl Drop for OwnPool {
     }
 }
 
+/// Whether the caller runs on a rayon pool's thread. Batch work (a `VecEnv`'s step, a batch's
+/// opponents) spreads over the pool it is called from, and outside any pool runs on the caller's
+/// thread alone, rather than hand a small batch to the global pool's threads and wait for them
+/// to wake.
+pub fn in_pool() -> bool {
+    rayon::current_thread_index().is_some()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -98,7 +98,7 @@ impl Opponents {
         };
         let seats = self.seats_mut();
         // Outside any pool (a one-thread batch), on the caller's thread, as the `VecEnv` steps.
-        if rayon::current_thread_index().is_none() {
+        if !bao_zero::pool::in_pool() {
             return (seats.iter_mut().zip(out.iter_mut()).enumerate())
                 .filter(|(i, _)| moving[*i])
                 .try_for_each(choose);

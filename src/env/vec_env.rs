@@ -5,6 +5,7 @@ use super::action::{ACTIONS, write_mask};
 use super::env::{Env, EnvConfig, EnvError, EpisodeEnd};
 use super::observation::{Features, OBS_LEN};
 use super::share::{ByIndex, Claims};
+use crate::pool::in_pool;
 use crate::rules::{Game, Position, Side};
 use rayon::prelude::*;
 
@@ -145,7 +146,7 @@ impl Lane {
 /// `N` environments stepped together: in parallel on the rayon pool a step is called from (in
 /// `pool.install`), and on the caller's thread alone outside any pool, since handing a small
 /// batch to other threads and waiting for them can cost more than the step itself (see
-/// [`in_pool`]). After [`VecEnv::step`] the buffers hold, for
+/// [`in_pool`](crate::pool::in_pool)). After [`VecEnv::step`] the buffers hold, for
 /// each environment `i`: the observation (`obs[i * OBS_LEN..]`, for the player to move, of the
 /// new episode's first position if the episode just ended), the legal mask (`masks[i * 64..]`,
 /// 1.0 legal), the rewards, terminated/truncated flags, and in `finals[i]` the ended episode's
@@ -471,13 +472,6 @@ impl VecEnv {
     pub fn base_seed(&self) -> u64 {
         self.base_seed
     }
-}
-
-/// Whether the caller runs on a rayon pool's thread. A [`VecEnv`] spreads a step over the pool
-/// it is called from; outside any pool it steps on the caller's thread alone, rather than hand
-/// the batch to the global pool's threads and wait for them to wake.
-fn in_pool() -> bool {
-    rayon::current_thread_index().is_some()
 }
 
 #[cfg(test)]
